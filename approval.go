@@ -1,0 +1,54 @@
+package gtmgate
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Approval states. A gate starts pending; approve moves it to approved and then
+// executed or failed once the stored call ran; reject and expiry are final.
+const (
+	ApprovalPending  = "pending"
+	ApprovalApproved = "approved"
+	ApprovalExecuted = "executed"
+	ApprovalFailed   = "failed"
+	ApprovalRejected = "rejected"
+	ApprovalExpired  = "expired"
+)
+
+// Approval is a gated tool call waiting for, or past, a human decision.
+type Approval struct {
+	ID        string          `json:"id"`
+	TenantID  string          `json:"tenant_id"`
+	Status    string          `json:"status"`
+	Tool      string          `json:"tool"`
+	Action    string          `json:"action"`
+	Category  string          `json:"category"`
+	AccountID string          `json:"account_id,omitempty"`
+	Input     json.RawMessage `json:"input"`
+	Source    string          `json:"source"`
+	RequestID string          `json:"request_id"`
+	CreatedAt time.Time       `json:"created_at"`
+	ExpiresAt time.Time       `json:"expires_at"`
+	DecidedAt *time.Time      `json:"decided_at,omitempty"`
+	DecidedBy string          `json:"decided_by,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	// Result holds the executed call's result or error body.
+	Result json.RawMessage `json:"result,omitempty"`
+}
+
+// ApprovalFilter selects approvals, newest first.
+type ApprovalFilter struct {
+	TenantID string
+	Status   string
+	Limit    int
+}
+
+// ApprovalDecision moves a pending approval to approved or rejected.
+type ApprovalDecision struct {
+	ID        string
+	Status    string // ApprovalApproved or ApprovalRejected
+	DecidedBy string
+	Reason    string
+	At        time.Time
+}

@@ -1,0 +1,96 @@
+package gtmgate
+
+import "time"
+
+// Audit sources: which surface a call came through.
+const (
+	SourceREST  = "rest"
+	SourceMCP   = "mcp"
+	SourceChat  = "chat"
+	SourceAdmin = "admin"
+	SourceCron  = "cron"
+)
+
+// Audit outcomes.
+const (
+	OutcomeOK      = "ok"
+	OutcomeError   = "error"
+	OutcomeDenied  = "denied"
+	OutcomePending = "pending_approval"
+)
+
+// AuditEntry records one call. It never holds a secret: Key identifies the
+// credential by id or prefix only.
+type AuditEntry struct {
+	ID         int64     `json:"id"`
+	Time       time.Time `json:"time"`
+	TenantID   string    `json:"tenant,omitempty"`
+	Action     string    `json:"action"`
+	Source     string    `json:"source"`
+	Key        string    `json:"key,omitempty"`
+	Outcome    string    `json:"outcome"`
+	Status     int       `json:"status"`
+	ErrorCode  string    `json:"error_code,omitempty"`
+	DurationMS float64   `json:"duration_ms"`
+	RequestID  string    `json:"request_id"`
+	// Detail is a short, secret-free note (for example who decided an approval).
+	Detail string `json:"detail,omitempty"`
+}
+
+// AuditFilter selects audit entries, newest first.
+type AuditFilter struct {
+	TenantID string
+	Action   string
+	Source   string
+	Key      string
+	Since    time.Time
+	// Before is the cursor: only entries with ID < Before (0 = no bound).
+	Before int64
+	Limit  int
+}
+
+// AuditStats aggregates the audit log over fixed windows.
+type AuditStats struct {
+	GeneratedAt time.Time              `json:"generated_at"`
+	Windows     map[string]AuditWindow `json:"windows"` // "24h", "7d", "30d"
+}
+
+// AuditWindow holds the counts of one window.
+type AuditWindow struct {
+	Since     time.Time              `json:"since"`
+	Total     int64                  `json:"total"`
+	Errors    int64                  `json:"errors"`
+	ErrorRate float64                `json:"error_rate"`
+	ByTenant  map[string]AuditCounts `json:"by_tenant"`
+	BySource  map[string]AuditCounts `json:"by_source"`
+	ByAction  map[string]AuditCounts `json:"by_action"`
+}
+
+// AuditCounts is a call count with its errors.
+type AuditCounts struct {
+	Total     int64   `json:"total"`
+	Errors    int64   `json:"errors"`
+	ErrorRate float64 `json:"error_rate"`
+}
+
+// UsageEvent meters one tool or chat call for a tenant.
+type UsageEvent struct {
+	Time       time.Time
+	TenantID   string
+	Source     string
+	Tool       string // tool name, or "chat"
+	Action     string // action, or the model for chat
+	OK         bool
+	DurationMS float64
+	UpstreamMS float64
+	// Tokens, for chat calls.
+	PromptTokens     int64
+	CompletionTokens int64
+}
+
+// UsageQuery selects a tenant's usage over [From, To) days (UTC).
+type UsageQuery struct {
+	TenantID string
+	From     time.Time
+	To       time.Time
+}

@@ -1,0 +1,95 @@
+package gtmgate
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. Each maps to one HTTP status in exactly one place (see jsonapi).
+const (
+	EValidation       = "VALIDATION_ERROR"
+	EUnauthorized     = "UNAUTHORIZED"
+	EForbidden        = "FORBIDDEN"
+	ETenantNotFound   = "TENANT_NOT_FOUND"
+	EToolNotFound     = "TOOL_NOT_FOUND"
+	ENotFound         = "NOT_FOUND"
+	EConflict         = "CONFLICT"
+	EApprovalRequired = "APPROVAL_REQUIRED"
+	ERateLimited      = "RATE_LIMITED"
+	EQuotaExceeded    = "QUOTA_EXCEEDED"
+	EPayloadTooLarge  = "PAYLOAD_TOO_LARGE"
+	EUpstream         = "UPSTREAM_ERROR"
+	EUpstreamTimeout  = "UPSTREAM_TIMEOUT"
+	EReauthRequired   = "REAUTH_REQUIRED"
+	EUnavailable      = "UNAVAILABLE"
+	EInternal         = "INTERNAL"
+)
+
+// Sentinel errors returned by stores. Callers translate them into coded errors.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("conflict")
+)
+
+// Error is the application error: a code, a message safe to show the caller, an
+// optional hint on how to fix the request, and optional structured detail.
+type Error struct {
+	Code    string
+	Message string
+	Hint    string
+	// Detail is rendered as "error_detail" (for example an UpstreamDetail).
+	Detail any
+	// ApprovalID is set on APPROVAL_REQUIRED.
+	ApprovalID string
+	// RetryAfter, in seconds, is set on RATE_LIMITED when known.
+	RetryAfter int
+	// Err is the underlying cause; it is logged, never shown.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return e.Code + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithHint returns e with its hint set.
+func (e *Error) WithHint(hint string) *Error { e.Hint = hint; return e }
+
+// ErrorCode returns the code of err, EInternal for errors that are not *Error.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	if err == nil {
+		return ""
+	}
+	return EInternal
+}
+
+// AsError returns err as an *Error; unknown errors become an internal error
+// whose message hides the cause.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: EInternal, Message: "internal error", Err: err}
+}
+
+// UpstreamDetail is the error_detail of UPSTREAM_ERROR and UPSTREAM_TIMEOUT.
+type UpstreamDetail struct {
+	Provider string `json:"provider"`
+	Status   int    `json:"status,omitempty"`
+	// Body is an excerpt of the provider's response body with secrets removed.
+	Body string `json:"body,omitempty"`
+}

@@ -1,0 +1,67 @@
+// Package providertest runs a provider adapter's tool against its sandbox the
+// way the gateway would: input validated against the registry's schema, the
+// account and token of the sandbox's demo tenant, the sandbox behind a real
+// loopback HTTP server.
+package providertest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/registry"
+)
+
+// Serve starts the sandbox on a loopback server closed at the end of the test
+// and returns its base URL.
+func Serve(t testing.TB, sb gtmgate.ProviderSandbox) string {
+	t.Helper()
+	srv := httptest.NewServer(sb.Handler)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// Run validates input (a JSON object) against tool's schema and runs it with
+// the given account and token. It returns the result re-encoded as generic
+// JSON (maps and slices), as a client would see it.
+func Run(t testing.TB, tool gtmgate.Tool, account gtmgate.Account, token string, input string) (any, error) {
+	t.Helper()
+	reg, err := registry.New(tool)
+	if err != nil {
+		t.Fatalf("registry: %v", err)
+	}
+	entry, _ := reg.Tool(tool.Name)
+	m, action, err := entry.Validate(json.RawMessage(input))
+	if err != nil {
+		return nil, err
+	}
+	call := &gtmgate.Call{RequestID: "test", TenantID: "test", Tool: entry.Tool, Action: action,
+		Input: json.RawMessage(input), Account: account, Limit: registry.DefaultLimit}
+	if token != "" {
+		call.Token = gtmgate.StaticToken(token)
+	}
+	if v, ok := m["limit"].(float64); ok {
+		call.Limit = int(v)
+	}
+	if v, ok := m["cursor"].(string); ok {
+		call.Cursor = v
+	}
+	if f, ok := m["filter"].(map[string]any); ok {
+		call.Filter = &gtmgate.Filter{Property: f["property"].(string), Operator: f["operator"].(string), Value: f["value"]}
+	}
+	res, err := tool.Run(context.Background(), call)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatalf("result does not encode as JSON: %v", err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("decode result: %v", err)
+	}
+	return out, nil
+}

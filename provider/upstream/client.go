@@ -1,0 +1,349 @@
+// Package upstream is the HTTP client every provider adapter uses: it sets the
+// tenant's provider credential, bounds each call with a time-out, retries reads
+// on 429/5xx honouring Retry-After, refreshes a rejected token once, and turns
+// provider failures into gtmgate errors with a redacted body excerpt.
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// Options configures a Client. Provider and BaseURL are required.
+type Options struct {
+	// Provider is the provider key, used in errors ("hubspot").
+	Provider string
+	// BaseURL is the API root, for example https://api.hubapi.com.
+	BaseURL string
+	// Timeout bounds one attempt (default 15s).
+	Timeout time.Duration
+	// HTTPClient defaults to a client on a shared keep-alive transport.
+	HTTPClient *http.Client
+	// Authorize sets the credential on a request; default Authorization: Bearer.
+	Authorize func(r *http.Request, token string)
+	// Header is sent on every request (API versions, developer tokens).
+	Header http.Header
+	// MaxRetryAfter is the longest Retry-After the client waits out before
+	// retrying a read (default 2s); longer waits are returned as RATE_LIMITED.
+	MaxRetryAfter time.Duration
+	// Backoff is the wait before a retry when the provider gives no Retry-After (default 100ms).
+	Backoff time.Duration
+	// MaxResponseBytes caps a response body (default 8 MiB).
+	MaxResponseBytes int64
+}
+
+// Client calls one provider's HTTP API.
+type Client struct {
+	opts Options
+	base *url.URL
+}
+
+var sharedTransport = &http.Transport{
+	Proxy:               http.ProxyFromEnvironment,
+	DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	MaxIdleConns:        256,
+	MaxIdleConnsPerHost: 64,
+	IdleConnTimeout:     90 * time.Second,
+	TLSHandshakeTimeout: 5 * time.Second,
+	ForceAttemptHTTP2:   true,
+}
+
+// New returns a Client; it fails when BaseURL is not an absolute http(s) URL.
+func New(opts Options) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(opts.BaseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("upstream %s: base URL %q is not an absolute http(s) URL", opts.Provider, opts.BaseURL)
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 15 * time.Second
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Transport: sharedTransport, CheckRedirect: noRedirects}
+	}
+	if opts.Authorize == nil {
+		opts.Authorize = BearerAuth
+	}
+	if opts.MaxRetryAfter <= 0 {
+		opts.MaxRetryAfter = 2 * time.Second
+	}
+	if opts.Backoff <= 0 {
+		opts.Backoff = 100 * time.Millisecond
+	}
+	if opts.MaxResponseBytes <= 0 {
+		opts.MaxResponseBytes = 8 << 20
+	}
+	return &Client{opts: opts, base: u}, nil
+}
+
+// MustNew is New for static configuration known to be valid.
+func MustNew(opts Options) *Client {
+	c, err := New(opts)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Provider returns the provider key.
+func (c *Client) Provider() string { return c.opts.Provider }
+
+// BaseURL returns the API root.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// BearerAuth sets Authorization: Bearer <token>.
+func BearerAuth(r *http.Request, token string) { r.Header.Set("Authorization", "Bearer "+token) }
+
+// HeaderAuth returns an Authorize func that puts the token in the named header.
+func HeaderAuth(name string) func(*http.Request, string) {
+	return func(r *http.Request, token string) { r.Header.Set(name, token) }
+}
+
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// Request is one provider call.
+type Request struct {
+	Method string
+	// Path is appended to the base URL ("/crm/v3/objects/contacts/search").
+	Path  string
+	Query url.Values
+	// JSON, when not nil, is encoded as the request body.
+	JSON any
+	// Body and ContentType send a raw body instead of JSON.
+	Body        []byte
+	ContentType string
+	Header      http.Header
+	// Mutating requests are never retried on 429/5xx.
+	Mutating bool
+	// Token is the tenant's credential; nil sends none.
+	Token gtmgate.TokenSource
+}
+
+// Response is a successful provider response.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends req and, on a 2xx, decodes the JSON body into out (when out is not nil).
+func (c *Client) Do(ctx context.Context, req *Request, out any) error {
+	resp, err := c.DoRaw(ctx, req)
+	if err != nil {
+		return err
+	}
+	if out == nil || len(resp.Body) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(resp.Body, out); err != nil {
+		return &gtmgate.Error{Code: gtmgate.EUpstream, Message: c.opts.Provider + " returned a response that is not the expected JSON",
+			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body))}, Err: err}
+	}
+	return nil
+}
+
+// DoRaw sends req and returns the 2xx response; every other outcome is a *gtmgate.Error.
+func (c *Client) DoRaw(ctx context.Context, req *Request) (*Response, error) {
+	body := req.Body
+	contentType := req.ContentType
+	if req.JSON != nil {
+		b, err := json.Marshal(req.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("upstream %s: encode request: %w", c.opts.Provider, err)
+		}
+		body, contentType = b, "application/json"
+	}
+	token := ""
+	if req.Token != nil {
+		t, err := req.Token.Token(ctx)
+		if err != nil {
+			return nil, err
+		}
+		token = t
+	}
+	refreshed := false
+	for attempt := 0; ; attempt++ {
+		resp, err := c.attempt(ctx, req, body, contentType, token)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case resp.Status >= 200 && resp.Status < 300:
+			return resp, nil
+		case resp.Status == http.StatusUnauthorized && req.Token != nil && !refreshed:
+			// The provider did not act on a request it refused to authenticate,
+			// so retrying after a refresh is safe even for mutations.
+			refreshed = true
+			fresh, err := req.Token.Refresh(ctx, token)
+			if err != nil {
+				return nil, err
+			}
+			token = fresh
+			continue
+		case retryable(resp.Status) && !req.Mutating && attempt == 0:
+			wait, ok := c.retryWait(resp.Header)
+			if ok {
+				if err := sleep(ctx, wait); err != nil {
+					return nil, c.timeoutError(err)
+				}
+				continue
+			}
+		}
+		return nil, c.statusError(resp, token)
+	}
+}
+
+func (c *Client) attempt(ctx context.Context, req *Request, body []byte, contentType, token string) (*Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	u := c.base.String() + req.Path
+	if len(req.Query) > 0 {
+		sep := "?"
+		if strings.Contains(req.Path, "?") {
+			sep = "&"
+		}
+		u += sep + req.Query.Encode()
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, req.Method, u, rd)
+	if err != nil {
+		return nil, fmt.Errorf("upstream %s: build request: %w", c.opts.Provider, err)
+	}
+	for k, vs := range c.opts.Header {
+		hr.Header[k] = vs
+	}
+	for k, vs := range req.Header {
+		hr.Header[k] = vs
+	}
+	if contentType != "" {
+		hr.Header.Set("Content-Type", contentType)
+	}
+	hr.Header.Set("Accept", "application/json")
+	if hr.Header.Get("User-Agent") == "" {
+		hr.Header.Set("User-Agent", "gtmgate")
+	}
+	if token != "" {
+		c.opts.Authorize(hr, token)
+	}
+	start := time.Now()
+	resp, err := c.opts.HTTPClient.Do(hr)
+	if err != nil {
+		addTiming(ctx, time.Since(start))
+		if isTimeout(err) {
+			return nil, c.timeoutError(err)
+		}
+		return nil, &gtmgate.Error{Code: gtmgate.EUpstream, Message: c.opts.Provider + " could not be reached",
+			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider}, Err: err}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxResponseBytes+1))
+	addTiming(ctx, time.Since(start))
+	if err != nil {
+		if isTimeout(err) {
+			return nil, c.timeoutError(err)
+		}
+		return nil, &gtmgate.Error{Code: gtmgate.EUpstream, Message: c.opts.Provider + " response could not be read",
+			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.StatusCode}, Err: err}
+	}
+	if int64(len(data)) > c.opts.MaxResponseBytes {
+		return nil, &gtmgate.Error{Code: gtmgate.EUpstream, Message: fmt.Sprintf("%s response exceeds %d bytes", c.opts.Provider, c.opts.MaxResponseBytes),
+			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.StatusCode}}
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+}
+
+func retryable(status int) bool {
+	return status == http.StatusTooManyRequests || status >= 500
+}
+
+// retryWait returns how long to wait before retrying, and false when the
+// provider asks for a longer wait than the client is willing to hold a call.
+func (c *Client) retryWait(h http.Header) (time.Duration, bool) {
+	ra, ok := ParseRetryAfter(h.Get("Retry-After"), time.Now())
+	if !ok {
+		return c.opts.Backoff, true
+	}
+	return ra, ra <= c.opts.MaxRetryAfter
+}
+
+// ParseRetryAfter reads a Retry-After value (delay-seconds or HTTP date).
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	var secs int
+	if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && fmt.Sprint(secs) == v {
+		if secs < 0 {
+			return 0, false
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+func (c *Client) statusError(resp *Response, token string) error {
+	detail := gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body, token))}
+	msg := ProviderMessage(resp.Body)
+	if resp.Status == http.StatusTooManyRequests {
+		e := &gtmgate.Error{Code: gtmgate.ERateLimited, Message: c.opts.Provider + " rate-limited the request", Detail: detail,
+			Hint: "wait and retry; the provider's Retry-After is in retry_after when it sent one"}
+		if ra, ok := ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			e.RetryAfter = int((ra + time.Second - 1) / time.Second)
+		}
+		return e
+	}
+	text := fmt.Sprintf("%s rejected the request (HTTP %d)", c.opts.Provider, resp.Status)
+	if msg != "" {
+		text += ": " + Redact([]byte(msg), token).String()
+	}
+	e := &gtmgate.Error{Code: gtmgate.EUpstream, Message: text, Detail: detail}
+	if resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden {
+		e.Hint = "the tenant's provider token was refused: store a fresh one with PUT /admin/tokens or seed OAuth refresh"
+	}
+	return e
+}
+
+func (c *Client) timeoutError(err error) error {
+	return &gtmgate.Error{Code: gtmgate.EUpstreamTimeout, Message: fmt.Sprintf("%s did not answer within %s", c.opts.Provider, c.opts.Timeout),
+		Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider}, Err: err}
+}
+
+func isTimeout(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

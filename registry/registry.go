@@ -1,0 +1,133 @@
+// Package registry holds the set of tools: it checks their declarations,
+// builds each tool's full JSON Schema (common fields added uniformly) and
+// validates call input against it.
+package registry
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/gtmgate/gtmgate"
+)
+
+// Domains are the REST path domains, in documentation order.
+var Domains = []string{"crm", "ads", "analytics", "email", "calendar", "search", "data", "agents"}
+
+// DomainTitles describe each domain for docs and skills.
+var DomainTitles = map[string]string{
+	"crm":       "CRM (HubSpot): contacts, companies, deals, notes, tasks, associations, pipelines, properties",
+	"ads":       "Advertising: Google Ads, Meta Ads and LinkedIn Ads reporting and campaign changes",
+	"analytics": "Analytics: GA4 reports, realtime and metadata; Search Console queries",
+	"email":     "Email (Gmail): messages, threads, sending and drafts",
+	"calendar":  "Calendar (Google Calendar): events and free/busy",
+	"search":    "Search: web and news search (Brave), fetching public pages as markdown",
+	"data":      "Data: BigQuery read-only queries and schemas, Google Sheets values",
+	"agents":    "Agents: feedback, approval status, agent runs and schedules",
+}
+
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+// Entry is a registered tool with its full input schema.
+type Entry struct {
+	*gtmgate.Tool
+	Schema   *jsonschema.Schema
+	resolved *jsonschema.Resolved
+}
+
+// Registry is an immutable set of tools.
+type Registry struct {
+	entries  []*Entry
+	byName   map[string]*Entry
+	byDomain map[string][]*Entry
+}
+
+// New checks the tools and builds their schemas. It fails on a duplicate or
+// malformed name, an unknown domain, a tool without actions, or a schema that
+// does not resolve.
+func New(tools ...gtmgate.Tool) (*Registry, error) {
+	r := &Registry{byName: map[string]*Entry{}, byDomain: map[string][]*Entry{}}
+	for i := range tools {
+		t := tools[i]
+		if !toolName.MatchString(t.Name) {
+			return nil, fmt.Errorf("registry: tool name %q is not within [A-Za-z0-9_.-]{1,64}", t.Name)
+		}
+		if _, dup := r.byName[t.Name]; dup {
+			return nil, fmt.Errorf("registry: tool %q registered twice", t.Name)
+		}
+		if !slices.Contains(Domains, t.Domain) {
+			return nil, fmt.Errorf("registry: tool %q has unknown domain %q", t.Name, t.Domain)
+		}
+		if len(t.Actions) == 0 || t.Run == nil {
+			return nil, fmt.Errorf("registry: tool %q needs at least one action and a Run func", t.Name)
+		}
+		for _, a := range t.Actions {
+			if a.Name == "" || !slices.Contains(gtmgate.Categories, a.Category) {
+				return nil, fmt.Errorf("registry: tool %q action %q needs a name and a known category", t.Name, a.Name)
+			}
+			for _, req := range a.Required {
+				if _, ok := t.Properties[req]; !ok {
+					return nil, fmt.Errorf("registry: tool %q action %q requires undeclared property %q", t.Name, a.Name, req)
+				}
+			}
+		}
+		schema := BuildSchema(&t)
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			return nil, fmt.Errorf("registry: tool %q schema: %w", t.Name, err)
+		}
+		e := &Entry{Tool: &t, Schema: schema, resolved: resolved}
+		r.entries = append(r.entries, e)
+		r.byName[t.Name] = e
+		r.byDomain[t.Domain] = append(r.byDomain[t.Domain], e)
+	}
+	sort.SliceStable(r.entries, func(i, j int) bool {
+		di, dj := slices.Index(Domains, r.entries[i].Domain), slices.Index(Domains, r.entries[j].Domain)
+		if di != dj {
+			return di < dj
+		}
+		return r.entries[i].Name < r.entries[j].Name
+	})
+	return r, nil
+}
+
+// MustNew is New for tool sets known to be valid.
+func MustNew(tools ...gtmgate.Tool) *Registry {
+	r, err := New(tools...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// Tools returns every tool in domain order.
+func (r *Registry) Tools() []*Entry { return r.entries }
+
+// Tool returns the named tool.
+func (r *Registry) Tool(name string) (*Entry, bool) {
+	e, ok := r.byName[name]
+	return e, ok
+}
+
+// Domain returns the tools of one domain.
+func (r *Registry) Domain(domain string) []*Entry { return r.byDomain[domain] }
+
+// Len returns the number of tools.
+func (r *Registry) Len() int { return len(r.entries) }
+
+// Annotations summarises an entry's actions as MCP tool hints: read-only when
+// no action mutates, destructive when any is, idempotent when read-only.
+func (e *Entry) Annotations() (readOnly, destructive, idempotent bool) {
+	readOnly = true
+	for _, a := range e.Actions {
+		if a.Mutating {
+			readOnly = false
+		}
+		if a.Destructive {
+			destructive = true
+		}
+	}
+	return readOnly, destructive, readOnly
+}

@@ -1,0 +1,86 @@
+package gtmgate
+
+import "time"
+
+// TenantStatus values. Only active tenants may call tools.
+const (
+	TenantActive    = "active"
+	TenantSuspended = "suspended"
+)
+
+// Tenant is one client of the operator: its name, status and provider accounts.
+type Tenant struct {
+	ID        string                      `json:"id"`
+	Name      string                      `json:"name"`
+	Status    string                      `json:"status"`
+	Providers map[string]ProviderAccounts `json:"providers"`
+	// AllowedModels, when not empty, limits chat completions to these models.
+	AllowedModels []string `json:"allowed_models,omitempty"`
+	// Approval overrides the default approval policy.
+	Approval  *ApprovalPolicy `json:"approval_policy,omitempty"`
+	CreatedAt time.Time       `json:"created_at"`
+	UpdatedAt time.Time       `json:"updated_at"`
+}
+
+// ProviderAccounts lists a tenant's accounts at one provider and which is the default.
+type ProviderAccounts struct {
+	Accounts []Account `json:"accounts"`
+	Default  string    `json:"default"`
+}
+
+// Account is one provider account (a HubSpot portal, a Google Ads customer, a GA4 property…).
+type Account struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// Account returns the account with the given id, or the default when id is empty.
+func (p ProviderAccounts) Account(id string) (Account, bool) {
+	if id == "" {
+		id = p.Default
+	}
+	for _, a := range p.Accounts {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return Account{}, false
+}
+
+// ApprovalPolicy says which calls need a human's approval before they run.
+type ApprovalPolicy struct {
+	// Categories gated, for example ads_mutate, email_send.
+	Categories []string `json:"categories"`
+	// Actions gated, as "tool.action", for example calendar_events.delete.
+	Actions []string `json:"actions"`
+	// Destructive gates every action marked destructive.
+	Destructive bool `json:"destructive"`
+}
+
+// DefaultApprovalPolicy gates ad changes, outgoing email and destructive actions.
+func DefaultApprovalPolicy() ApprovalPolicy {
+	return ApprovalPolicy{Categories: []string{string(CategoryAdsMutate), string(CategoryEmailSend)}, Destructive: true}
+}
+
+// TenantToken is a bearer credential of a tenant. Only its hash is stored.
+type TenantToken struct {
+	ID        string     `json:"id"`
+	TenantID  string     `json:"tenant_id"`
+	Hash      string     `json:"-"`
+	Prefix    string     `json:"prefix"`
+	Label     string     `json:"label,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+// ProviderToken is a tenant's access token for one provider account.
+// AccessToken is plaintext in memory and encrypted at rest by the store.
+type ProviderToken struct {
+	TenantID    string    `json:"tenant_id"`
+	Provider    string    `json:"provider"`
+	AccountID   string    `json:"account_id"`
+	AccessToken string    `json:"-"`
+	TokenType   string    `json:"token_type"`
+	ExpiresAt   time.Time `json:"expires_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
