@@ -136,3 +136,18 @@ func validationError(err error) error {
 	}
 	return &gtmgate.Error{Code: gtmgate.EValidation, Message: "invalid input: " + msg, Err: err}
 }
+
+// ListParams reads the common list parameters from validated input.
+func ListParams(m map[string]any) (limit int, cursor string, filter *gtmgate.Filter) {
+	limit = DefaultLimit
+	if v, ok := m["limit"].(float64); ok {
+		limit = int(v)
+	}
+	cursor, _ = m["cursor"].(string)
+	if f, ok := m["filter"].(map[string]any); ok {
+		prop, _ := f["property"].(string)
+		op, _ := f["operator"].(string)
+		filter = &gtmgate.Filter{Property: prop, Operator: op, Value: f["value"]}
+	}
+	return limit, cursor, filter
+}

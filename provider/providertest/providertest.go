@@ -38,18 +38,10 @@ func Run(t testing.TB, tool gtmgate.Tool, account gtmgate.Account, token string,
 		return nil, err
 	}
 	call := &gtmgate.Call{RequestID: "test", TenantID: "test", Tool: entry.Tool, Action: action,
-		Input: json.RawMessage(input), Account: account, Limit: registry.DefaultLimit}
+		Input: json.RawMessage(input), Account: account}
+	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
 	if token != "" {
 		call.Token = gtmgate.StaticToken(token)
-	}
-	if v, ok := m["limit"].(float64); ok {
-		call.Limit = int(v)
-	}
-	if v, ok := m["cursor"].(string); ok {
-		call.Cursor = v
-	}
-	if f, ok := m["filter"].(map[string]any); ok {
-		call.Filter = &gtmgate.Filter{Property: f["property"].(string), Operator: f["operator"].(string), Value: f["value"]}
 	}
 	res, err := tool.Run(context.Background(), call)
 	if err != nil {
