@@ -1,0 +1,45 @@
+package gtmgate
+
+import "context"
+
+// Principal is an authenticated caller of the gateway.
+type Principal struct {
+	TenantID string
+	// KeyID names the credential in audit entries (token id, never the secret).
+	KeyID string
+	// Kind is "token" for tenant bearer tokens, "oauth" for OAuth access tokens.
+	Kind     string
+	ClientID string
+	Scopes   []string
+}
+
+type principalKey struct{}
+type requestIDKey struct{}
+
+// NewContextWithPrincipal returns ctx carrying p.
+func NewContextWithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFromContext returns the caller, or nil when unauthenticated.
+func PrincipalFromContext(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}
+
+// NewContextWithRequestID returns ctx carrying the request id.
+func NewContextWithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// RequestIDFromContext returns the request id, or "".
+func RequestIDFromContext(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// Recorder persists a finished call's audit entry and usage event. It returns
+// once both are durable, so a caller that responds afterwards never loses them.
+type Recorder interface {
+	Record(ctx context.Context, a AuditEntry, u *UsageEvent) error
+}
