@@ -1,0 +1,178 @@
+// Package config is gtmgate's typed configuration: defaults, then environment
+// variables (and *_FILE variants for secrets), then flags; validated as a
+// whole so bad configuration stops start-up with one line naming the setting.
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Off disables a listener when given as its address.
+const Off = "off"
+
+// Config is the whole configuration of one gtmgate process.
+type Config struct {
+	SiteAddr    string
+	GatewayAddr string
+	DocsAddr    string
+	SiteURL     string
+	GatewayURL  string
+	DocsURL     string
+
+	DataDir     string
+	DatabaseURL string
+	// EncryptionKey is the AES-256 key (hex or base64); generated into DataDir when empty.
+	EncryptionKey string
+	// AdminKeyHash is the SHA-256 hex of the admin key; generated when empty.
+	AdminKeyHash string
+
+	LogFormat string
+	LogLevel  string
+
+	MaxBodyBytes    int64
+	UpstreamTimeout time.Duration
+	ShutdownTimeout time.Duration
+	ApprovalTTL     time.Duration
+	// Upstreams overrides provider base URLs by provider key.
+	Upstreams               map[string]string
+	GoogleAdsDeveloperToken string
+	WebFetchAllowLoopback   bool
+
+	ModelGatewayURL    string
+	ModelGatewayAPIKey string
+
+	// AllowedOrigins may call /mcp from a browser, besides the gateway's own origin.
+	AllowedOrigins []string
+
+	Demo        bool
+	SiteContent string
+	DocsContent string
+	Watch       bool
+}
+
+// Default returns the embedded defaults.
+func Default() Config {
+	return Config{
+		SiteAddr:        "127.0.0.1:8080",
+		GatewayAddr:     "127.0.0.1:8081",
+		DocsAddr:        "127.0.0.1:8082",
+		DataDir:         "./data",
+		LogFormat:       "text",
+		LogLevel:        "info",
+		MaxBodyBytes:    1 << 20,
+		UpstreamTimeout: 15 * time.Second,
+		ShutdownTimeout: 15 * time.Second,
+		ApprovalTTL:     24 * time.Hour,
+		Upstreams:       map[string]string{},
+	}
+}
+
+// Enabled reports whether a listener address is on.
+func Enabled(addr string) bool { return addr != "" && addr != Off }
+
+// Validate checks every setting and fills derived defaults (public URLs from
+// listen addresses). Its error names the setting.
+func (c *Config) Validate() error {
+	for _, a := range []struct{ name, v string }{{"GTMGATE_SITE_ADDR", c.SiteAddr}, {"GTMGATE_GATEWAY_ADDR", c.GatewayAddr}, {"GTMGATE_DOCS_ADDR", c.DocsAddr}} {
+		if !Enabled(a.v) {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(a.v); err != nil {
+			return fmt.Errorf("%s: %q is not host:port (or %q to disable)", a.name, a.v, Off)
+		}
+	}
+	if !Enabled(c.SiteAddr) && !Enabled(c.GatewayAddr) && !Enabled(c.DocsAddr) {
+		return fmt.Errorf("GTMGATE_SITE_ADDR, GTMGATE_GATEWAY_ADDR, GTMGATE_DOCS_ADDR: all listeners are off")
+	}
+	for _, u := range []struct {
+		name string
+		v    *string
+		addr string
+	}{{"SITE_URL", &c.SiteURL, c.SiteAddr}, {"GATEWAY_URL", &c.GatewayURL, c.GatewayAddr}, {"DOCS_URL", &c.DocsURL, c.DocsAddr}} {
+		if *u.v == "" {
+			if Enabled(u.addr) {
+				*u.v = "http://" + u.addr
+			}
+			continue
+		}
+		if err := checkURL(*u.v); err != nil {
+			return fmt.Errorf("%s: %w", u.name, err)
+		}
+		*u.v = strings.TrimRight(*u.v, "/")
+	}
+	if c.DataDir == "" {
+		return fmt.Errorf("GTMGATE_DATA_DIR: must not be empty")
+	}
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		return fmt.Errorf("DATABASE_URL: must start with postgres:// (leave it unset for the embedded SQLite store)")
+	}
+	if c.AdminKeyHash != "" && !isHex64(c.AdminKeyHash) {
+		return fmt.Errorf("ADMIN_API_KEY: must be the SHA-256 of the admin key as 64 hex characters, not the key itself")
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		return fmt.Errorf("GTMGATE_LOG_FORMAT: %q is not text or json", c.LogFormat)
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("GTMGATE_LOG_LEVEL: %q is not debug, info, warn or error", c.LogLevel)
+	}
+	if c.MaxBodyBytes < 1024 || c.MaxBodyBytes > 64<<20 {
+		return fmt.Errorf("GTMGATE_MAX_BODY_BYTES: %d is outside 1024..67108864", c.MaxBodyBytes)
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}} {
+		if d.v <= 0 {
+			return fmt.Errorf("%s: must be a positive duration such as 15s", d.name)
+		}
+	}
+	for p, u := range c.Upstreams {
+		if err := checkURL(u); err != nil {
+			return fmt.Errorf("%s: %w", UpstreamEnv(p), err)
+		}
+	}
+	if c.ModelGatewayURL != "" {
+		if err := checkURL(c.ModelGatewayURL); err != nil {
+			return fmt.Errorf("MODEL_GATEWAY_URL: %w", err)
+		}
+	}
+	for _, o := range c.AllowedOrigins {
+		if err := checkURL(o); err != nil {
+			return fmt.Errorf("GTMGATE_ALLOWED_ORIGINS: %w", err)
+		}
+	}
+	return nil
+}
+
+// UpstreamEnv is the environment variable overriding a provider's base URL.
+func UpstreamEnv(provider string) string {
+	return "GTMGATE_UPSTREAM_" + strings.ToUpper(provider)
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an absolute http(s) URL", s)
+	}
+	return nil
+}
+
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

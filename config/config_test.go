@@ -1,0 +1,60 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		args    []string
+		env     []string
+		wantErr string
+		check   func(t *testing.T, c Config)
+	}{
+		{name: "defaults", check: func(t *testing.T, c Config) {
+			if c.GatewayAddr != "127.0.0.1:8081" || c.GatewayURL != "http://127.0.0.1:8081" || c.MaxBodyBytes != 1<<20 {
+				t.Fatalf("defaults wrong: %+v", c)
+			}
+		}},
+		{name: "env then flag", env: []string{"GTMGATE_GATEWAY_ADDR=127.0.0.1:9000", "GATEWAY_URL=https://gw.example.com/"}, args: []string{"--site-addr", "off", "--demo"},
+			check: func(t *testing.T, c Config) {
+				if c.GatewayAddr != "127.0.0.1:9000" || c.GatewayURL != "https://gw.example.com" || c.SiteAddr != "off" || c.SiteURL != "" || !c.Demo {
+					t.Fatalf("got %+v", c)
+				}
+			}},
+		{name: "upstream override", env: []string{"GTMGATE_UPSTREAM_HUBSPOT=http://127.0.0.1:9999", "GTMGATE_UPSTREAM_TIMEOUT=3s"},
+			check: func(t *testing.T, c Config) {
+				if c.Upstreams["hubspot"] != "http://127.0.0.1:9999" || c.UpstreamTimeout != 3*time.Second {
+					t.Fatalf("got %+v", c)
+				}
+			}},
+		{name: "bad addr", env: []string{"GTMGATE_DOCS_ADDR=nonsense"}, wantErr: "GTMGATE_DOCS_ADDR"},
+		{name: "bad admin hash", env: []string{"ADMIN_API_KEY=plaintext-key"}, wantErr: "ADMIN_API_KEY"},
+		{name: "bad duration", env: []string{"GTMGATE_UPSTREAM_TIMEOUT=soon"}, wantErr: "GTMGATE_UPSTREAM_TIMEOUT"},
+		{name: "bad upstream", env: []string{"GTMGATE_UPSTREAM_META_ADS=ftp://x"}, wantErr: "GTMGATE_UPSTREAM_META_ADS"},
+		{name: "bad db", env: []string{"DATABASE_URL=mysql://x"}, wantErr: "DATABASE_URL"},
+		{name: "all off", args: []string{"--site-addr=off", "--gateway-addr=off", "--docs-addr=off"}, wantErr: "all listeners are off"},
+		{name: "bad log format", env: []string{"GTMGATE_LOG_FORMAT=xml"}, wantErr: "GTMGATE_LOG_FORMAT"},
+		{name: "secret file missing", env: []string{"MODEL_GATEWAY_API_KEY_FILE=/nonexistent/key"}, wantErr: "MODEL_GATEWAY_API_KEY_FILE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Load(tt.args, tt.env)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to name %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}

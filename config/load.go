@@ -1,0 +1,194 @@
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Setting documents one configuration setting for the README table.
+type Setting struct {
+	Env, Flag, Default, Meaning string
+}
+
+// Load fills a Config from defaults, the environment (as os.Environ gives it)
+// and the command-line args.
+func Load(args []string, environ []string) (Config, error) {
+	c := Default()
+	vars := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	env := envReader{getenv: func(k string) string { return vars[k] }}
+	fs := flag.NewFlagSet("gtmgate serve", flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	for _, s := range stringSettings(&c) {
+		*s.dst = env.str(s.Env, *s.dst)
+		if s.Flag != "" {
+			fs.StringVar(s.dst, s.Flag, *s.dst, s.Meaning)
+		}
+	}
+	durs := []struct {
+		env, flag string
+		dst       *time.Duration
+		meaning   string
+	}{
+		{"GTMGATE_UPSTREAM_TIMEOUT", "upstream-timeout", &c.UpstreamTimeout, "time-out of one provider call"},
+		{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", &c.ShutdownTimeout, "how long shutdown waits for in-flight requests"},
+		{"GTMGATE_APPROVAL_TTL", "approval-ttl", &c.ApprovalTTL, "how long a pending approval gate lives"},
+	}
+	for _, d := range durs {
+		v, err := env.duration(d.env, *d.dst)
+		if err != nil {
+			return c, err
+		}
+		*d.dst = v
+		fs.DurationVar(d.dst, d.flag, *d.dst, d.meaning)
+	}
+	maxBody, err := env.int64("GTMGATE_MAX_BODY_BYTES", c.MaxBodyBytes)
+	if err != nil {
+		return c, err
+	}
+	c.MaxBodyBytes = maxBody
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "request body limit in bytes")
+	if c.WebFetchAllowLoopback, err = env.bool("GTMGATE_WEBFETCH_ALLOW_LOOPBACK", false); err != nil {
+		return c, err
+	}
+	if c.Demo, err = env.bool("GTMGATE_DEMO", false); err != nil {
+		return c, err
+	}
+	if c.Watch, err = env.bool("GTMGATE_WATCH", false); err != nil {
+		return c, err
+	}
+	fs.BoolVar(&c.Demo, "demo", c.Demo, "start sandbox upstreams and seed the demo tenant")
+	fs.BoolVar(&c.Watch, "watch", c.Watch, "reload content trees when their files change")
+	if v := env.str("GTMGATE_ALLOWED_ORIGINS", ""); v != "" {
+		c.AllowedOrigins = strings.Split(v, ",")
+	}
+	for k, v := range vars {
+		if p, ok := strings.CutPrefix(k, "GTMGATE_UPSTREAM_"); ok && p != "TIMEOUT" && v != "" {
+			c.Upstreams[strings.ToLower(p)] = v
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := env.err; err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+type stringSetting struct {
+	Setting
+	dst *string
+}
+
+func stringSettings(c *Config) []stringSetting {
+	return []stringSetting{
+		{Setting{"GTMGATE_SITE_ADDR", "site-addr", "127.0.0.1:8080", "site listener address, or off"}, &c.SiteAddr},
+		{Setting{"GTMGATE_GATEWAY_ADDR", "gateway-addr", "127.0.0.1:8081", "gateway listener address, or off"}, &c.GatewayAddr},
+		{Setting{"GTMGATE_DOCS_ADDR", "docs-addr", "127.0.0.1:8082", "docs listener address, or off"}, &c.DocsAddr},
+		{Setting{"SITE_URL", "site-url", "http://<site addr>", "public base URL of the site"}, &c.SiteURL},
+		{Setting{"GATEWAY_URL", "gateway-url", "http://<gateway addr>", "public base URL of the gateway"}, &c.GatewayURL},
+		{Setting{"DOCS_URL", "docs-url", "http://<docs addr>", "public base URL of the docs host"}, &c.DocsURL},
+		{Setting{"GTMGATE_DATA_DIR", "data-dir", "./data", "SQLite database, generated keys"}, &c.DataDir},
+		{Setting{"DATABASE_URL", "", "(unset: SQLite)", "PostgreSQL URL; replicas share it"}, &c.DatabaseURL},
+		{Setting{"GTMGATE_ENCRYPTION_KEY", "", "(generated into the data dir)", "AES-256 key (64 hex chars or base64) for provider tokens and client secrets"}, &c.EncryptionKey},
+		{Setting{"ADMIN_API_KEY", "", "(generated, printed once)", "SHA-256 hex of the admin key sent in x-admin-key"}, &c.AdminKeyHash},
+		{Setting{"GTMGATE_LOG_FORMAT", "log-format", "text", "text or json"}, &c.LogFormat},
+		{Setting{"GTMGATE_LOG_LEVEL", "log-level", "info", "debug, info, warn or error"}, &c.LogLevel},
+		{Setting{"GTMGATE_GOOGLE_ADS_DEVELOPER_TOKEN", "", "", "Google Ads API developer token"}, &c.GoogleAdsDeveloperToken},
+		{Setting{"MODEL_GATEWAY_URL", "model-gateway-url", "", "OpenAI-compatible model gateway base URL (…/v1)"}, &c.ModelGatewayURL},
+		{Setting{"MODEL_GATEWAY_API_KEY", "", "", "API key for the model gateway"}, &c.ModelGatewayAPIKey},
+		{Setting{"GTMGATE_SITE_CONTENT", "site-content", "(embedded)", "directory of the site's markdown tree"}, &c.SiteContent},
+		{Setting{"GTMGATE_DOCS_CONTENT", "docs-content", "(embedded)", "directory of the docs' markdown tree"}, &c.DocsContent},
+	}
+}
+
+// secretEnv lists the settings that also accept NAME_FILE.
+var secretEnv = map[string]bool{"GTMGATE_ENCRYPTION_KEY": true, "ADMIN_API_KEY": true, "MODEL_GATEWAY_API_KEY": true, "DATABASE_URL": true, "GTMGATE_GOOGLE_ADS_DEVELOPER_TOKEN": true}
+
+type envReader struct {
+	getenv func(string) string
+	err    error
+}
+
+func (e *envReader) str(name, def string) string {
+	if v := e.getenv(name); v != "" {
+		return v
+	}
+	if secretEnv[name] {
+		if path := e.getenv(name + "_FILE"); path != "" {
+			b, err := os.ReadFile(path)
+			if err != nil && e.err == nil {
+				e.err = fmt.Errorf("%s_FILE: %w", name, err)
+			}
+			return strings.TrimSpace(string(b))
+		}
+	}
+	return def
+}
+
+func (e *envReader) duration(name string, def time.Duration) (time.Duration, error) {
+	v := e.getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a duration such as 15s", name, v)
+	}
+	return d, nil
+}
+
+func (e *envReader) int64(name string, def int64) (int64, error) {
+	v := e.getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a whole number", name, v)
+	}
+	return n, nil
+}
+
+func (e *envReader) bool(name string, def bool) (bool, error) {
+	v := e.getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s: %q is not true or false", name, v)
+	}
+	return b, nil
+}
+
+// Settings lists every setting for documentation (README table).
+func Settings() []Setting {
+	var c Config
+	var out []Setting
+	for _, s := range stringSettings(&c) {
+		out = append(out, s.Setting)
+	}
+	return append(out,
+		Setting{"GTMGATE_MAX_BODY_BYTES", "max-body-bytes", "1048576", "request body limit in bytes"},
+		Setting{"GTMGATE_UPSTREAM_TIMEOUT", "upstream-timeout", "15s", "time-out of one provider call"},
+		Setting{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", "15s", "how long shutdown waits for in-flight requests"},
+		Setting{"GTMGATE_APPROVAL_TTL", "approval-ttl", "24h", "how long a pending approval gate lives"},
+		Setting{"GTMGATE_UPSTREAM_<PROVIDER>", "", "(the provider's API)", "base URL of one provider's API, e.g. GTMGATE_UPSTREAM_HUBSPOT"},
+		Setting{"GTMGATE_WEBFETCH_ALLOW_LOOPBACK", "", "false", "let web_fetch read loopback addresses (tests only)"},
+		Setting{"GTMGATE_ALLOWED_ORIGINS", "", "", "comma-separated browser origins allowed to call /mcp"},
+		Setting{"GTMGATE_DEMO", "demo", "false", "start sandbox upstreams and seed the demo tenant"},
+		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},
+	)
+}

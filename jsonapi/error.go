@@ -1,0 +1,92 @@
+package jsonapi
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// ErrorBody is the JSON body of every gateway error, also inside MCP tool
+// results: {"error": {"code", "message", "hint"}, "error_detail"?, "request_id"}.
+type ErrorBody struct {
+	Error       ErrorInfo `json:"error"`
+	ErrorDetail any       `json:"error_detail,omitempty"`
+	ApprovalID  string    `json:"approval_id,omitempty"`
+	RetryAfter  int       `json:"retry_after,omitempty"`
+	RequestID   string    `json:"request_id"`
+}
+
+// ErrorInfo is the "error" member of ErrorBody.
+type ErrorInfo struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// NewErrorBody renders err for the caller. Internal errors show only
+// "internal error"; their cause is logged by WriteError.
+func NewErrorBody(err error, requestID string) ErrorBody {
+	e := gtmgate.AsError(err)
+	msg := e.Message
+	if e.Code == gtmgate.EInternal {
+		msg = "internal error"
+	}
+	return ErrorBody{
+		Error:       ErrorInfo{Code: e.Code, Message: msg, Hint: e.Hint},
+		ErrorDetail: e.Detail,
+		ApprovalID:  e.ApprovalID,
+		RetryAfter:  e.RetryAfter,
+		RequestID:   requestID,
+	}
+}
+
+// WriteError writes err as the JSON error body with its code's status. The
+// cause of internal errors is logged with the request id, never sent.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	e := gtmgate.AsError(err)
+	rid := gtmgate.RequestIDFromContext(r.Context())
+	if e.Code == gtmgate.EInternal {
+		LoggerFrom(r.Context()).Error("internal error", "request_id", rid, "err", e.Err)
+	}
+	status := Status(e.Code)
+	if e.Code == gtmgate.EUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer`)
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	Write(w, status, NewErrorBody(e, rid))
+}
+
+// Write encodes v as the JSON response body with the given status.
+func Write(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":{"code":"INTERNAL","message":"internal error"}}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+type loggerKey struct{}
+
+// WithLogger returns ctx carrying the request's logger.
+func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey{}, l)
+}
+
+// LoggerFrom returns the request's logger, or slog.Default.
+func LoggerFrom(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
