@@ -1,0 +1,263 @@
+// Package toolrun is the one execution path every tool call takes, whether it
+// arrives over REST, MCP, an approval or a replay: resolve the tenant, check
+// the caller may act for it, validate the input, pick the provider account,
+// gate risky actions for approval, call the adapter with a time-out, and
+// record audit, usage and (on failure) the error ledger.
+package toolrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/registry"
+)
+
+// Store is what the runner needs from the store.
+type Store interface {
+	gtmgate.TenantStore
+	gtmgate.LedgerStore
+	gtmgate.ApprovalStore
+}
+
+// Options configures a Runner. Registry, Store, Recorder and Tokens are required.
+type Options struct {
+	Registry *registry.Registry
+	Store    Store
+	Recorder gtmgate.Recorder
+	Tokens   TokenProvider
+	// CallTimeout bounds a whole tool call, retries included (default 60s).
+	CallTimeout time.Duration
+	// ApprovalTTL is how long a gate stays pending (default 24h).
+	ApprovalTTL time.Duration
+	Now         func() time.Time
+	Logger      *slog.Logger
+}
+
+// Runner executes tool calls.
+type Runner struct {
+	opts    Options
+	replays keyedMutex
+}
+
+// New returns a Runner.
+func New(opts Options) *Runner {
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 60 * time.Second
+	}
+	if opts.ApprovalTTL <= 0 {
+		opts.ApprovalTTL = 24 * time.Hour
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Runner{opts: opts}
+}
+
+// Registry returns the tool registry.
+func (r *Runner) Registry() *registry.Registry { return r.opts.Registry }
+
+// Request is one tool call.
+type Request struct {
+	Principal *gtmgate.Principal
+	// TenantID is the tenant the call acts for (the REST path segment; for MCP
+	// the principal's tenant).
+	TenantID string
+	// Domain, when set, must contain the tool (REST path segment).
+	Domain    string
+	Tool      string
+	Input     json.RawMessage
+	Source    string
+	RequestID string
+
+	// approved is set when executing an approved gate: it is not gated again.
+	approved bool
+}
+
+// Outcome is a successful call's result.
+type Outcome struct {
+	Tool       string  `json:"tool"`
+	Action     string  `json:"action"`
+	Result     any     `json:"result"`
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// call carries what is known about a call as it moves through the path.
+type call struct {
+	req      *Request
+	start    time.Time
+	tenant   *gtmgate.Tenant
+	entry    *registry.Entry
+	action   gtmgate.Action
+	input    map[string]any
+	account  gtmgate.Account
+	upstream *upstream.Timing
+}
+
+// Call runs req through the whole path. Errors are *gtmgate.Error values;
+// APPROVAL_REQUIRED carries the new gate's id.
+func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
+	c := &call{req: req, start: r.opts.Now()}
+	result, err := r.execute(ctx, c)
+	outcome := r.finish(ctx, c, err)
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{Tool: c.entry.Name, Action: c.action.Name, Result: result, DurationMS: outcome}, nil
+}
+
+func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
+	if err := r.resolve(ctx, c); err != nil {
+		return nil, err
+	}
+	if !c.req.approved && gated(c.tenant, c.entry.Tool, c.action) {
+		return nil, r.gate(ctx, c)
+	}
+	var tokens gtmgate.TokenSource
+	if c.entry.Provider != "" {
+		ts, err := r.opts.Tokens.TokenSource(ctx, c.tenant.ID, c.entry.Provider, c.account.ID)
+		if err != nil {
+			return nil, err
+		}
+		tokens = ts
+	}
+	limit, cursor, filter := registry.ListParams(c.input)
+	tc := &gtmgate.Call{
+		RequestID: c.req.RequestID, TenantID: c.tenant.ID, Tool: c.entry.Tool, Action: c.action,
+		Input: c.req.Input, Account: c.account, Token: tokens, Limit: limit, Cursor: cursor, Filter: filter,
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
+	defer cancel()
+	ctx, c.upstream = upstream.WithTiming(ctx)
+	res, err := c.entry.Run(ctx, tc)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && gtmgate.ErrorCode(err) == gtmgate.EInternal {
+			err = &gtmgate.Error{Code: gtmgate.EUpstreamTimeout, Message: "the tool did not finish within " + r.opts.CallTimeout.String(), Err: err}
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// resolve checks tenant, caller, tool, input and account, in that order.
+func (r *Runner) resolve(ctx context.Context, c *call) error {
+	req := c.req
+	t, err := r.opts.Store.GetTenant(ctx, req.TenantID)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return gtmgate.Errorf(gtmgate.ETenantNotFound, "tenant %q is not provisioned", req.TenantID)
+	} else if err != nil {
+		return err
+	}
+	c.tenant = t
+	if req.Principal == nil || req.Principal.TenantID != t.ID {
+		return gtmgate.Errorf(gtmgate.EForbidden, "this credential is not valid for tenant %q", t.ID)
+	}
+	if t.Status != gtmgate.TenantActive {
+		return gtmgate.Errorf(gtmgate.EForbidden, "tenant %q is %s", t.ID, t.Status)
+	}
+	entry, ok := r.opts.Registry.Tool(req.Tool)
+	if !ok || (req.Domain != "" && entry.Domain != req.Domain) {
+		return r.toolNotFound(req)
+	}
+	c.entry = entry
+	c.input, c.action, err = entry.Validate(req.Input)
+	if err != nil {
+		return err
+	}
+	if entry.Provider == "" {
+		return nil
+	}
+	accounts, ok := t.Providers[entry.Provider]
+	if !ok || len(accounts.Accounts) == 0 {
+		return gtmgate.Errorf(gtmgate.EValidation, "tenant %q has no %s account configured", t.ID, entry.Provider).
+			WithHint("add one under providers." + entry.Provider + " with PUT /admin/tenants/" + t.ID)
+	}
+	id, _ := c.input["account_id"].(string)
+	acct, ok := accounts.Account(id)
+	if !ok {
+		return gtmgate.Errorf(gtmgate.EValidation, "account_id %q is not a %s account of tenant %q; known: %s",
+			id, entry.Provider, t.ID, strings.Join(accountIDs(accounts), ", "))
+	}
+	c.account = acct
+	return nil
+}
+
+func (r *Runner) toolNotFound(req *Request) error {
+	if req.Domain == "" {
+		return gtmgate.Errorf(gtmgate.EToolNotFound, "no tool named %q", req.Tool).WithHint("list the tools with tools/list")
+	}
+	var names []string
+	for _, e := range r.opts.Registry.Domain(req.Domain) {
+		names = append(names, e.Name)
+	}
+	if len(names) == 0 {
+		return gtmgate.Errorf(gtmgate.EToolNotFound, "no domain %q; domains: %s", req.Domain, strings.Join(registry.Domains, ", "))
+	}
+	return gtmgate.Errorf(gtmgate.EToolNotFound, "no tool %q in domain %q; its tools: %s", req.Tool, req.Domain, strings.Join(names, ", "))
+}
+
+func accountIDs(p gtmgate.ProviderAccounts) []string {
+	out := make([]string, len(p.Accounts))
+	for i, a := range p.Accounts {
+		out[i] = a.ID
+	}
+	return out
+}
+
+// finish records audit, usage and the ledger; it returns the call's duration in ms.
+func (r *Runner) finish(ctx context.Context, c *call, err error) float64 {
+	now := r.opts.Now()
+	ms := float64(now.Sub(c.start).Microseconds()) / 1000
+	req := c.req
+	action := req.Tool
+	if c.entry != nil && c.action.Name != "" {
+		action = c.entry.Name + "." + c.action.Name
+	}
+	code := gtmgate.ErrorCode(err)
+	entry := gtmgate.AuditEntry{
+		Time: c.start, TenantID: req.TenantID, Action: action, Source: req.Source, Outcome: outcomeOf(code),
+		Status: 200, ErrorCode: code, DurationMS: ms, RequestID: req.RequestID,
+	}
+	if req.Principal != nil {
+		entry.Key = req.Principal.KeyID
+	}
+	if err != nil {
+		entry.Status = jsonapi.Status(code)
+	}
+	var usage *gtmgate.UsageEvent
+	if c.entry != nil && c.action.Name != "" && code != gtmgate.EApprovalRequired && code != gtmgate.EValidation {
+		usage = &gtmgate.UsageEvent{Time: c.start, TenantID: req.TenantID, Source: req.Source, Tool: c.entry.Name,
+			Action: c.action.Name, OK: err == nil, DurationMS: ms}
+		if c.upstream != nil {
+			usage.UpstreamMS = float64(c.upstream.Total().Microseconds()) / 1000
+		}
+	}
+	if rerr := r.opts.Recorder.Record(ctx, entry, usage); rerr != nil {
+		jsonapi.LoggerFrom(ctx).Error("audit record failed", "action", action, "err", rerr)
+	}
+	if err != nil && code != gtmgate.EApprovalRequired {
+		r.ledger(ctx, c, err)
+	}
+	return ms
+}
+
+func outcomeOf(code string) string {
+	switch code {
+	case "":
+		return gtmgate.OutcomeOK
+	case gtmgate.EApprovalRequired:
+		return gtmgate.OutcomePending
+	case gtmgate.EUnauthorized, gtmgate.EForbidden:
+		return gtmgate.OutcomeDenied
+	}
+	return gtmgate.OutcomeError
+}
