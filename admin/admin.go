@@ -1,0 +1,178 @@
+// Package admin is the operator's API under /admin: tenants, tokens, audit,
+// usage, the error ledger and replay, approvals and the feedback inbox. Every
+// call is authenticated with the admin key and audited before its response
+// leaves the process.
+package admin
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/secret"
+	"github.com/gtmgate/gtmgate/toolrun"
+)
+
+// Options configures the admin API. Store, Recorder, Runner and KeyHash are required.
+type Options struct {
+	Store    gtmgate.Store
+	Recorder gtmgate.Recorder
+	Runner   *toolrun.Runner
+	// KeyHash is the SHA-256 hex of the admin key.
+	KeyHash string
+	// Providers lists the provider keys tenants may configure accounts for.
+	Providers    []string
+	MaxBodyBytes int64
+	Now          func() time.Time
+	// Extra mounts routes of other features (OAuth seeding, schedules…) on the admin mux.
+	Extra []func(mux *http.ServeMux)
+}
+
+// Handler serves /admin/.
+type Handler struct {
+	opts Options
+	mux  *http.ServeMux
+}
+
+// New returns the admin API handler.
+func New(opts Options) *Handler {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = jsonapi.DefaultMaxBody
+	}
+	h := &Handler{opts: opts, mux: http.NewServeMux()}
+	h.routes()
+	return h
+}
+
+func (h *Handler) routes() {
+	m := h.mux
+	m.HandleFunc("GET /admin/tenants", h.listTenants)
+	m.HandleFunc("GET /admin/tenants/{tenant_id}", h.getTenant)
+	m.HandleFunc("PUT /admin/tenants/{tenant_id}", h.putTenant)
+	m.HandleFunc("POST /admin/auth", h.registerToken)
+	m.HandleFunc("GET /admin/auth/{tenant_id}", h.listTokens)
+	m.HandleFunc("DELETE /admin/auth/{tenant_id}/{token_id}", h.revokeToken)
+	m.HandleFunc("PUT /admin/tokens/{tenant_id}/{provider}/{account_id}", h.putProviderToken)
+	m.HandleFunc("GET /admin/usage/{tenant_id}", h.usage)
+	m.HandleFunc("GET /admin/audit", h.queryAudit)
+	m.HandleFunc("GET /admin/audit/stats", h.auditStats)
+	m.HandleFunc("GET /admin/errors", h.listLedger)
+	m.HandleFunc("GET /admin/errors/{id}", h.getLedger)
+	m.HandleFunc("POST /admin/replay", h.replay)
+	m.HandleFunc("GET /admin/approvals", h.listApprovals)
+	m.HandleFunc("GET /admin/approvals/{approval_id}", h.getApproval)
+	m.HandleFunc("POST /admin/approvals/{approval_id}/approve", h.approve)
+	m.HandleFunc("POST /admin/approvals/{approval_id}/reject", h.reject)
+	m.HandleFunc("GET /admin/feedback", h.listFeedback)
+	m.HandleFunc("POST /admin/feedback/{id}/resolve", h.resolveFeedback)
+	for _, mount := range h.opts.Extra {
+		mount(m)
+	}
+	m.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.ENotFound, "no admin route %s %s", r.Method, r.URL.Path))
+	})
+}
+
+// bearerAccepted lists the routes where the spec's examples send the admin key
+// as a bearer token; both headers work there.
+var bearerAccepted = map[string]bool{"/admin/feedback": true, "/admin/grader/verdicts": true}
+
+// ServeHTTP authenticates, runs the route into a buffer, audits the call, and
+// only then sends the response: an answered admin call is always audited.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := h.opts.Now()
+	if !h.authorized(r) {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EUnauthorized, "missing or wrong admin key").
+			WithHint("send the admin key in the x-admin-key header"))
+		return
+	}
+	buf := &bufferedResponse{header: http.Header{}}
+	h.mux.ServeHTTP(buf, r)
+	if buf.status == 0 {
+		buf.status = http.StatusOK
+	}
+	_, pattern := h.mux.Handler(r)
+	entry := gtmgate.AuditEntry{
+		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, pattern), Source: gtmgate.SourceAdmin,
+		Key: "admin", Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
+		DurationMS: float64(h.opts.Now().Sub(start).Microseconds()) / 1000, Detail: buf.auditDetail,
+	}
+	if buf.status >= 400 {
+		entry.Outcome = gtmgate.OutcomeError
+	}
+	if err := h.opts.Recorder.Record(r.Context(), entry, nil); err != nil {
+		jsonapi.WriteError(w, r, &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the audit log could not be written; the call's effect may have been applied", Err: err})
+		return
+	}
+	for k, v := range buf.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(buf.status)
+	w.Write(buf.body.Bytes())
+}
+
+func (h *Handler) authorized(r *http.Request) bool {
+	key := r.Header.Get("X-Admin-Key")
+	if key == "" && bearerAccepted[r.URL.Path] {
+		if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+			key = strings.TrimSpace(tok)
+		}
+	}
+	return key != "" && secret.EqualHash(secret.HashToken(key), h.opts.KeyHash)
+}
+
+// actionName turns "PUT /admin/tenants/{tenant_id}" into "admin.tenants.put".
+func actionName(method, pattern string) string {
+	_, path, _ := strings.Cut(pattern, " ")
+	var parts []string
+	for _, p := range strings.Split(strings.Trim(path, "/"), "/") {
+		if p != "" && !strings.HasPrefix(p, "{") {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		parts = []string{"admin", "unknown"}
+	}
+	return strings.Join(parts, ".") + "." + strings.ToLower(method)
+}
+
+func auditTenant(r *http.Request) string {
+	if t := r.PathValue("tenant_id"); t != "" {
+		return t
+	}
+	return r.URL.Query().Get("tenant")
+}
+
+// bufferedResponse holds a response until the call is audited.
+type bufferedResponse struct {
+	header      http.Header
+	status      int
+	body        bytes.Buffer
+	auditDetail string
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+func (b *bufferedResponse) WriteHeader(code int) {
+	if b.status == 0 {
+		b.status = code
+	}
+}
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}
+
+// setAuditDetail attaches a short secret-free note to the call's audit entry.
+func setAuditDetail(w http.ResponseWriter, detail string) {
+	if b, ok := w.(*bufferedResponse); ok {
+		b.auditDetail = detail
+	}
+}

@@ -1,0 +1,83 @@
+package admin
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+)
+
+// Audit listing limits.
+const (
+	defaultAuditLimit = 100
+	maxAuditLimit     = 1000
+)
+
+// queryAudit serves GET /admin/audit?tenant&action&source&key&since&limit&cursor.
+func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: q.Get("key")}
+	var err error
+	if f.Since, err = parseSince(q.Get("since")); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if f.Limit, err = parseLimit(q.Get("limit"), defaultAuditLimit, maxAuditLimit); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if c := q.Get("cursor"); c != "" {
+		if f.Before, err = strconv.ParseInt(c, 10, 64); err != nil || f.Before <= 0 {
+			jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "cursor %q is not a cursor from a previous page", c))
+			return
+		}
+	}
+	entries, next, err := h.opts.Store.QueryAudit(r.Context(), f)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if entries == nil {
+		entries = []gtmgate.AuditEntry{}
+	}
+	body := map[string]any{"entries": entries, "count": len(entries)}
+	if next > 0 {
+		body["next_cursor"] = strconv.FormatInt(next, 10)
+	}
+	jsonapi.Write(w, http.StatusOK, body)
+}
+
+func (h *Handler) auditStats(w http.ResponseWriter, r *http.Request) {
+	s, err := h.opts.Store.AuditStats(r.Context(), h.opts.Now().UTC())
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, s)
+}
+
+// parseSince reads an RFC 3339 time; empty means no bound.
+func parseSince(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, gtmgate.Errorf(gtmgate.EValidation, "since %q is not an RFC 3339 time such as 2026-01-02T15:04:05Z", v)
+	}
+	return t.UTC(), nil
+}
+
+// parseLimit reads a page size within 1..max.
+func parseLimit(v string, def, max int) (int, error) {
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > max {
+		return 0, gtmgate.Errorf(gtmgate.EValidation, "limit %q must be a whole number from 1 to %d", v, max)
+	}
+	return n, nil
+}

@@ -1,0 +1,137 @@
+package admin
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+)
+
+var (
+	tenantIDPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
+	providerKeyPattrn = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+)
+
+// tenantBody is the tenant configuration of the spec plus gtmgate's options.
+type tenantBody struct {
+	Name          string                              `json:"name"`
+	Status        string                              `json:"status"`
+	Providers     map[string]gtmgate.ProviderAccounts `json:"providers"`
+	AllowedModels []string                            `json:"allowed_models,omitempty"`
+	Approval      *gtmgate.ApprovalPolicy             `json:"approval_policy,omitempty"`
+}
+
+func (h *Handler) listTenants(w http.ResponseWriter, r *http.Request) {
+	ts, err := h.opts.Store.ListTenants(r.Context())
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"tenants": ts})
+}
+
+func (h *Handler) getTenant(w http.ResponseWriter, r *http.Request) {
+	t, err := h.tenant(r, r.PathValue("tenant_id"))
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	view := map[string]any{"tenant": t}
+	if oauth, err := h.opts.Store.ListProviderOAuth(r.Context(), t.ID); err == nil && len(oauth) > 0 {
+		view["oauth_refresh"] = oauth
+	}
+	jsonapi.Write(w, http.StatusOK, view)
+}
+
+// tenant loads a tenant, mapping not-found to TENANT_NOT_FOUND.
+func (h *Handler) tenant(r *http.Request, id string) (*gtmgate.Tenant, error) {
+	t, err := h.opts.Store.GetTenant(r.Context(), id)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return nil, gtmgate.Errorf(gtmgate.ETenantNotFound, "tenant %q is not provisioned", id)
+	}
+	return t, err
+}
+
+func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("tenant_id")
+	var body tenantBody
+	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &body); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if err := h.validateTenant(id, &body); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	now := h.opts.Now().UTC()
+	t := &gtmgate.Tenant{ID: id, Name: body.Name, Status: body.Status, Providers: body.Providers,
+		AllowedModels: body.AllowedModels, Approval: body.Approval, CreatedAt: now, UpdatedAt: now}
+	created, err := h.opts.Store.PutTenant(r.Context(), t)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	saved, err := h.opts.Store.GetTenant(r.Context(), id)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	jsonapi.Write(w, status, map[string]any{"tenant": saved, "created": created})
+}
+
+func (h *Handler) validateTenant(id string, b *tenantBody) error {
+	bad := func(format string, args ...any) error { return gtmgate.Errorf(gtmgate.EValidation, format, args...) }
+	if !tenantIDPattern.MatchString(id) {
+		return bad("tenant_id %q must be 1-63 lowercase letters, digits, '-' or '_', starting with a letter or digit", id)
+	}
+	if strings.TrimSpace(b.Name) == "" {
+		return bad("name is required")
+	}
+	switch b.Status {
+	case "":
+		b.Status = gtmgate.TenantActive
+	case gtmgate.TenantActive, gtmgate.TenantSuspended:
+	default:
+		return bad("status %q must be %s or %s", b.Status, gtmgate.TenantActive, gtmgate.TenantSuspended)
+	}
+	if b.Providers == nil {
+		b.Providers = map[string]gtmgate.ProviderAccounts{}
+	}
+	for key, p := range b.Providers {
+		if !providerKeyPattrn.MatchString(key) || (len(h.opts.Providers) > 0 && !slices.Contains(h.opts.Providers, key)) {
+			return bad("providers.%s: unknown provider; known: %s", key, strings.Join(h.opts.Providers, ", "))
+		}
+		seen := map[string]bool{}
+		for i, a := range p.Accounts {
+			if strings.TrimSpace(a.ID) == "" {
+				return bad("providers.%s.accounts[%d].id must not be empty", key, i)
+			}
+			if seen[a.ID] {
+				return bad("providers.%s.accounts[%d].id %q appears twice", key, i, a.ID)
+			}
+			seen[a.ID] = true
+		}
+		if len(p.Accounts) > 0 && !seen[p.Default] {
+			return bad("providers.%s.default %q must be the id of one of its accounts", key, p.Default)
+		}
+		if len(p.Accounts) == 0 && p.Default != "" {
+			return bad("providers.%s.default %q names an account but accounts is empty", key, p.Default)
+		}
+	}
+	if b.Approval != nil {
+		for _, c := range b.Approval.Categories {
+			if !slices.Contains(gtmgate.Categories, gtmgate.Category(c)) {
+				return bad("approval_policy.categories: unknown category %q", c)
+			}
+		}
+	}
+	return nil
+}

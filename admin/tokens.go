@@ -1,0 +1,132 @@
+package admin
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/secret"
+)
+
+// MinTokenLength is the shortest tenant bearer token accepted (seed 001).
+const MinTokenLength = 16
+
+type registerTokenBody struct {
+	TenantID string `json:"tenant_id"`
+	Token    string `json:"token"`
+	Label    string `json:"label,omitempty"`
+}
+
+// registerToken serves POST /admin/auth. Only the token's hash is kept.
+func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
+	var b registerTokenBody
+	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &b); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if b.TenantID == "" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "tenant_id is required"))
+		return
+	}
+	if len(b.Token) < MinTokenLength {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "token must be at least %d characters", MinTokenLength))
+		return
+	}
+	if _, err := h.tenant(r, b.TenantID); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	t := &gtmgate.TenantToken{ID: gtmgate.NewID("tok_"), TenantID: b.TenantID, Hash: secret.HashToken(b.Token),
+		Prefix: secret.TokenPrefix(b.Token), Label: b.Label, CreatedAt: h.opts.Now().UTC()}
+	if err := h.opts.Store.CreateTenantToken(r.Context(), t); err != nil {
+		if errors.Is(err, gtmgate.ErrConflict) {
+			err = gtmgate.Errorf(gtmgate.EConflict, "this token is already registered")
+		}
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	setAuditDetail(w, "token "+t.ID)
+	jsonapi.Write(w, http.StatusCreated, t)
+}
+
+func (h *Handler) listTokens(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("tenant_id")
+	if _, err := h.tenant(r, id); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	ts, err := h.opts.Store.ListTenantTokens(r.Context(), id)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if ts == nil {
+		ts = []*gtmgate.TenantToken{}
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"tokens": ts})
+}
+
+func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request) {
+	tenant, id := r.PathValue("tenant_id"), r.PathValue("token_id")
+	err := h.opts.Store.RevokeTenantToken(r.Context(), tenant, id, h.opts.Now().UTC())
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		err = gtmgate.Errorf(gtmgate.ENotFound, "tenant %q has no token %q", tenant, id)
+	}
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	setAuditDetail(w, "token "+id)
+	jsonapi.Write(w, http.StatusOK, map[string]any{"revoked": id})
+}
+
+// providerTokenBody is the stored provider token of the spec.
+type providerTokenBody struct {
+	AccessToken string `json:"access_token"`
+	ExpiresAt   int64  `json:"expires_at"`
+	TokenType   string `json:"token_type"`
+}
+
+// putProviderToken serves PUT /admin/tokens/{tenant_id}/{provider}/{account_id}.
+func (h *Handler) putProviderToken(w http.ResponseWriter, r *http.Request) {
+	tenantID, provider, account := r.PathValue("tenant_id"), r.PathValue("provider"), r.PathValue("account_id")
+	var b providerTokenBody
+	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &b); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if b.AccessToken == "" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "access_token is required"))
+		return
+	}
+	if b.ExpiresAt < 0 {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "expires_at must be Unix seconds"))
+		return
+	}
+	t, err := h.tenant(r, tenantID)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if _, ok := t.Providers[provider].Account(account); !ok || account == "" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "account %q is not a %s account in tenant %q's configuration", account, provider, tenantID).
+			WithHint("add it under providers."+provider+".accounts with PUT /admin/tenants/"+tenantID))
+		return
+	}
+	if b.TokenType == "" {
+		b.TokenType = "Bearer"
+	}
+	pt := &gtmgate.ProviderToken{TenantID: tenantID, Provider: provider, AccountID: account, AccessToken: b.AccessToken,
+		TokenType: b.TokenType, UpdatedAt: h.opts.Now().UTC()}
+	if b.ExpiresAt > 0 {
+		pt.ExpiresAt = time.Unix(b.ExpiresAt, 0).UTC()
+	}
+	if err := h.opts.Store.PutProviderToken(r.Context(), pt); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"tenant_id": tenantID, "provider": provider, "account_id": account,
+		"token_type": pt.TokenType, "expires_at": b.ExpiresAt, "stored": true})
+}

@@ -1,0 +1,183 @@
+package admin
+
+import (
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+)
+
+// maxUsageDays bounds one usage query.
+const maxUsageDays = 366
+
+// UsageSummary is GET /admin/usage/{tenant_id}'s answer.
+type UsageSummary struct {
+	TenantID string      `json:"tenant_id"`
+	From     string      `json:"from"`
+	To       string      `json:"to"`
+	Totals   UsageCounts `json:"totals"`
+	ByTool   []UsageRow  `json:"by_tool"`
+	ByDay    []UsageRow  `json:"by_day"`
+	Rows     []UsageRow  `json:"by_tool_and_day"`
+	Chat     []ChatUsage `json:"chat_by_model"`
+}
+
+// UsageCounts are call counts with upstream latency percentiles.
+type UsageCounts struct {
+	Calls         int64   `json:"calls"`
+	Errors        int64   `json:"errors"`
+	UpstreamP50MS float64 `json:"upstream_latency_p50_ms"`
+	UpstreamP95MS float64 `json:"upstream_latency_p95_ms"`
+}
+
+// UsageRow is one group of UsageCounts.
+type UsageRow struct {
+	Tool string `json:"tool,omitempty"`
+	Day  string `json:"day,omitempty"`
+	UsageCounts
+}
+
+// ChatUsage sums chat tokens per model.
+type ChatUsage struct {
+	Model            string `json:"model"`
+	Calls            int64  `json:"calls"`
+	Errors           int64  `json:"errors"`
+	PromptTokens     int64  `json:"prompt_tokens"`
+	CompletionTokens int64  `json:"completion_tokens"`
+	TotalTokens      int64  `json:"total_tokens"`
+}
+
+// usage serves GET /admin/usage/{tenant_id}?from=YYYY-MM-DD&to=YYYY-MM-DD
+// (inclusive days, UTC; default the last 30 days).
+func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("tenant_id")
+	if _, err := h.tenant(r, id); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	today := h.opts.Now().UTC().Truncate(24 * time.Hour)
+	from, to := today.AddDate(0, 0, -29), today
+	var err error
+	if v := r.URL.Query().Get("from"); v != "" {
+		if from, err = time.Parse(time.DateOnly, v); err != nil {
+			jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "from %q is not a date such as 2026-01-31", v))
+			return
+		}
+	}
+	if v := r.URL.Query().Get("to"); v != "" {
+		if to, err = time.Parse(time.DateOnly, v); err != nil {
+			jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "to %q is not a date such as 2026-01-31", v))
+			return
+		}
+	}
+	if to.Before(from) || to.Sub(from) > maxUsageDays*24*time.Hour {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "from..to must be a range of at most %d days with from before to", maxUsageDays))
+		return
+	}
+	events, err := h.opts.Store.ListUsage(r.Context(), gtmgate.UsageQuery{TenantID: id, From: from, To: to.AddDate(0, 0, 1)})
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	s := Summarize(events)
+	s.TenantID, s.From, s.To = id, from.Format(time.DateOnly), to.Format(time.DateOnly)
+	jsonapi.Write(w, http.StatusOK, s)
+}
+
+type group struct {
+	counts    UsageCounts
+	latencies []float64
+}
+
+func (g *group) add(e gtmgate.UsageEvent) {
+	g.counts.Calls++
+	if !e.OK {
+		g.counts.Errors++
+	}
+	g.latencies = append(g.latencies, e.UpstreamMS)
+}
+
+func (g *group) done() UsageCounts {
+	sort.Float64s(g.latencies)
+	g.counts.UpstreamP50MS = percentile(g.latencies, 0.50)
+	g.counts.UpstreamP95MS = percentile(g.latencies, 0.95)
+	return g.counts
+}
+
+// Summarize groups usage events by tool, day, and tool and day; chat by model.
+func Summarize(events []gtmgate.UsageEvent) *UsageSummary {
+	total := &group{}
+	byTool, byDay, byBoth := map[string]*group{}, map[string]*group{}, map[[2]string]*group{}
+	chat := map[string]*ChatUsage{}
+	get := func(m map[string]*group, k string) *group {
+		if m[k] == nil {
+			m[k] = &group{}
+		}
+		return m[k]
+	}
+	for _, e := range events {
+		day := e.Time.UTC().Format(time.DateOnly)
+		if e.Source == gtmgate.SourceChat {
+			c := chat[e.Action]
+			if c == nil {
+				c = &ChatUsage{Model: e.Action}
+				chat[e.Action] = c
+			}
+			c.Calls++
+			if !e.OK {
+				c.Errors++
+			}
+			c.PromptTokens += e.PromptTokens
+			c.CompletionTokens += e.CompletionTokens
+			c.TotalTokens += e.PromptTokens + e.CompletionTokens
+		}
+		total.add(e)
+		get(byTool, e.Tool).add(e)
+		get(byDay, day).add(e)
+		k := [2]string{e.Tool, day}
+		if byBoth[k] == nil {
+			byBoth[k] = &group{}
+		}
+		byBoth[k].add(e)
+	}
+	s := &UsageSummary{Totals: total.done(), ByTool: []UsageRow{}, ByDay: []UsageRow{}, Rows: []UsageRow{}, Chat: []ChatUsage{}}
+	for k, g := range byTool {
+		s.ByTool = append(s.ByTool, UsageRow{Tool: k, UsageCounts: g.done()})
+	}
+	for k, g := range byDay {
+		s.ByDay = append(s.ByDay, UsageRow{Day: k, UsageCounts: g.done()})
+	}
+	for k, g := range byBoth {
+		s.Rows = append(s.Rows, UsageRow{Tool: k[0], Day: k[1], UsageCounts: g.done()})
+	}
+	for _, c := range chat {
+		s.Chat = append(s.Chat, *c)
+	}
+	sort.Slice(s.ByTool, func(i, j int) bool { return s.ByTool[i].Tool < s.ByTool[j].Tool })
+	sort.Slice(s.ByDay, func(i, j int) bool { return s.ByDay[i].Day < s.ByDay[j].Day })
+	sort.Slice(s.Rows, func(i, j int) bool {
+		if s.Rows[i].Day != s.Rows[j].Day {
+			return s.Rows[i].Day < s.Rows[j].Day
+		}
+		return s.Rows[i].Tool < s.Rows[j].Tool
+	})
+	sort.Slice(s.Chat, func(i, j int) bool { return s.Chat[i].Model < s.Chat[j].Model })
+	return s
+}
+
+// percentile returns the nearest-rank percentile of sorted values.
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p*float64(len(sorted))+0.5) - 1
+	if i < 0 {
+		i = 0
+	}
+	if i >= len(sorted) {
+		i = len(sorted) - 1
+	}
+	return sorted[i]
+}

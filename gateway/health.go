@@ -1,0 +1,42 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gtmgate/gtmgate/jsonapi"
+)
+
+// healthBody is GET /health's answer.
+type healthBody struct {
+	Status  string      `json:"status"`
+	Version string      `json:"version"`
+	Uptime  float64     `json:"uptime_seconds"`
+	Store   storeHealth `json:"store"`
+}
+
+type storeHealth struct {
+	Backend   string  `json:"backend"`
+	Reachable bool    `json:"reachable"`
+	LatencyMS float64 `json:"latency_ms"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// handleHealth serves GET /health: no auth; 503 when the store is unreachable.
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	err := s.opts.Store.Ping(ctx)
+	body := healthBody{Status: "ok", Version: s.opts.Version, Uptime: time.Since(s.started).Seconds(),
+		Store: storeHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000}}
+	status := http.StatusOK
+	if err != nil {
+		// The cause can name hosts; keep it out of an unauthenticated answer.
+		body.Status, body.Store.Error, status = "unavailable", "store unreachable", http.StatusServiceUnavailable
+		jsonapi.LoggerFrom(r.Context()).Warn("health: store unreachable", "err", err)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	jsonapi.Write(w, status, body)
+}

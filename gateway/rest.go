@@ -1,0 +1,70 @@
+package gateway
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/agenttools"
+	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/toolrun"
+)
+
+// toolCallBody is the REST proxy's request body.
+type toolCallBody struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input"`
+}
+
+// toolCallResult is the REST proxy's success body.
+type toolCallResult struct {
+	OK         bool    `json:"ok"`
+	Tool       string  `json:"tool"`
+	Action     string  `json:"action"`
+	Result     any     `json:"result"`
+	RequestID  string  `json:"request_id"`
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// handleToolCall serves POST /api/v1/{tenant}/{domain}.
+func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
+	var body toolCallBody
+	if err := jsonapi.Decode(w, r, s.opts.MaxBodyBytes, &body); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if body.Tool == "" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "tool is required"))
+		return
+	}
+	if len(body.Input) == 0 || string(body.Input) == "null" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "input is required").WithHint("add rationale to the tool parameters"))
+		return
+	}
+	rid := gtmgate.RequestIDFromContext(r.Context())
+	out, err := s.opts.Runner.Call(r.Context(), &toolrun.Request{
+		Principal: gtmgate.PrincipalFromContext(r.Context()), TenantID: r.PathValue("tenant"), Domain: r.PathValue("domain"),
+		Tool: body.Tool, Input: body.Input, Source: gtmgate.SourceREST, RequestID: rid,
+	})
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, toolCallResult{OK: true, Tool: out.Tool, Action: out.Action, Result: out.Result, RequestID: rid, DurationMS: out.DurationMS})
+}
+
+// handleApprovalStatus serves GET /api/v1/{tenant}/approvals/{id}.
+func (s *Server) handleApprovalStatus(w http.ResponseWriter, r *http.Request) {
+	tenant := r.PathValue("tenant")
+	if p := gtmgate.PrincipalFromContext(r.Context()); p == nil || p.TenantID != tenant {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EForbidden, "this credential is not valid for tenant %q", tenant))
+		return
+	}
+	v, err := agenttools.LookupApproval(r.Context(), s.opts.Store, tenant, r.PathValue("id"), time.Now())
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, v)
+}

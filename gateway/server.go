@@ -1,0 +1,95 @@
+// Package gateway is the gateway listener's HTTP surface: the REST proxy,
+// health, metrics, and the mounting of MCP, chat completions, OAuth and the
+// admin API, all listed in one routes function.
+package gateway
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/toolrun"
+)
+
+// Options configures the gateway surface. Runner, Auth and Store are required.
+type Options struct {
+	Runner       *toolrun.Runner
+	Auth         *Authenticator
+	Store        gtmgate.Store
+	StoreBackend string
+	Version      string
+	MaxBodyBytes int64
+	Metrics      *middleware.Metrics
+	Logger       *slog.Logger
+	// Admin, MCP, Chat and OAuth are mounted when set.
+	Admin http.Handler
+	MCP   http.Handler
+	Chat  ChatHandler
+	OAuth Mounter
+}
+
+// ChatHandler serves the OpenAI-compatible routes.
+type ChatHandler interface {
+	ServeChatCompletions(w http.ResponseWriter, r *http.Request)
+	ServeModels(w http.ResponseWriter, r *http.Request)
+}
+
+// Mounter adds its own routes to a mux.
+type Mounter interface {
+	Mount(mux *http.ServeMux)
+}
+
+// Server is the gateway surface.
+type Server struct {
+	opts    Options
+	started time.Time
+	handler http.Handler
+}
+
+// New builds the gateway surface.
+func New(opts Options) *Server {
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = jsonapi.DefaultMaxBody
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	s := &Server{opts: opts, started: time.Now()}
+	s.handler = middleware.Chain(s.routes(), middleware.RequestID(opts.Logger), middleware.Observe("gateway", opts.Metrics), middleware.Recover)
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	auth := s.opts.Auth.Require
+	mux.HandleFunc("GET /health", s.handleHealth)
+	if s.opts.Metrics != nil {
+		mux.Handle("GET /metrics", s.opts.Metrics.Handler())
+	}
+	mux.Handle("POST /api/v1/{tenant}/{domain}", auth(http.HandlerFunc(s.handleToolCall)))
+	mux.Handle("GET /api/v1/{tenant}/approvals/{id}", auth(http.HandlerFunc(s.handleApprovalStatus)))
+	if s.opts.MCP != nil {
+		mux.Handle("/mcp", s.opts.MCP)
+	}
+	if s.opts.Chat != nil {
+		mux.Handle("POST /v1/chat/completions", auth(http.HandlerFunc(s.opts.Chat.ServeChatCompletions)))
+		mux.Handle("GET /v1/models", auth(http.HandlerFunc(s.opts.Chat.ServeModels)))
+	}
+	if s.opts.Admin != nil {
+		mux.Handle("/admin/", s.opts.Admin)
+	}
+	if s.opts.OAuth != nil {
+		s.opts.OAuth.Mount(mux)
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.ENotFound, "no route %s %s", r.Method, r.URL.Path).
+			WithHint("tool calls go to POST /api/v1/{tenant}/{domain}; MCP to /mcp; see the docs host"))
+	})
+	return mux
+}

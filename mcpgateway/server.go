@@ -1,0 +1,126 @@
+// Package mcpgateway is the gateway's MCP endpoint: the tool registry served
+// over streamable HTTP (spec 2025-11-25, stateless so any replica answers any
+// request), every tools/call running the same execution path as REST.
+package mcpgateway
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/toolrun"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configures the MCP endpoint. Runner and Authenticate are required.
+type Options struct {
+	Runner *toolrun.Runner
+	// Require authenticates a request (writing the 401 itself) and puts the
+	// principal in the context.
+	Require func(http.Handler) http.Handler
+	// AllowedOrigins are browser origins allowed besides the gateway's own.
+	AllowedOrigins []string
+	Version        string
+	MaxBodyBytes   int64
+	Logger         *slog.Logger
+}
+
+type extraKey string
+
+const (
+	principalExtra extraKey = "principal"
+	requestIDExtra extraKey = "request_id"
+)
+
+// New returns the /mcp handler.
+func New(opts Options) http.Handler {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "gtmgate", Title: "gtmgate tool gateway", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: "Go-to-market tools acting for the tenant of your credential. Every call needs a rationale. " +
+			"Calls held for approval return APPROVAL_REQUIRED with an approval_id: check it with approval_status. " +
+			"Report blockers with submit_feedback.",
+		Logger: opts.Logger,
+	})
+	for _, e := range opts.Runner.Registry().Tools() {
+		server.AddTool(toolOf(e), handler(opts.Runner, e.Name))
+	}
+	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+		Stateless:           true,
+		JSONResponse:        true,
+		MaxRequestBodyBytes: opts.MaxBodyBytes,
+		Logger:              opts.Logger,
+	})
+	// The SDK hands tool handlers the bearer token's TokenInfo; carry the
+	// principal (already authenticated by Require) and request id in it.
+	withInfo := auth.RequireBearerToken(func(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
+		p := gtmgate.PrincipalFromContext(r.Context())
+		if p == nil {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: p.TenantID, Scopes: p.Scopes, Extra: map[string]any{
+			string(principalExtra): p, string(requestIDExtra): gtmgate.RequestIDFromContext(r.Context()),
+		}}, nil
+	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	return checkOrigin(opts.AllowedOrigins, opts.Require(withInfo(streamable)))
+}
+
+func toolOf(e *registry.Entry) *mcp.Tool {
+	readOnly, destructive, idempotent := e.Annotations()
+	openWorld := e.Provider != ""
+	return &mcp.Tool{
+		Name:        e.Name,
+		Title:       e.Title,
+		Description: e.Description,
+		InputSchema: e.Schema,
+		Annotations: &mcp.ToolAnnotations{
+			Title: e.Title, ReadOnlyHint: readOnly, DestructiveHint: &destructive,
+			IdempotentHint: idempotent, OpenWorldHint: &openWorld,
+		},
+	}
+}
+
+// handler runs one tool through toolrun. Tool failures, input validation
+// included, are tool results with isError, never protocol errors.
+func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var p *gtmgate.Principal
+		var rid string
+		if req.Extra != nil && req.Extra.TokenInfo != nil {
+			p, _ = req.Extra.TokenInfo.Extra[string(principalExtra)].(*gtmgate.Principal)
+			rid, _ = req.Extra.TokenInfo.Extra[string(requestIDExtra)].(string)
+		}
+		if p == nil {
+			return errorResult(gtmgate.Errorf(gtmgate.EUnauthorized, "missing credential"), rid), nil
+		}
+		input := json.RawMessage(req.Params.Arguments)
+		if len(input) == 0 || string(input) == "null" {
+			input = json.RawMessage(`{}`)
+		}
+		out, err := runner.Call(ctx, &toolrun.Request{
+			Principal: p, TenantID: p.TenantID, Tool: name, Input: input, Source: gtmgate.SourceMCP, RequestID: rid,
+		})
+		if err != nil {
+			return errorResult(err, rid), nil
+		}
+		body := map[string]any{"ok": true, "tool": out.Tool, "action": out.Action, "result": out.Result, "request_id": rid, "duration_ms": out.DurationMS}
+		text, mErr := json.Marshal(body)
+		if mErr != nil {
+			return errorResult(mErr, rid), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: body}, nil
+	}
+}
+
+// errorResult renders err as the gateway's JSON error body inside an isError result.
+func errorResult(err error, requestID string) *mcp.CallToolResult {
+	body := jsonapi.NewErrorBody(err, requestID)
+	text, _ := json.Marshal(body)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: body}
+}
