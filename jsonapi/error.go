@@ -1,6 +1,7 @@
 package jsonapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -64,16 +65,19 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 
 // Write encodes v as the JSON response body with the given status.
 func Write(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
-		b = []byte(`{"error":{"code":"INTERNAL","message":"internal error"}}`)
+		buf.Reset()
+		buf.WriteString(`{"error":{"code":"INTERNAL","message":"internal error"}}` + "\n")
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(buf.Bytes())
 }
 
 type loggerKey struct{}

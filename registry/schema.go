@@ -64,7 +64,9 @@ func BuildSchema(t *gtmgate.Tool) *jsonschema.Schema {
 			Required: []string{"property", "operator"}, AdditionalProperties: noMore}
 	}
 	maps.Copy(props, t.Properties)
-	return &jsonschema.Schema{
+	// Clone so that a schema shared between properties or tools becomes a
+	// tree, as the validator requires.
+	return (&jsonschema.Schema{
 		Schema:               "https://json-schema.org/draft/2020-12/schema",
 		Type:                 "object",
 		Title:                t.Title,
@@ -72,7 +74,7 @@ func BuildSchema(t *gtmgate.Tool) *jsonschema.Schema {
 		Properties:           props,
 		Required:             required,
 		AdditionalProperties: noMore,
-	}
+	}).CloneSchemas()
 }
 
 var (

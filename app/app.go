@@ -1,0 +1,199 @@
+// Package app wires gtmgate together: configuration in, listeners, store,
+// tools and workers out. It is the only package that imports every other;
+// end-to-end tests start it on port 0 with a temporary data dir.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/audit"
+	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/secret"
+	"github.com/gtmgate/gtmgate/store/postgres"
+	"github.com/gtmgate/gtmgate/store/sqlite"
+	"github.com/gtmgate/gtmgate/store/sqlstore"
+	"github.com/gtmgate/gtmgate/toolrun"
+)
+
+// App is one running gtmgate process.
+type App struct {
+	cfg     config.Config
+	logger  *slog.Logger
+	version string
+
+	store   gtmgate.Store
+	backend string
+	sealer  *secret.Sealer
+	// key is the encryption key; the demo token is derived from it.
+	key      []byte
+	recorder *audit.Writer
+	registry *registry.Registry
+	runner   *toolrun.Runner
+	metrics  *middleware.Metrics
+
+	// AdminKey is set when the admin key was generated on this start; it is
+	// printed once and never stored.
+	AdminKey string
+	// DemoToken is the demo tenant's bearer token when --demo is on.
+	DemoToken string
+
+	handlers  map[string]http.Handler
+	servers   map[string]*http.Server
+	addrs     map[string]string
+	sandboxes []*http.Server
+	serveErr  chan error
+	closeOnce sync.Once
+}
+
+// Surfaces are the three listeners.
+const (
+	SurfaceSite    = "site"
+	SurfaceGateway = "gateway"
+	SurfaceDocs    = "docs"
+)
+
+// New opens the store and builds every surface; it does not listen yet.
+func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version string) (_ *App, err error) {
+	a := &App{cfg: cfg, logger: logger, version: version, handlers: map[string]http.Handler{},
+		servers: map[string]*http.Server{}, addrs: map[string]string{}, serveErr: make(chan error, 8)}
+	defer func() {
+		if err != nil {
+			a.closeResources()
+		}
+	}()
+	if err := a.openStore(ctx); err != nil {
+		return nil, err
+	}
+	a.recorder = audit.NewWriter(a.store, &audit.Options{Logger: logger})
+	a.metrics = middleware.NewMetrics()
+	if err := a.buildTools(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.buildSurfaces(ctx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *App) openStore(ctx context.Context) error {
+	key, err := a.encryptionKey()
+	if err != nil {
+		return err
+	}
+	a.key = key
+	if a.sealer, err = secret.NewSealer(key); err != nil {
+		return fmt.Errorf("GTMGATE_ENCRYPTION_KEY: %w", err)
+	}
+	opts := &sqlstore.Options{Sealer: a.sealer}
+	if a.cfg.DatabaseURL != "" {
+		a.backend = "postgres"
+		a.store, err = postgres.Open(ctx, a.cfg.DatabaseURL, opts)
+	} else {
+		a.backend = "sqlite"
+		a.store, err = sqlite.Open(ctx, filepath.Join(a.cfg.DataDir, "gtmgate.db"), opts)
+	}
+	if err != nil {
+		return fmt.Errorf("open %s store: %w", a.backend, err)
+	}
+	return nil
+}
+
+func (a *App) encryptionKey() ([]byte, error) {
+	if a.cfg.EncryptionKey != "" {
+		k, err := secret.ParseKey(a.cfg.EncryptionKey)
+		if err != nil {
+			return nil, fmt.Errorf("GTMGATE_ENCRYPTION_KEY: %w", err)
+		}
+		return k, nil
+	}
+	path := filepath.Join(a.cfg.DataDir, "encryption.key")
+	k, created, err := secret.LoadOrCreateKey(path)
+	if err != nil {
+		return nil, fmt.Errorf("GTMGATE_ENCRYPTION_KEY: %w", err)
+	}
+	if created {
+		a.logger.Warn("generated an encryption key; back it up or set GTMGATE_ENCRYPTION_KEY — without it stored provider tokens cannot be read", "path", path)
+	}
+	return k, nil
+}
+
+// Start binds the enabled listeners and serves them.
+func (a *App) Start() error {
+	for _, s := range []struct{ name, addr string }{
+		{SurfaceSite, a.cfg.SiteAddr}, {SurfaceGateway, a.cfg.GatewayAddr}, {SurfaceDocs, a.cfg.DocsAddr},
+	} {
+		h, ok := a.handlers[s.name]
+		if !ok || !config.Enabled(s.addr) {
+			continue
+		}
+		ln, err := net.Listen("tcp", s.addr)
+		if err != nil {
+			return fmt.Errorf("%s listener on %s: %w", s.name, s.addr, err)
+		}
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
+			IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(a.logger.Handler(), slog.LevelWarn)}
+		a.servers[s.name] = srv
+		a.addrs[s.name] = ln.Addr().String()
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				a.serveErr <- fmt.Errorf("%s listener: %w", s.name, err)
+			}
+		}()
+		a.logger.Info("listening", "surface", s.name, "addr", ln.Addr().String())
+	}
+	return nil
+}
+
+// Addr returns the bound address of a surface ("" when off).
+func (a *App) Addr(surface string) string { return a.addrs[surface] }
+
+// Errors reports a listener that failed while serving.
+func (a *App) Errors() <-chan error { return a.serveErr }
+
+// Close shuts down in order: stop accepting and drain requests, stop the
+// sandboxes, flush the audit writer, close the store.
+func (a *App) Close(ctx context.Context) error {
+	var errs []error
+	a.closeOnce.Do(func() {
+		results := make(chan error, len(a.servers))
+		for name, srv := range a.servers {
+			go func() {
+				err := srv.Shutdown(ctx)
+				if err != nil {
+					srv.Close()
+					err = fmt.Errorf("shutdown %s: %w", name, err)
+				}
+				results <- err
+			}()
+		}
+		for range a.servers {
+			errs = append(errs, <-results)
+		}
+		errs = append(errs, a.closeResources())
+	})
+	return errors.Join(errs...)
+}
+
+func (a *App) closeResources() error {
+	for _, s := range a.sandboxes {
+		s.Close()
+	}
+	if a.recorder != nil {
+		a.recorder.Close()
+	}
+	if a.store != nil {
+		return a.store.Close()
+	}
+	return nil
+}

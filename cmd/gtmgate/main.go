@@ -1,0 +1,124 @@
+// Command gtmgate runs the gtmgate site, gateway and docs host.
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/gtmgate/gtmgate/app"
+	"github.com/gtmgate/gtmgate/config"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  gtmgate serve [flags]     run the site, gateway and docs listeners (gtmgate serve -h lists flags)
+  gtmgate hash-key KEY      print the SHA-256 of an admin key, for ADMIN_API_KEY
+  gtmgate version           print the version
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stdout, stderr)
+	case "hash-key":
+		if len(args) != 2 {
+			fmt.Fprint(stderr, usage)
+			return 2
+		}
+		sum := sha256.Sum256([]byte(args[1]))
+		fmt.Fprintln(stdout, hex.EncodeToString(sum[:]))
+		return 0
+	case "version":
+		fmt.Fprintln(stdout, version)
+		return 0
+	}
+	fmt.Fprint(stderr, usage)
+	return 2
+}
+
+func serve(args []string, stdout, stderr io.Writer) int {
+	cfg, err := config.Load(args, os.Environ())
+	if err != nil {
+		fmt.Fprintln(stderr, "gtmgate: configuration:", err)
+		return 2
+	}
+	logger := newLogger(cfg, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	a, err := app.New(ctx, cfg, logger, version)
+	if err != nil {
+		fmt.Fprintln(stderr, "gtmgate:", err)
+		return 1
+	}
+	if err := a.Start(); err != nil {
+		fmt.Fprintln(stderr, "gtmgate:", err)
+		a.Close(context.Background())
+		return 1
+	}
+	announce(a, cfg, stdout)
+	code := 0
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down")
+	case err := <-a.Errors():
+		logger.Error("listener failed", "err", err)
+		code = 1
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := a.Close(shutdownCtx); err != nil {
+		logger.Error("shutdown", "err", err)
+		code = 1
+	}
+	logger.Info("stopped")
+	return code
+}
+
+// announce prints what a newcomer needs once: the generated admin key and the
+// demo tenant's token, with ready-to-run commands.
+func announce(a *app.App, cfg config.Config, out io.Writer) {
+	var b strings.Builder
+	if a.AdminKey != "" {
+		fmt.Fprintf(&b, "\nAdmin key (shown once; its SHA-256 is kept in %s/admin_key.sha256):\n  %s\n", cfg.DataDir, a.AdminKey)
+	}
+	if gw := a.Addr(app.SurfaceGateway); gw != "" && a.DemoToken != "" {
+		fmt.Fprintf(&b, "\nDemo tenant %q token:\n  %s\n\nTry:\n", app.DemoTenant, a.DemoToken)
+		fmt.Fprintf(&b, "  curl -s http://%s/api/v1/demo/crm -H 'Authorization: Bearer %s' \\\n    -d '{\"tool\":\"crm_contacts\",\"input\":{\"action\":\"list\",\"limit\":3,\"rationale\":\"try the gateway\"}}'\n", gw, a.DemoToken)
+		fmt.Fprintf(&b, "  npx @modelcontextprotocol/inspector --cli http://%s/mcp --transport http --header 'Authorization: Bearer %s' --method tools/list\n", gw, a.DemoToken)
+	}
+	for _, s := range []string{app.SurfaceSite, app.SurfaceGateway, app.SurfaceDocs} {
+		if addr := a.Addr(s); addr != "" {
+			fmt.Fprintf(&b, "\n%-8s http://%s", s, addr)
+		}
+	}
+	fmt.Fprintln(out, b.String())
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
