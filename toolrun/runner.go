@@ -221,6 +221,10 @@ func (r *Runner) finish(ctx context.Context, c *call, err error) float64 {
 	action := req.Tool
 	if c.entry != nil && c.action.Name != "" {
 		action = c.entry.Name + "." + c.action.Name
+	} else if name := rawAction(req.Input); c.entry != nil && name != "" {
+		if a, ok := c.entry.Action(name); ok {
+			action = c.entry.Name + "." + a.Name
+		}
 	}
 	code := gtmgate.ErrorCode(err)
 	entry := gtmgate.AuditEntry{
@@ -260,4 +264,13 @@ func outcomeOf(code string) string {
 		return gtmgate.OutcomeDenied
 	}
 	return gtmgate.OutcomeError
+}
+
+// rawAction reads the action of input that failed validation, for the audit log.
+func rawAction(input json.RawMessage) string {
+	var v struct {
+		Action string `json:"action"`
+	}
+	json.Unmarshal(input, &v)
+	return v.Action
 }
