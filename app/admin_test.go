@@ -30,7 +30,7 @@ func TestAdminTenantValidation(t *testing.T) {
 	env := apptest.Start(t, nil)
 	tests := []struct {
 		name, body, contains string
-		status                int
+		status               int
 	}{
 		{"created", `{"name":"Acme","status":"active","providers":{"hubspot":{"accounts":[{"id":"p1","label":"Main"}],"default":"p1"}}}`, "", 201},
 		{"unknown field", `{"name":"Acme","colour":"red"}`, "unknown field", 400},

@@ -57,7 +57,9 @@ func TestRESTErrorCodes(t *testing.T) {
 		}, 401, "UNAUTHORIZED", ""},
 		{"other tenant's token", func() *apptest.Response { return env.Tool(other, "demo", "crm", "crm_contacts", listInput()) }, 403, "FORBIDDEN", ""},
 		{"unknown tenant", func() *apptest.Response { return env.Tool(env.DemoToken, "nobody", "crm", "crm_contacts", listInput()) }, 404, "TENANT_NOT_FOUND", ""},
-		{"tool not in domain", func() *apptest.Response { return env.Tool(env.DemoToken, "demo", "search", "crm_contacts", listInput()) }, 404, "TOOL_NOT_FOUND", ""},
+		{"tool not in domain", func() *apptest.Response {
+			return env.Tool(env.DemoToken, "demo", "search", "crm_contacts", listInput())
+		}, 404, "TOOL_NOT_FOUND", ""},
 		{"unknown tool names domain tools", func() *apptest.Response { return env.Tool(env.DemoToken, "demo", "crm", "crm_nope", listInput()) }, 404, "TOOL_NOT_FOUND", "crm_contacts"},
 		{"upstream rejects", func() *apptest.Response {
 			return env.Tool(env.DemoToken, "demo", "crm", "crm_contacts", map[string]any{"action": "get", "id": "999999999", "rationale": "r"})
