@@ -110,7 +110,8 @@ func announce(a *app.App, cfg config.Config, out io.Writer) {
 			fmt.Fprintf(&b, "\n%-8s http://%s", s, addr)
 		}
 	}
-	fmt.Fprintln(out, b.String())
+	b.WriteString("\n\nready\n")
+	fmt.Fprint(out, b.String())
 }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
