@@ -1,0 +1,65 @@
+// Package postgres is the gtmgate store for PostgreSQL, used when
+// DATABASE_URL is set: any number of gateway replicas share one database.
+// It uses a pgx v5 pool, exposed to the shared SQL code through
+// database/sql.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/gtmgate/gtmgate/store/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Open connects to databaseURL, applies pending migrations and returns the
+// store. opts.Sealer is required. When opts.Schema is set, every connection
+// uses that schema (search_path), created if missing; tests use it to
+// isolate runs. Errors never include the URL, which may hold a password.
+func Open(ctx context.Context, databaseURL string, opts *sqlstore.Options) (*sqlstore.Store, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: invalid database URL")
+	}
+	schema := "public"
+	if opts != nil && opts.Schema != "" {
+		schema = opts.Schema
+		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{schema}.Sanitize()
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	db := stdlib.OpenDBFromPool(pool)
+	s, err := sqlstore.New(db, db, Dialect{Schema: schema}, opts, func() error { pool.Close(); return nil })
+	if err != nil {
+		db.Close()
+		pool.Close()
+		return nil, err
+	}
+	if err := migrate(ctx, s); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func migrate(ctx context.Context, s *sqlstore.Store) error {
+	sub, err := fs.Sub(migrationFS, "migrations")
+	if err != nil {
+		return fmt.Errorf("postgres: migrations: %w", err)
+	}
+	ms, err := sqlstore.LoadMigrations(sub)
+	if err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.Migrate(ctx, ms)
+}

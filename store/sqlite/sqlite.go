@@ -1,0 +1,108 @@
+// Package sqlite is the default gtmgate store: one SQLite file in the data
+// directory, through the pure-Go modernc.org/sqlite driver.
+//
+// The database runs in WAL mode with synchronous=NORMAL: a committed
+// transaction survives the process being killed (only an operating system
+// crash or power loss can roll back the last commits). Writes go through a
+// pool of one connection whose transactions BEGIN IMMEDIATE, so writers
+// queue in Go instead of failing with SQLITE_BUSY; reads use a separate pool
+// and never wait for the writer.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/gtmgate/gtmgate/store/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// busyTimeoutMS bounds how long a connection waits for another process's
+// lock (another gtmgate on the same file, a backup) before failing.
+const busyTimeoutMS = 10_000
+
+// Open opens (creating when missing) the database file at path, applies
+// pending migrations and returns the store. opts.Sealer is required;
+// opts.Schema is ignored.
+func Open(ctx context.Context, path string, opts *sqlstore.Options) (*sqlstore.Store, error) {
+	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") || path == ":memory:" {
+		return nil, fmt.Errorf("sqlite: open: path %q must be a plain file path", path)
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("sqlite: open: %w", err)
+		}
+	}
+	write, err := openPool(path, url.Values{"_txlock": {"immediate"}})
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxIdleTime(0)
+	write.SetConnMaxLifetime(0)
+
+	read, err := openPool(path, url.Values{"_query_only": {"1"}})
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	read.SetMaxOpenConns(n)
+	read.SetMaxIdleConns(n)
+
+	s, err := sqlstore.New(write, read, Dialect{}, opts, nil)
+	if err != nil {
+		write.Close()
+		read.Close()
+		return nil, err
+	}
+	if err := migrate(ctx, s); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func migrate(ctx context.Context, s *sqlstore.Store) error {
+	sub, err := fs.Sub(migrationFS, "migrations")
+	if err != nil {
+		return fmt.Errorf("sqlite: migrations: %w", err)
+	}
+	ms, err := sqlstore.LoadMigrations(sub)
+	if err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	return s.Migrate(ctx, ms)
+}
+
+// openPool opens a pool on path whose every connection is configured with
+// the shared pragmas plus extra DSN parameters.
+func openPool(path string, extra url.Values) (*sql.DB, error) {
+	q := url.Values{
+		"_busy_timeout": {fmt.Sprint(busyTimeoutMS)},
+		"_journal_mode": {"WAL"},
+		"_synchronous":  {"NORMAL"},
+		"_foreign_keys": {"1"},
+	}
+	for k, v := range extra {
+		q[k] = v
+	}
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open: %w", err)
+	}
+	return db, nil
+}

@@ -1,0 +1,174 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+const approvalCols = `id, tenant_id, status, tool, action, category, account_id, input, source, request_id,
+	created_at, expires_at, decided_at, decided_by, reason, result`
+
+// CreateApproval stores a new gate; ErrConflict when its id exists. An empty
+// status becomes pending.
+func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
+	if a.ID == "" {
+		return fmt.Errorf("%s: create approval: %w", s.d.Name(), gtmgate.Errorf(gtmgate.EValidation, "approval id is required"))
+	}
+	if a.Status == "" {
+		a.Status = gtmgate.ApprovalPending
+	}
+	if a.CreatedAt.IsZero() {
+		a.CreatedAt = s.now()
+	}
+	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+
+		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		a.ID, a.TenantID, a.Status, a.Tool, a.Action, a.Category, a.AccountID, jsonArg(a.Input), a.Source,
+		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result))
+	if err != nil {
+		return s.fail("create approval", err)
+	}
+	return nil
+}
+
+// GetApproval returns the gate with id, or ErrNotFound.
+func (s *Store) GetApproval(ctx context.Context, id string) (*gtmgate.Approval, error) {
+	a, err := getApproval(ctx, s.read, s.q("SELECT "+approvalCols+" FROM approvals WHERE id = ?"), id)
+	if err != nil {
+		return nil, s.fail("get approval", err)
+	}
+	return a, nil
+}
+
+// ListApprovals returns the gates matching f, newest first; f.Limit defaults
+// to 100 and is at most 1000. It reports statuses as stored: a pending gate
+// past its expiry stays pending until a decision finds it expired.
+func (s *Store) ListApprovals(ctx context.Context, f gtmgate.ApprovalFilter) ([]*gtmgate.Approval, error) {
+	var where []string
+	var args []any
+	if f.TenantID != "" {
+		where, args = append(where, "tenant_id = ?"), append(args, f.TenantID)
+	}
+	if f.Status != "" {
+		where, args = append(where, "status = ?"), append(args, f.Status)
+	}
+	q := "SELECT " + approvalCols + " FROM approvals"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY created_at DESC, id DESC LIMIT ?"
+	args = append(args, limit(f.Limit, defaultLimit, maxLimit))
+	rows, err := s.read.QueryContext(ctx, s.q(q), args...)
+	if err != nil {
+		return nil, s.fail("list approvals", err)
+	}
+	defer rows.Close()
+	as := []*gtmgate.Approval{}
+	for rows.Next() {
+		a, err := scanApproval(rows)
+		if err != nil {
+			return nil, s.fail("list approvals", err)
+		}
+		as = append(as, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail("list approvals", err)
+	}
+	return as, nil
+}
+
+// DecideApproval moves a pending gate that has not expired at d.At (now when
+// zero) to d.Status (approved or rejected) with one conditional UPDATE, so of
+// two concurrent decisions exactly one succeeds. Otherwise it returns the
+// gate as it is with ErrConflict; a pending gate found expired is first
+// marked expired. It returns ErrNotFound for an unknown id.
+func (s *Store) DecideApproval(ctx context.Context, d gtmgate.ApprovalDecision) (*gtmgate.Approval, error) {
+	if d.Status != gtmgate.ApprovalApproved && d.Status != gtmgate.ApprovalRejected {
+		return nil, fmt.Errorf("%s: decide approval: %w", s.d.Name(),
+			gtmgate.Errorf(gtmgate.EValidation, "decision must be %s or %s", gtmgate.ApprovalApproved, gtmgate.ApprovalRejected))
+	}
+	if d.At.IsZero() {
+		d.At = s.now()
+	}
+	var a *gtmgate.Approval
+	var conflict bool
+	err := s.inTx(ctx, "decide approval", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE approvals SET status = ?, decided_at = ?, decided_by = ?, reason = ?
+			WHERE id = ? AND status = 'pending' AND expires_at > ?`),
+			d.Status, s.t(d.At), d.DecidedBy, d.Reason, d.ID, s.t(d.At))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		get := s.q("SELECT " + approvalCols + " FROM approvals WHERE id = ?")
+		if n == 0 {
+			conflict = true
+			// Expire a pending gate found past its deadline; the status
+			// condition makes this a no-op if another decision won meanwhile.
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE approvals SET status = 'expired'
+				WHERE id = ? AND status = 'pending' AND expires_at <= ?`), d.ID, s.t(d.At)); err != nil {
+				return err
+			}
+		}
+		a, err = getApproval(ctx, tx, get, d.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if conflict {
+		return a, s.fail("decide approval", fmt.Errorf("%w: approval %s is %s", gtmgate.ErrConflict, a.ID, a.Status))
+	}
+	return a, nil
+}
+
+// FinishApproval stores the outcome of an approved gate's execution: status
+// executed or failed, and the result body. It returns ErrConflict unless the
+// gate is approved, ErrNotFound for an unknown id.
+func (s *Store) FinishApproval(ctx context.Context, id, status string, result []byte) error {
+	if status != gtmgate.ApprovalExecuted && status != gtmgate.ApprovalFailed {
+		return fmt.Errorf("%s: finish approval: %w", s.d.Name(),
+			gtmgate.Errorf(gtmgate.EValidation, "outcome must be %s or %s", gtmgate.ApprovalExecuted, gtmgate.ApprovalFailed))
+	}
+	return s.inTx(ctx, "finish approval", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.q("UPDATE approvals SET status = ?, result = ? WHERE id = ? AND status = 'approved'"),
+			status, jsonArg(result), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		var cur string
+		if err := tx.QueryRowContext(ctx, s.q("SELECT status FROM approvals WHERE id = ?"), id).Scan(&cur); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: approval %s is %s, not approved", gtmgate.ErrConflict, id, cur)
+	})
+}
+
+// queryRower is a *sql.DB or *sql.Tx.
+type queryRower interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func getApproval(ctx context.Context, db queryRower, query, id string) (*gtmgate.Approval, error) {
+	return scanApproval(db.QueryRowContext(ctx, query, id))
+}
+
+func scanApproval(r scanner) (*gtmgate.Approval, error) {
+	var a gtmgate.Approval
+	err := r.Scan(&a.ID, &a.TenantID, &a.Status, &a.Tool, &a.Action, &a.Category, &a.AccountID, jsonCol{&a.Input},
+		&a.Source, &a.RequestID, timeCol{&a.CreatedAt}, timeCol{&a.ExpiresAt}, nullTimeCol{&a.DecidedAt},
+		&a.DecidedBy, &a.Reason, jsonCol{&a.Result})
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}

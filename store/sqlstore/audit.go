@@ -1,0 +1,116 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strings"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// batchRows bounds the rows of one multi-row INSERT, far below both
+// databases' limits on bind parameters.
+const batchRows = 100
+
+const (
+	auditInsert = `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status,
+		error_code, duration_ms, request_id, detail) VALUES `
+	usageInsert = `INSERT INTO usage_events (time, tenant_id, source, tool, action, ok, duration_ms,
+		upstream_ms, prompt_tokens, completion_tokens) VALUES `
+	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail"
+)
+
+// WriteCalls writes audit entries and usage events in one transaction, with
+// multi-row inserts: the group-commit recorder calls it with many calls at
+// once, and acknowledges them only when it returns.
+func (s *Store) WriteCalls(ctx context.Context, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
+	if len(audit) == 0 && len(usage) == 0 {
+		return nil
+	}
+	return s.inTx(ctx, "write calls", func(tx *sql.Tx) error {
+		for chunk := range slices.Chunk(audit, batchRows) {
+			args := make([]any, 0, 11*len(chunk))
+			for _, a := range chunk {
+				args = append(args, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
+					a.ErrorCode, a.DurationMS, a.RequestID, a.Detail)
+			}
+			if _, err := tx.ExecContext(ctx, s.q(auditInsert+placeholders(len(chunk), 11)), args...); err != nil {
+				return err
+			}
+		}
+		for chunk := range slices.Chunk(usage, batchRows) {
+			args := make([]any, 0, 10*len(chunk))
+			for _, u := range chunk {
+				args = append(args, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
+					u.UpstreamMS, u.PromptTokens, u.CompletionTokens)
+			}
+			if _, err := tx.ExecContext(ctx, s.q(usageInsert+placeholders(len(chunk), 10)), args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// QueryAudit returns the entries matching f, newest (highest id) first, at
+// most f.Limit (default 100, at most 1000), and the cursor of the next page:
+// the id of the last entry returned when more exist, else 0. Passing it as
+// f.Before continues the listing.
+func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error) {
+	n := limit(f.Limit, defaultLimit, maxLimit)
+	var where []string
+	var args []any
+	add := func(cond string, arg any) {
+		where = append(where, cond)
+		args = append(args, arg)
+	}
+	if f.TenantID != "" {
+		add("tenant_id = ?", f.TenantID)
+	}
+	if f.Action != "" {
+		add("action = ?", f.Action)
+	}
+	if f.Source != "" {
+		add("source = ?", f.Source)
+	}
+	if f.Key != "" {
+		add("key_id = ?", f.Key)
+	}
+	if !f.Since.IsZero() {
+		add("time >= ?", s.t(f.Since))
+	}
+	if f.Before > 0 {
+		add("id < ?", f.Before)
+	}
+	q := "SELECT " + auditCols + " FROM audit_log"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY id DESC LIMIT ?"
+	args = append(args, n+1)
+
+	rows, err := s.read.QueryContext(ctx, s.q(q), args...)
+	if err != nil {
+		return nil, 0, s.fail("query audit", err)
+	}
+	defer rows.Close()
+	entries := make([]gtmgate.AuditEntry, 0, min(n+1, 64))
+	for rows.Next() {
+		var a gtmgate.AuditEntry
+		if err := rows.Scan(&a.ID, timeCol{&a.Time}, &a.TenantID, &a.Action, &a.Source, &a.Key, &a.Outcome,
+			&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail); err != nil {
+			return nil, 0, s.fail("query audit", err)
+		}
+		entries = append(entries, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, s.fail("query audit", err)
+	}
+	var next int64
+	if len(entries) > n {
+		entries = entries[:n]
+		next = entries[n-1].ID
+	}
+	return entries, next, nil
+}

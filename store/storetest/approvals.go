@@ -1,0 +1,169 @@
+package storetest
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+func approval(id, tenant string, step int, ttl time.Duration) *gtmgate.Approval {
+	created := t0.Add(timeStep(step))
+	return &gtmgate.Approval{ID: id, TenantID: tenant, Status: gtmgate.ApprovalPending, Tool: "email_send",
+		Action: "send", Category: "email_send", AccountID: "me", Source: gtmgate.SourceMCP, RequestID: "req-" + id,
+		Input:     json.RawMessage(`{"rationale":"follow up","to":["a@b.c"]}`),
+		CreatedAt: created, ExpiresAt: created.Add(ttl)}
+}
+
+func testApprovals(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	_, err := s.GetApproval(ctx, "nope")
+	wantErr(t, err, gtmgate.ErrNotFound)
+
+	a1, a2, a3 := approval("a1", "acme", 1, time.Hour), approval("a2", "acme", 2, time.Hour), approval("a3", "beta", 3, time.Hour)
+	for _, a := range []*gtmgate.Approval{a1, a2, a3} {
+		must(t, s.CreateApproval(ctx, a))
+	}
+	wantErr(t, s.CreateApproval(ctx, approval("a1", "acme", 4, time.Hour)), gtmgate.ErrConflict)
+	got, err := s.GetApproval(ctx, "a1")
+	must(t, err)
+	if diff := cmp.Diff(a1, got); diff != "" {
+		t.Errorf("GetApproval (-want +got):\n%s", diff)
+	}
+
+	// Approve a1, reject a2.
+	at := t0.Add(timeStep(5))
+	dec, err := s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "a1", Status: gtmgate.ApprovalApproved, DecidedBy: "ops", Reason: "ok", At: at})
+	must(t, err)
+	want := *a1
+	want.Status, want.DecidedAt, want.DecidedBy, want.Reason = gtmgate.ApprovalApproved, &at, "ops", "ok"
+	if diff := cmp.Diff(&want, dec); diff != "" {
+		t.Errorf("DecideApproval (-want +got):\n%s", diff)
+	}
+	_, err = s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "a2", Status: gtmgate.ApprovalRejected, DecidedBy: "ops", At: at})
+	must(t, err)
+
+	for _, tc := range []struct {
+		name       string
+		d          gtmgate.ApprovalDecision
+		want       error
+		wantStatus string
+	}{
+		{"approve approved", gtmgate.ApprovalDecision{ID: "a1", Status: gtmgate.ApprovalApproved, At: at}, gtmgate.ErrConflict, gtmgate.ApprovalApproved},
+		{"reject approved", gtmgate.ApprovalDecision{ID: "a1", Status: gtmgate.ApprovalRejected, At: at}, gtmgate.ErrConflict, gtmgate.ApprovalApproved},
+		{"approve rejected", gtmgate.ApprovalDecision{ID: "a2", Status: gtmgate.ApprovalApproved, At: at}, gtmgate.ErrConflict, gtmgate.ApprovalRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cur, err := s.DecideApproval(ctx, tc.d)
+			wantErr(t, err, tc.want)
+			if cur == nil || cur.Status != tc.wantStatus || cur.DecidedBy != "ops" {
+				t.Errorf("conflict returned gate %+v, want it as it is (%s by ops)", cur, tc.wantStatus)
+			}
+		})
+	}
+	_, err = s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "nope", Status: gtmgate.ApprovalApproved, At: at})
+	wantErr(t, err, gtmgate.ErrNotFound)
+	if _, err := s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "a3", Status: gtmgate.ApprovalExecuted, At: at}); err == nil {
+		t.Error("a decision to executed was accepted")
+	}
+
+	// Finish: only from approved.
+	wantErr(t, s.FinishApproval(ctx, "a3", gtmgate.ApprovalExecuted, nil), gtmgate.ErrConflict)
+	wantErr(t, s.FinishApproval(ctx, "a2", gtmgate.ApprovalExecuted, nil), gtmgate.ErrConflict)
+	wantErr(t, s.FinishApproval(ctx, "nope", gtmgate.ApprovalExecuted, nil), gtmgate.ErrNotFound)
+	result := []byte(`{"id":"msg-1"}`)
+	must(t, s.FinishApproval(ctx, "a1", gtmgate.ApprovalExecuted, result))
+	wantErr(t, s.FinishApproval(ctx, "a1", gtmgate.ApprovalFailed, nil), gtmgate.ErrConflict)
+	got, err = s.GetApproval(ctx, "a1")
+	must(t, err)
+	if got.Status != gtmgate.ApprovalExecuted || string(got.Result) != string(result) {
+		t.Errorf("after finish: status %s, result %s", got.Status, got.Result)
+	}
+
+	for _, tc := range []struct {
+		name string
+		f    gtmgate.ApprovalFilter
+		want []string
+	}{
+		{"all newest first", gtmgate.ApprovalFilter{}, []string{"a3", "a2", "a1"}},
+		{"tenant", gtmgate.ApprovalFilter{TenantID: "acme"}, []string{"a2", "a1"}},
+		{"status", gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending}, []string{"a3"}},
+		{"limit", gtmgate.ApprovalFilter{Limit: 1}, []string{"a3"}},
+	} {
+		t.Run("list/"+tc.name, func(t *testing.T) {
+			list, err := s.ListApprovals(ctx, tc.f)
+			must(t, err)
+			var ids []string
+			for _, a := range list {
+				ids = append(ids, a.ID)
+			}
+			if diff := cmp.Diff(tc.want, ids); diff != "" {
+				t.Errorf("ids (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func testApprovalExpiry(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	a := approval("a1", "acme", 0, time.Hour)
+	must(t, s.CreateApproval(ctx, a))
+
+	cur, err := s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "a1", Status: gtmgate.ApprovalApproved, DecidedBy: "ops", At: a.ExpiresAt})
+	wantErr(t, err, gtmgate.ErrConflict)
+	if cur == nil || cur.Status != gtmgate.ApprovalExpired || cur.DecidedAt != nil {
+		t.Fatalf("deciding at the deadline returned %+v, want the gate expired", cur)
+	}
+	got, err := s.GetApproval(ctx, "a1")
+	must(t, err)
+	if got.Status != gtmgate.ApprovalExpired {
+		t.Errorf("stored status = %s, want expired", got.Status)
+	}
+	wantErr(t, s.FinishApproval(ctx, "a1", gtmgate.ApprovalExecuted, nil), gtmgate.ErrConflict)
+}
+
+func testApprovalConcurrent(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	must(t, s.CreateApproval(ctx, approval("a1", "acme", 0, time.Hour)))
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			status := gtmgate.ApprovalApproved
+			if i%2 == 1 {
+				status = gtmgate.ApprovalRejected
+			}
+			_, errs[i] = s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "a1", Status: status,
+				DecidedBy: fmt.Sprint("op", i), At: t0.Add(time.Minute)})
+		})
+	}
+	wg.Wait()
+	winner := -1
+	for i, err := range errs {
+		if err == nil {
+			if winner >= 0 {
+				t.Fatalf("decisions %d and %d both succeeded", winner, i)
+			}
+			winner = i
+			continue
+		}
+		wantErr(t, err, gtmgate.ErrConflict)
+	}
+	if winner < 0 {
+		t.Fatal("no decision succeeded")
+	}
+	got, err := s.GetApproval(ctx, "a1")
+	must(t, err)
+	if got.DecidedBy != fmt.Sprint("op", winner) {
+		t.Errorf("stored decision by %s, winner was op%d", got.DecidedBy, winner)
+	}
+}

@@ -1,0 +1,113 @@
+// Package storetest is the behavioural test suite every gtmgate.Store
+// implementation passes (after riverqueue/river's riverdrivertest). Each
+// backend's tests call Exercise with a function opening a store on a fresh,
+// empty database.
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/secret"
+)
+
+// RawQuerier must be implemented by the stores under test: the suite reads
+// columns as stored to check that secrets are sealed at rest. Queries use "?"
+// placeholders.
+type RawQuerier interface {
+	RawQueryRow(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// FreshOpener may be implemented by the stores under test. FreshDatabase
+// returns a function that opens (and migrates) a store on one new, empty
+// database, the same database on every call; the suite opens several at once
+// to check that migrations apply exactly once.
+type FreshOpener interface {
+	FreshDatabase(t *testing.T) func(ctx context.Context) (gtmgate.Store, error)
+}
+
+// Exercise runs every behaviour of gtmgate.Store as subtests. open returns a
+// store on a fresh, empty database and arranges for it to be closed when the
+// test ends.
+func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	t.Helper()
+	for _, tc := range []struct {
+		name string
+		fn   func(t *testing.T, open func(t *testing.T) gtmgate.Store)
+	}{
+		{"Tenants", testTenants},
+		{"TenantTokens", testTenantTokens},
+		{"ProviderTokens", testProviderTokens},
+		{"WriteCallsAndQueryAudit", testQueryAudit},
+		{"AuditCursor", testAuditCursor},
+		{"AuditStats", testAuditStats},
+		{"Usage", testUsage},
+		{"Ledger", testLedger},
+		{"LedgerReplay", testLedgerReplay},
+		{"LedgerReplayConcurrent", testLedgerReplayConcurrent},
+		{"Feedback", testFeedback},
+		{"Approvals", testApprovals},
+		{"ApprovalExpiry", testApprovalExpiry},
+		{"ApprovalConcurrent", testApprovalConcurrent},
+		{"ProviderOAuth", testProviderOAuth},
+		{"RefreshLease", testRefreshLease},
+		{"ConcurrentOpen", testConcurrentOpen},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
+	}
+}
+
+// t0 is the suite's reference time, at the stores' microsecond precision.
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 123456000, time.UTC)
+
+func wantErr(t *testing.T, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("error = %v, want %v", err, target)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rawString(t *testing.T, s gtmgate.Store, query string, args ...any) string {
+	t.Helper()
+	rq, ok := s.(RawQuerier)
+	if !ok {
+		t.Fatalf("%T does not implement storetest.RawQuerier", s)
+	}
+	var v sql.NullString
+	if err := rq.RawQueryRow(t.Context(), query, args...).Scan(&v); err != nil {
+		t.Fatalf("raw query: %v", err)
+	}
+	return v.String
+}
+
+// putTenant stores a minimal active tenant.
+func putTenant(t *testing.T, s gtmgate.Store, id string) {
+	t.Helper()
+	if _, err := s.PutTenant(t.Context(), &gtmgate.Tenant{ID: id, Name: id, Status: gtmgate.TenantActive}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// timeStep returns n minutes, the suite's unit of time between events.
+func timeStep(n int) time.Duration { return time.Duration(n) * time.Minute }
+
+// NewSealer returns a Sealer with a fixed test key.
+func NewSealer(t testing.TB) *secret.Sealer {
+	t.Helper()
+	s, err := secret.NewSealer([]byte("gtmgate-storetest-key-32-bytes!!"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
