@@ -1,0 +1,180 @@
+package hubspot
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// SandboxToken is the access token the sandbox accepts.
+const SandboxToken = "sandbox-hubspot-token"
+
+// sandboxAccounts is the demo portal the sandbox holds data for.
+var sandboxAccounts = []gtmgate.Account{{ID: "portal-24681357", Label: "Northwind Cloud (HubSpot demo portal)"}}
+
+// Sandbox is an in-process fake of HubSpot's CRM API: the object endpoints
+// (list, get, create, update, search with filterGroups, sorts and "after"
+// paging) for contacts, companies, deals, notes and tasks; v4 associations;
+// deal and ticket pipelines; property definitions. It is seeded with the
+// CRM of a fictional B2B SaaS sales team, keeps mutations in memory for its
+// lifetime and is safe for concurrent use.
+//
+// Requests need "Authorization: Bearer " + SandboxToken; otherwise it answers
+// 401 with HubSpot's INVALID_AUTHENTICATION body. Bad input gets 400 with
+// category VALIDATION_ERROR, unknown record ids 404 with OBJECT_NOT_FOUND.
+//
+// Faults are injected deterministically, after authentication, in two ways:
+//   - Fail(status, times) arms the next `times` requests (times <= 0: every
+//     request until ClearFaults) to answer status. This is how tests reach
+//     the sandbox behind an adapter, which forwards no custom headers.
+//   - The request header X-Sandbox-Fault: 429 or 500 fails that request;
+//     "429-once" or "500-once" fails only the first request with that header
+//     value, method and path, so a retry succeeds.
+//
+// A 429 carries Retry-After: 1 and HubSpot's RATE_LIMITS body with a
+// policyName; a 500 carries an INTERNAL_ERROR body.
+type Sandbox struct {
+	mu        sync.Mutex
+	types     map[string]*sandboxType
+	records   map[string]*recordSet
+	assocs    map[assocKey][]assocEdge
+	pipelines map[string][]hsPipeline
+	nextID    map[string]int64
+	faults    []armedFault
+	onceSeen  map[string]bool
+	requests  int
+	now       func() time.Time
+	mux       *http.ServeMux
+}
+
+type armedFault struct {
+	status int
+	left   int // <= 0: until cleared
+}
+
+// NewSandbox returns the HubSpot sandbox as a gtmgate.ProviderSandbox; its
+// Handler is a *Sandbox, reachable from tests for fault injection.
+func NewSandbox() gtmgate.ProviderSandbox {
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: NewSandboxHandler(), Token: SandboxToken,
+		Accounts: append([]gtmgate.Account(nil), sandboxAccounts...)}
+}
+
+// NewSandboxHandler returns a freshly seeded sandbox.
+func NewSandboxHandler() *Sandbox {
+	s := &Sandbox{
+		types:     sandboxTypes(),
+		records:   map[string]*recordSet{},
+		assocs:    map[assocKey][]assocEdge{},
+		pipelines: sandboxPipelines(),
+		nextID:    map[string]int64{},
+		onceSeen:  map[string]bool{},
+		now:       time.Now,
+	}
+	for name, t := range s.types {
+		s.records[name] = &recordSet{byID: map[string]*record{}}
+		s.nextID[name] = t.idBase
+	}
+	s.seed()
+	s.mux = http.NewServeMux()
+	s.routes()
+	return s
+}
+
+// Fail makes the next times requests answer with status (429 and 5xx carry
+// HubSpot's bodies); times <= 0 keeps failing until ClearFaults.
+func (s *Sandbox) Fail(status, times int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, armedFault{status: status, left: times})
+}
+
+// ClearFaults disarms every fault armed with Fail.
+func (s *Sandbox) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
+// Requests returns how many authenticated requests the sandbox has received,
+// failed ones included; tests use it to count retries.
+func (s *Sandbox) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests
+}
+
+func (s *Sandbox) routes() {
+	s.mux.HandleFunc("GET /crm/v3/objects/{type}", s.handleList)
+	s.mux.HandleFunc("POST /crm/v3/objects/{type}", s.handleCreate)
+	s.mux.HandleFunc("POST /crm/v3/objects/{type}/search", s.handleSearch)
+	s.mux.HandleFunc("GET /crm/v3/objects/{type}/{id}", s.handleGet)
+	s.mux.HandleFunc("PATCH /crm/v3/objects/{type}/{id}", s.handleUpdate)
+	s.mux.HandleFunc("GET /crm/v4/objects/{from}/{id}/associations/{to}", s.handleAssocList)
+	s.mux.HandleFunc("PUT /crm/v4/objects/{from}/{id}/associations/default/{to}/{toId}", s.handleAssocCreate)
+	s.mux.HandleFunc("GET /crm/v3/pipelines/{type}", s.handlePipelines)
+	s.mux.HandleFunc("GET /crm/v3/properties/{type}", s.handleProperties)
+}
+
+// ServeHTTP authenticates, applies any injected fault, then routes.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
+		s.writeError(w, http.StatusUnauthorized, "INVALID_AUTHENTICATION",
+			"Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview")
+		return
+	}
+	if status := s.fault(r); status != 0 {
+		s.writeFault(w, status)
+		return
+	}
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		s.writeError(w, http.StatusNotFound, "OBJECT_NOT_FOUND", "No route for "+r.Method+" "+r.URL.Path)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// fault counts the request and returns the status of an injected fault, or 0.
+func (s *Sandbox) fault(r *http.Request) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests++
+	if h := r.Header.Get("X-Sandbox-Fault"); h != "" {
+		code, once := strings.CutSuffix(h, "-once")
+		status, err := strconv.Atoi(code)
+		if err == nil && status >= 400 && status <= 599 {
+			key := h + " " + r.Method + " " + r.URL.Path
+			if !once || !s.onceSeen[key] {
+				s.onceSeen[key] = true
+				return status
+			}
+		}
+	}
+	if len(s.faults) == 0 {
+		return 0
+	}
+	f := &s.faults[0]
+	status := f.status
+	if f.left > 0 {
+		if f.left--; f.left == 0 {
+			s.faults = s.faults[1:]
+		}
+	}
+	return status
+}
+
+func (s *Sandbox) writeFault(w http.ResponseWriter, status int) {
+	switch {
+	case status == http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", "1")
+		s.writeJSON(w, status, hsError{Status: "error", Message: "You have reached your ten_secondly_rolling limit.",
+			ErrorType: "RATE_LIMIT", PolicyName: "TEN_SECONDLY_ROLLING", CorrelationID: s.correlationID(), Category: "RATE_LIMITS"})
+	case status >= 500:
+		s.writeError(w, status, "INTERNAL_ERROR", "An internal error occurred. Please try again later.")
+	default:
+		s.writeError(w, status, "VALIDATION_ERROR", "Injected sandbox fault.")
+	}
+}
