@@ -1,0 +1,65 @@
+package bigquery
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
+	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/registry"
+)
+
+// setup starts a sandbox and returns it with the tools wired to it.
+func setup(t *testing.T) (*Sandbox, map[string]gtmgate.Tool) {
+	t.Helper()
+	sb := NewSandbox()
+	opts := Options(providertest.Serve(t, sb.ProviderSandbox))
+	opts.Backoff = time.Millisecond
+	tools := map[string]gtmgate.Tool{}
+	for _, tool := range Tools(upstream.MustNew(opts), nil) {
+		tools[tool.Name] = tool
+	}
+	return sb, tools
+}
+
+func run(t *testing.T, sb *Sandbox, tool gtmgate.Tool, input string) (map[string]any, error) {
+	t.Helper()
+	out, err := providertest.Run(t, tool, sb.Accounts[0], SandboxToken, input)
+	if err != nil {
+		return nil, err
+	}
+	return out.(map[string]any), nil
+}
+
+// refreshedBadToken is a TokenSource whose refresh "succeeds" with another
+// token the provider also refuses, so the second 401 reaches the caller as
+// UPSTREAM_ERROR (a StaticToken ends in REAUTH_REQUIRED instead).
+type refreshedBadToken string
+
+func (b refreshedBadToken) Token(context.Context) (string, error) { return string(b), nil }
+
+func (b refreshedBadToken) Refresh(context.Context, string) (string, error) {
+	return string(b) + "-refreshed", nil
+}
+
+// runWithSource runs tool like providertest.Run but with any TokenSource.
+func runWithSource(t *testing.T, tool gtmgate.Tool, account gtmgate.Account, ts gtmgate.TokenSource, input string) (any, error) {
+	t.Helper()
+	entry, _ := registry.MustNew(tool).Tool(tool.Name)
+	m, action, err := entry.Validate(json.RawMessage(input))
+	if err != nil {
+		return nil, err
+	}
+	call := &gtmgate.Call{RequestID: "test", TenantID: "test", Tool: entry.Tool, Action: action,
+		Input: json.RawMessage(input), Account: account, Token: ts}
+	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
+	return tool.Run(context.Background(), call)
+}
+
+func providertestRun(t *testing.T, sb *Sandbox, tool gtmgate.Tool, token, input string) (any, error) {
+	t.Helper()
+	return providertest.Run(t, tool, sb.Accounts[0], token, input)
+}

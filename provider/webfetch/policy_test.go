@@ -1,0 +1,145 @@
+package webfetch
+
+import (
+	"net/netip"
+	"testing"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, ip, want string
+	}{
+		{"public v4", "93.184.216.34", ""},
+		{"public dns", "8.8.8.8", ""},
+		{"public v6", "2606:4700:4700::1111", ""},
+		{"loopback", "127.0.0.1", "loopback"},
+		{"loopback high", "127.255.255.254", "loopback"},
+		{"loopback v6", "::1", "loopback"},
+		{"mapped loopback", "::ffff:127.0.0.1", "loopback"},
+		{"mapped private", "::ffff:10.1.2.3", "private"},
+		{"mapped metadata", "::ffff:169.254.169.254", "link-local"},
+		{"mapped public", "::ffff:8.8.8.8", ""},
+		{"ipv4-compatible loopback", "::127.0.0.1", "reserved"},
+		{"nat64 loopback", "64:ff9b::7f00:1", "loopback"},
+		{"nat64 public", "64:ff9b::808:808", ""},
+		{"6to4 private", "2002:c0a8:0101::1", "private"},
+		{"6to4 public", "2002:0808:0808::1", ""},
+		{"teredo", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "reserved"},
+		{"rfc1918 10", "10.0.0.1", "private"},
+		{"rfc1918 172.16", "172.16.5.4", "private"},
+		{"rfc1918 172.31", "172.31.255.255", "private"},
+		{"not rfc1918 172.32", "172.32.0.1", ""},
+		{"rfc1918 192.168", "192.168.1.1", "private"},
+		{"ula", "fd00::1", "private"},
+		{"ula fc", "fc12:3456::1", "private"},
+		{"site-local v6", "fec0::1", "private"},
+		{"cloud metadata", "169.254.169.254", "link-local"},
+		{"link-local v6", "fe80::1", "link-local"},
+		{"link-local v6 zone", "fe80::1%eth0", "link-local"},
+		{"unspecified v4", "0.0.0.0", "unspecified"},
+		{"this network", "0.1.2.3", "unspecified"},
+		{"unspecified v6", "::", "unspecified"},
+		{"cgnat", "100.64.0.1", "shared (CGNAT)"},
+		{"cgnat top", "100.127.255.255", "shared (CGNAT)"},
+		{"below cgnat", "100.63.255.255", ""},
+		{"multicast v4", "224.0.0.1", "multicast"},
+		{"multicast v6", "ff02::1", "multicast"},
+		{"broadcast", "255.255.255.255", "reserved"},
+		{"class e", "240.0.0.1", "reserved"},
+		{"benchmark", "198.18.0.1", "reserved"},
+		{"ietf protocol", "192.0.0.170", "reserved"},
+		{"documentation", "203.0.113.7", "documentation"},
+		{"documentation v6", "2001:db8::1", "documentation"},
+		{"discard v6", "100::1", "reserved"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Classify(netip.MustParseAddr(tc.ip)); got != tc.want {
+				t.Errorf("Classify(%s) = %q, want %q", tc.ip, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPolicyAllowLoopback(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name          string
+		ip            string
+		allowLoopback bool
+		wantRefused   bool
+	}{
+		{"loopback refused", "127.0.0.1", false, true},
+		{"loopback allowed in tests", "127.0.0.1", true, false},
+		{"mapped loopback allowed in tests", "::ffff:127.0.0.1", true, false},
+		{"v6 loopback allowed in tests", "::1", true, false},
+		{"private still refused", "10.0.0.1", true, true},
+		{"metadata still refused", "169.254.169.254", true, true},
+		{"public allowed", "1.1.1.1", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := policy{allowLoopback: tc.allowLoopback}.check("h", netip.MustParseAddr(tc.ip))
+			if (err != nil) != tc.wantRefused {
+				t.Errorf("check(%s) = %v, want refused %v", tc.ip, err, tc.wantRefused)
+			}
+		})
+	}
+}
+
+// FuzzClassify checks that nothing net/netip knows to be non-public is
+// classified public, in any IPv4 or IPv4-mapped form.
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"127.0.0.1", "::ffff:10.0.0.1", "fe80::1", "8.8.8.8", "64:ff9b::a00:1", "2002:a00:1::"} {
+		f.Add(netip.MustParseAddr(s).AsSlice())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ip, ok := netip.AddrFromSlice(b)
+		if !ok {
+			return
+		}
+		for _, a := range []netip.Addr{ip, ip.Unmap()} {
+			if Classify(a) != "" {
+				continue
+			}
+			u := a.Unmap()
+			if u.IsLoopback() || u.IsPrivate() || u.IsLinkLocalUnicast() || u.IsLinkLocalMulticast() ||
+				u.IsMulticast() || u.IsUnspecified() || u.IsInterfaceLocalMulticast() {
+				t.Fatalf("Classify(%s) = public, but netip says it is not", a)
+			}
+		}
+		if v4, ok := embeddedIPv4(ip); ok && Classify(v4) != "" && Classify(ip) == "" {
+			t.Fatalf("%s embeds non-public %s but is public", ip, v4)
+		}
+	})
+}
+
+// FuzzValidateURL checks that every URL the pre-flight check accepts is
+// http(s) and, when its host is an IP literal, a public one.
+func FuzzValidateURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/", "http://127.0.0.1/", "http://[::ffff:10.0.0.1]:8080/x",
+		"HTTP://169.254.169.254", "file:///etc/passwd", "http://user@h/", "//example.com", "http://[fe80::1%25eth0]/"} {
+		f.Add(s)
+	}
+	fe := newFetcher(Options{})
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := fe.validateURL(raw)
+		if err != nil {
+			if gtmgate.ErrorCode(err) != gtmgate.EValidation {
+				t.Fatalf("validateURL(%q) = %v, want VALIDATION_ERROR", raw, err)
+			}
+			return
+		}
+		if u.Scheme != "http" && u.Scheme != "https" {
+			t.Fatalf("validateURL(%q) accepted scheme %q", raw, u.Scheme)
+		}
+		if ip, err := netip.ParseAddr(u.Hostname()); err == nil && Classify(ip) != "" {
+			t.Fatalf("validateURL(%q) accepted non-public %s", raw, ip)
+		}
+	})
+}
