@@ -64,8 +64,6 @@ func (a *App) buildTools(ctx context.Context) error {
 	return nil
 }
 
-// extraTools are tools that need no provider client.
-func (a *App) extraTools() []gtmgate.Tool { return nil }
 
 // startSandbox serves a provider sandbox on a loopback port.
 func (a *App) startSandbox(sb gtmgate.ProviderSandbox) (string, error) {

@@ -186,7 +186,7 @@ func (c *Client) DoRaw(ctx context.Context, req *Request) (*Response, error) {
 			refreshed = true
 			fresh, err := req.Token.Refresh(ctx, token)
 			if err != nil {
-				return nil, err
+				return nil, withDetail(err, c.statusError(resp, token))
 			}
 			token = fresh
 			continue
@@ -346,4 +346,18 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// withDetail gives err the provider detail of the response that caused it,
+// when err is a coded error that has none, so the caller still sees what the
+// provider said.
+func withDetail(err, cause error) error {
+	var e *gtmgate.Error
+	var c *gtmgate.Error
+	if errors.As(err, &e) && e.Detail == nil && errors.As(cause, &c) {
+		copy := *e
+		copy.Detail = c.Detail
+		return &copy
+	}
+	return err
 }

@@ -65,9 +65,14 @@ func ProviderMessage(body []byte) string {
 	}
 	var nested struct {
 		Message string `json:"message"`
+		// Detail is where Brave puts its message.
+		Detail string `json:"detail"`
 	}
-	if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
-		return clip(nested.Message)
+	if json.Unmarshal(v.Error, &nested) == nil && (nested.Message != "" || nested.Detail != "") {
+		if nested.Message != "" {
+			return clip(nested.Message)
+		}
+		return clip(nested.Detail)
 	}
 	var flat string
 	if json.Unmarshal(v.Error, &flat) == nil && flat != "" {
