@@ -192,3 +192,20 @@ func Settings() []Setting {
 		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},
 	)
 }
+
+// SettingsTable renders Settings as the README's markdown table.
+func SettingsTable() string {
+	var b strings.Builder
+	b.WriteString("| Environment | Flag | Default | Meaning |\n|---|---|---|---|\n")
+	for _, s := range Settings() {
+		flag, def := "", ""
+		if s.Flag != "" {
+			flag = "`--" + s.Flag + "`"
+		}
+		if s.Default != "" {
+			def = "`" + s.Default + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", s.Env, flag, def, s.Meaning)
+	}
+	return b.String()
+}
