@@ -64,7 +64,6 @@ func (a *App) buildTools(ctx context.Context) error {
 	return nil
 }
 
-
 // startSandbox serves a provider sandbox on a loopback port.
 func (a *App) startSandbox(sb gtmgate.ProviderSandbox) (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
