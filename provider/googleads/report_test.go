@@ -1,0 +1,142 @@
+package googleads
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+func TestReportStructuredConvertsMicros(t *testing.T) {
+	e := newEnv(t)
+	out := e.mustRun(t, "google_ads_report", `{"rationale":"weekly spend review","resource":"campaign","fields":["name"],
+		"metrics":["clicks","cost_micros","average_cpc"],"date_range":"LAST_7_DAYS","order_by":"metrics.cost_micros","descending":true}`)
+	if out["currency"] != "USD" {
+		t.Fatalf("currency = %v, want USD", out["currency"])
+	}
+	rows := items(t, out)
+	if len(rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range rows {
+		micros, cost := r["metrics.cost_micros"].(float64), r["metrics.cost"].(float64)
+		if math.Abs(micros/1e6-cost) > 1e-9 {
+			t.Errorf("%v: cost %v is not cost_micros %v / 1e6", r["campaign.name"], cost, micros)
+		}
+		cpc, cpcMicros := r["metrics.average_cpc"].(float64), r["metrics.average_cpc_micros"].(float64)
+		if math.Abs(cpcMicros/1e6-cpc) > 1e-6 {
+			t.Errorf("average_cpc %v is not average_cpc_micros %v / 1e6", cpc, cpcMicros)
+		}
+	}
+	if first, last := rows[0]["metrics.cost"].(float64), rows[len(rows)-1]["metrics.cost"].(float64); first < last {
+		t.Errorf("not ordered by cost descending: %v … %v", first, last)
+	}
+}
+
+func TestReportRawQueryAndCurrencyLookup(t *testing.T) {
+	e := newEnv(t)
+	out := e.mustRun(t, "google_ads_report", `{"rationale":"daily trend","query":"SELECT segments.date, metrics.impressions FROM customer WHERE segments.date BETWEEN '2025-06-01' AND '2025-06-03' ORDER BY segments.date"}`)
+	rows := items(t, out)
+	if len(rows) != 3 || rows[0]["segments.date"] != "2025-06-01" || out["currency"] != "USD" {
+		t.Fatalf("rows = %v, currency = %v", rows, out["currency"])
+	}
+	if _, ok := rows[0]["metrics.impressions"].(float64); !ok {
+		t.Errorf("impressions is %T, want a number", rows[0]["metrics.impressions"])
+	}
+}
+
+func TestReportRefusals(t *testing.T) {
+	tests := []struct{ name, input, want string }{
+		{"non-select", `{"rationale":"r","query":"UPDATE campaign SET campaign.status = 'PAUSED'"}`, "SELECT"},
+		{"two statements", `{"rationale":"r","query":"SELECT campaign.id FROM campaign; SELECT customer.id FROM customer"}`, "GAQL"},
+		{"field injection", `{"rationale":"r","resource":"campaign","fields":["name FROM customer --"]}`, "fields"},
+		{"date injection", `{"rationale":"r","resource":"campaign","metrics":["clicks"],"start_date":"2025-01-01' OR '1'='1","end_date":"2025-01-02"}`, "start_date"},
+		{"filter on raw query", `{"rationale":"r","query":"SELECT campaign.id FROM campaign","filter":{"property":"status","operator":"EQ","value":"ENABLED"}}`, "filter is not supported"},
+		{"filter quote injection", `{"rationale":"r","resource":"campaign","fields":["id"],"filter":{"property":"name","operator":"EQ","value":"a' OR \"b\"=\"b"}}`, "quote"},
+		{"neither form", `{"rationale":"r"}`, "required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			_, err := e.run(t, "google_ads_report", tt.input)
+			ge := wantCode(t, err, gtmgate.EValidation)
+			if !strings.Contains(ge.Message, tt.want) {
+				t.Errorf("message %q does not mention %q", ge.Message, tt.want)
+			}
+			if e.sb.Requests() != 0 {
+				t.Errorf("a refused query reached Google (%d requests)", e.sb.Requests())
+			}
+		})
+	}
+}
+
+func TestReportFilterMapsToWhere(t *testing.T) {
+	e := newEnv(t)
+	out := e.mustRun(t, "google_ads_report", `{"rationale":"paused campaigns","resource":"campaign","fields":["name","status"],
+		"filter":{"property":"status","operator":"EQ","value":"PAUSED"}}`)
+	if !strings.Contains(out["query"].(string), "WHERE campaign.status = 'PAUSED'") {
+		t.Errorf("query = %v", out["query"])
+	}
+	rows := items(t, out)
+	if len(rows) != 2 {
+		t.Fatalf("got %d paused campaigns, want 2", len(rows))
+	}
+	for _, r := range rows {
+		if r["campaign.status"] != "PAUSED" {
+			t.Errorf("row %v is not paused", r)
+		}
+	}
+}
+
+func TestReportPaging(t *testing.T) {
+	tests := []struct {
+		name     string
+		pageSize int // Google's page size in the sandbox
+	}{
+		{"within one Google page", 10000},
+		{"across Google pages", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.sb.PageSize = tt.pageSize
+			const q = `"query":"SELECT campaign.id FROM campaign ORDER BY campaign.id"`
+			var ids []any
+			cursor := ""
+			for range 10 {
+				in := `{"rationale":"r",` + q + `,"limit":2`
+				if cursor != "" {
+					in += `,"cursor":"` + cursor + `"`
+				}
+				out := e.mustRun(t, "google_ads_report", in+"}")
+				for _, r := range items(t, out) {
+					ids = append(ids, r["campaign.id"])
+				}
+				cursor, _ = out["next_cursor"].(string)
+				if cursor == "" {
+					break
+				}
+			}
+			if len(ids) != 7 || ids[0] == ids[1] {
+				t.Fatalf("paged ids = %v, want the 7 campaigns once each", ids)
+			}
+		})
+	}
+}
+
+func TestReportCursorBoundToQuery(t *testing.T) {
+	e := newEnv(t)
+	out := e.mustRun(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.id FROM campaign","limit":1}`)
+	_, err := e.run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.name FROM campaign","cursor":"`+out["next_cursor"].(string)+`"}`)
+	wantCode(t, err, gtmgate.EValidation)
+}
+
+func TestReportUnknownFieldShowsGoogleMessage(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.colour FROM campaign"}`)
+	ge := wantCode(t, err, gtmgate.EUpstream)
+	if d := ge.Detail.(gtmgate.UpstreamDetail); d.Status != 400 || !strings.Contains(ge.Message, "Unrecognized field in the query: 'campaign.colour'") {
+		t.Fatalf("status %d, message %q", d.Status, ge.Message)
+	}
+}

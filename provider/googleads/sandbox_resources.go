@@ -1,0 +1,161 @@
+package googleads
+
+import (
+	"fmt"
+	"maps"
+	"time"
+)
+
+// sbEntity is one row of a resource before metrics: its attribute fields and,
+// for resources with metrics, its metrics on a day.
+type sbEntity struct {
+	attrs map[string]any
+	daily func(day time.Time) counters
+}
+
+// metricResources are the resources the sandbox reports metrics for.
+var metricResources = map[string]bool{"customer": true, "campaign": true, "ad_group": true, "keyword_view": true}
+
+// metricFields are the metrics the sandbox knows.
+var metricFields = []string{"metrics.impressions", "metrics.clicks", "metrics.cost_micros", "metrics.conversions",
+	"metrics.conversions_value", "metrics.ctr", "metrics.average_cpc", "metrics.average_cpm", "metrics.cost_per_conversion"}
+
+func (c *sbCustomer) customerAttrs() map[string]any {
+	return map[string]any{"customer.resource_name": "customers/" + c.ID, "customer.id": mustInt(c.ID),
+		"customer.descriptive_name": c.Name, "customer.currency_code": c.Currency, "customer.time_zone": c.TimeZone}
+}
+
+func (c *sbCustomer) budgetAttrs(b *sbBudget) map[string]any {
+	m := c.customerAttrs()
+	m["campaign_budget.resource_name"] = fmt.Sprintf("customers/%s/campaignBudgets/%d", c.ID, b.ID)
+	m["campaign_budget.id"] = b.ID
+	m["campaign_budget.name"] = b.Name
+	m["campaign_budget.amount_micros"] = b.AmountMicros
+	m["campaign_budget.explicitly_shared"] = b.Shared
+	m["campaign_budget.delivery_method"] = "STANDARD"
+	m["campaign_budget.status"] = "ENABLED"
+	return m
+}
+
+func (c *sbCustomer) campaignAttrs(k *sbCampaign) map[string]any {
+	m := c.budgetAttrs(k.Budget)
+	serving := "SERVING"
+	if k.Status == "REMOVED" {
+		serving = "ENDED"
+	}
+	maps.Copy(m, map[string]any{"campaign.resource_name": fmt.Sprintf("customers/%s/campaigns/%d", c.ID, k.ID),
+		"campaign.id": k.ID, "campaign.name": k.Name, "campaign.status": k.Status, "campaign.serving_status": serving,
+		"campaign.advertising_channel_type": k.Channel, "campaign.bidding_strategy_type": k.Bidding,
+		"campaign.campaign_budget": m["campaign_budget.resource_name"]})
+	return m
+}
+
+func (c *sbCustomer) adGroupAttrs(g *sbAdGroup) map[string]any {
+	m := c.campaignAttrs(g.Campaign)
+	maps.Copy(m, map[string]any{"ad_group.resource_name": fmt.Sprintf("customers/%s/adGroups/%d", c.ID, g.ID),
+		"ad_group.id": g.ID, "ad_group.name": g.Name, "ad_group.status": g.Status, "ad_group.type": "SEARCH_STANDARD",
+		"ad_group.campaign": m["campaign.resource_name"]})
+	return m
+}
+
+func (c *sbCustomer) keywordAttrs(k *sbKeyword) map[string]any {
+	m := c.adGroupAttrs(k.AdGroup)
+	key := fmt.Sprintf("%d~%d", k.AdGroup.ID, k.ID)
+	maps.Copy(m, map[string]any{"keyword_view.resource_name": "customers/" + c.ID + "/keywordViews/" + key,
+		"ad_group_criterion.resource_name": "customers/" + c.ID + "/adGroupCriteria/" + key,
+		"ad_group_criterion.criterion_id":  k.ID, "ad_group_criterion.keyword.text": k.Text,
+		"ad_group_criterion.keyword.match_type": k.MatchType, "ad_group_criterion.status": k.Status,
+		"ad_group_criterion.negative": false, "ad_group_criterion.type": "KEYWORD"})
+	return m
+}
+
+func (c *sbCustomer) negativeAttrs(n *sbNegative) map[string]any {
+	m := c.campaignAttrs(n.Campaign)
+	maps.Copy(m, map[string]any{"campaign_criterion.resource_name": fmt.Sprintf("customers/%s/campaignCriteria/%d~%d", c.ID, n.Campaign.ID, n.ID),
+		"campaign_criterion.criterion_id": n.ID, "campaign_criterion.negative": true, "campaign_criterion.type": "KEYWORD",
+		"campaign_criterion.keyword.text": n.Text, "campaign_criterion.keyword.match_type": n.MatchType,
+		"campaign_criterion.campaign": m["campaign.resource_name"]})
+	return m
+}
+
+// entities returns the rows of resource, false when the sandbox does not know it.
+func (c *sbCustomer) entities(resource string, today time.Time) ([]sbEntity, bool) {
+	var out []sbEntity
+	switch resource {
+	case "customer":
+		out = append(out, sbEntity{c.customerAttrs(), func(d time.Time) counters {
+			var sum counters
+			for _, k := range c.Campaigns {
+				sum = sum.add(k.daily(d, today))
+			}
+			return sum
+		}})
+	case "campaign_budget":
+		for _, b := range c.Budgets {
+			out = append(out, sbEntity{attrs: c.budgetAttrs(b)})
+		}
+	case "campaign":
+		for _, k := range c.Campaigns {
+			out = append(out, sbEntity{c.campaignAttrs(k), func(d time.Time) counters { return k.daily(d, today) }})
+		}
+	case "ad_group":
+		for _, g := range c.AdGroups {
+			out = append(out, sbEntity{c.adGroupAttrs(g), func(d time.Time) counters { return g.Campaign.daily(d, today).share(g.weight) }})
+		}
+	case "keyword_view", "ad_group_criterion":
+		for _, k := range c.Keywords {
+			e := sbEntity{attrs: c.keywordAttrs(k)}
+			if resource == "keyword_view" {
+				e.daily = func(d time.Time) counters {
+					return k.AdGroup.Campaign.daily(d, today).share(k.AdGroup.weight * k.weight)
+				}
+			} else {
+				delete(e.attrs, "keyword_view.resource_name")
+			}
+			out = append(out, e)
+		}
+	case "campaign_criterion":
+		for _, n := range c.Negatives {
+			out = append(out, sbEntity{attrs: c.negativeAttrs(n)})
+		}
+	default:
+		return nil, false
+	}
+	return out, true
+}
+
+// knownFields lists the fields resource can select, for UNRECOGNIZED_FIELD.
+func (c *sbCustomer) knownFields(resource string) map[string]bool {
+	var attrs map[string]any
+	switch resource {
+	case "customer":
+		attrs = c.customerAttrs()
+	case "campaign_budget":
+		attrs = c.budgetAttrs(c.Budgets[0])
+	case "campaign":
+		attrs = c.campaignAttrs(c.Campaigns[0])
+	case "ad_group":
+		attrs = c.adGroupAttrs(c.AdGroups[0])
+	case "keyword_view", "ad_group_criterion":
+		attrs = c.keywordAttrs(c.Keywords[0])
+	case "campaign_criterion":
+		attrs = c.negativeAttrs(&sbNegative{Campaign: c.Campaigns[0]})
+	}
+	known := map[string]bool{}
+	for k := range attrs {
+		known[k] = true
+	}
+	if metricResources[resource] {
+		for _, m := range metricFields {
+			known[m] = true
+		}
+		known["segments.date"] = true
+	}
+	return known
+}
+
+func mustInt(s string) int64 {
+	var n int64
+	fmt.Sscanf(s, "%d", &n)
+	return n
+}

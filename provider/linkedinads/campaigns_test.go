@@ -1,0 +1,58 @@
+package linkedinads
+
+import (
+	"testing"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+func TestCampaignsList(t *testing.T) {
+	e := newEnv(t)
+	out := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list"}`)
+	list := items(t, out)
+	if len(list) != 6 || out["currency"] != "USD" {
+		t.Fatalf("got %d campaigns in %v", len(list), out["currency"])
+	}
+	if list[0]["daily_budget"] != 150.0 || list[0]["urn"] != "urn:li:sponsoredCampaign:508123101" || list[0]["start_date"] != "2025-01-06" {
+		t.Errorf("first = %v", list[0])
+	}
+	tests := []struct {
+		name, filter string
+		want         int
+	}{
+		{"status EQ", `{"property":"status","operator":"EQ","value":"PAUSED"}`, 2},
+		{"status IN", `{"property":"status","operator":"IN","value":["ACTIVE","ARCHIVED"]}`, 4},
+		{"name with reserved characters", `{"property":"name","operator":"EQ","value":"Sponsored Content | Q1 Launch (archived)"}`, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := items(t, e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":`+tt.filter+`}`))
+			if len(got) != tt.want {
+				t.Fatalf("matched %d, want %d", len(got), tt.want)
+			}
+		})
+	}
+	_, err := e.run(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"costType","operator":"EQ","value":"CPM"}}`)
+	wantCode(t, err, gtmgate.EValidation)
+	page := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","limit":4}`)
+	rest := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","limit":4,"cursor":"`+page["next_cursor"].(string)+`"}`)
+	if len(items(t, page)) != 4 || len(items(t, rest)) != 2 || rest["next_cursor"] != nil {
+		t.Errorf("pages: %d then %d", len(items(t, page)), len(items(t, rest)))
+	}
+}
+
+func TestCampaignsUpdateStatus(t *testing.T) {
+	e := newEnv(t)
+	out := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"508123102","status":"PAUSED"}`)
+	if out["status"] != "PAUSED" || out["urn"] != "urn:li:sponsoredCampaign:508123102" {
+		t.Fatalf("update_status = %v", out)
+	}
+	paused := items(t, e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"status","operator":"EQ","value":"PAUSED"}}`))
+	if len(paused) != 3 {
+		t.Errorf("paused campaigns after update = %d, want 3", len(paused))
+	}
+	_, err := e.run(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"999","status":"PAUSED"}`)
+	if ge := wantCode(t, err, gtmgate.EUpstream); ge.Detail.(gtmgate.UpstreamDetail).Status != 404 {
+		t.Errorf("detail = %+v", ge.Detail)
+	}
+}

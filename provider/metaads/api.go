@@ -1,0 +1,177 @@
+package metaads
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/upstream"
+)
+
+// api holds the client the tools call Meta with.
+type api struct{ c *upstream.Client }
+
+var accountPattern = regexp.MustCompile(`^act_[0-9]{1,20}$`)
+
+// account returns the call's ad account in path form (act_…).
+func account(call *gtmgate.Call) (string, error) {
+	id := AccountID(call.Account.ID)
+	if !accountPattern.MatchString(id) {
+		return "", gtmgate.Errorf(gtmgate.EValidation, "account %q is not a Meta ad account id (digits, optionally act_-prefixed)", call.Account.ID)
+	}
+	return id, nil
+}
+
+// page is a Graph API list response.
+type page struct {
+	Data   []map[string]any `json:"data"`
+	Paging struct {
+		Cursors struct {
+			After string `json:"after"`
+		} `json:"cursors"`
+		Next string `json:"next"`
+	} `json:"paging"`
+}
+
+// next returns the cursor of the following page, or "" on the last one.
+func (p *page) next() string {
+	if p.Paging.Next == "" {
+		return ""
+	}
+	return p.Paging.Cursors.After
+}
+
+// get reads a Graph API path.
+func (a *api) get(ctx context.Context, call *gtmgate.Call, path string, q url.Values, out any) error {
+	req := &upstream.Request{Method: http.MethodGet, Path: "/" + APIVersion + "/" + path, Query: q, Token: call.Token}
+	if err := a.c.Do(ctx, req, out); err != nil {
+		return fmt.Errorf("meta ads: GET %s: %w", path, rateLimited(err))
+	}
+	return nil
+}
+
+// post changes a Graph API object with form fields; it is never retried.
+func (a *api) post(ctx context.Context, call *gtmgate.Call, path string, form url.Values) error {
+	req := &upstream.Request{Method: http.MethodPost, Path: "/" + APIVersion + "/" + path, Body: []byte(form.Encode()),
+		ContentType: "application/x-www-form-urlencoded", Mutating: true, Token: call.Token}
+	var out struct {
+		Success bool `json:"success"`
+	}
+	if err := a.c.Do(ctx, req, &out); err != nil {
+		return fmt.Errorf("meta ads: POST %s: %w", path, rateLimited(err))
+	}
+	if !out.Success {
+		return &gtmgate.Error{Code: gtmgate.EUpstream, Message: "meta_ads did not confirm the change", Detail: gtmgate.UpstreamDetail{Provider: Provider, Status: 200}}
+	}
+	return nil
+}
+
+var errorCode = regexp.MustCompile(`"code"\s*:\s*([0-9]+)`)
+
+// rateLimited turns Meta's throttling errors, which arrive as HTTP 400, into RATE_LIMITED.
+func rateLimited(err error) error {
+	var e *gtmgate.Error
+	if !errors.As(err, &e) || e.Code != gtmgate.EUpstream {
+		return err
+	}
+	d, _ := e.Detail.(gtmgate.UpstreamDetail)
+	m := errorCode.FindStringSubmatch(d.Body)
+	if m == nil {
+		return err
+	}
+	code, _ := strconv.Atoi(m[1])
+	if slices.Contains([]int{4, 17, 32, 613}, code) || (code >= 80000 && code <= 80014) {
+		e.Code = gtmgate.ERateLimited
+		e.Hint = "Meta throttles per ad account; wait a few minutes before retrying"
+	}
+	return err
+}
+
+// currency reads the ad account's currency.
+func (a *api) currency(ctx context.Context, call *gtmgate.Call) (string, error) {
+	acct, err := account(call)
+	if err != nil {
+		return "", err
+	}
+	var out struct {
+		Currency string `json:"currency"`
+	}
+	if err := a.get(ctx, call, acct, url.Values{"fields": {"currency"}}, &out); err != nil {
+		return "", err
+	}
+	return out.Currency, nil
+}
+
+// zeroDecimal are currencies Meta counts in whole units (offset 1) rather than hundredths.
+var zeroDecimal = []string{"CLP", "COP", "CRC", "HUF", "ISK", "IDR", "JPY", "KRW", "PYG", "TWD", "VND"}
+
+// minorPerUnit returns how many minor units make one unit of currency on Meta.
+func minorPerUnit(currency string) float64 {
+	if slices.Contains(zeroDecimal, currency) {
+		return 1
+	}
+	return 100
+}
+
+// toMinor converts currency units to Meta's minor units (cents for USD).
+func toMinor(amount float64, currency string) int64 {
+	return int64(math.Round(amount * minorPerUnit(currency)))
+}
+
+// fromMinor converts Meta's minor units (a string or number) to currency units.
+func fromMinor(v any, currency string) any {
+	n, ok := number(v)
+	if !ok {
+		return nil
+	}
+	return n / minorPerUnit(currency)
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case string:
+		n, err := strconv.ParseFloat(x, 64)
+		return n, err == nil && !math.IsInf(n, 0) && !math.IsNaN(n)
+	}
+	return 0, false
+}
+
+// filtering maps a gtmgate filter to Meta's filtering parameter.
+func filtering(f *gtmgate.Filter) (string, error) {
+	ops := map[string]string{"EQ": "EQUAL", "NEQ": "NOT_EQUAL", "LT": "LESS_THAN", "LTE": "LESS_THAN_OR_EQUAL",
+		"GT": "GREATER_THAN", "GTE": "GREATER_THAN_OR_EQUAL", "BETWEEN": "IN_RANGE", "IN": "IN", "NOT_IN": "NOT_IN",
+		"CONTAINS_TOKEN": "CONTAIN", "NOT_CONTAINS_TOKEN": "NOT_CONTAIN"}
+	op, ok := ops[f.Operator]
+	if !ok {
+		return "", gtmgate.Errorf(gtmgate.EValidation, "filter operator %s has no Meta equivalent", f.Operator)
+	}
+	if !filterField.MatchString(f.Property) {
+		return "", gtmgate.Errorf(gtmgate.EValidation, "filter property %q is not a Meta field (campaign.name, adset.id, spend…)", f.Property)
+	}
+	b, err := json.Marshal([]map[string]any{{"field": f.Property, "operator": op, "value": f.Value}})
+	if err != nil {
+		return "", fmt.Errorf("meta ads: encode filtering: %w", err)
+	}
+	return string(b), nil
+}
+
+var filterField = regexp.MustCompile(`^[a-z_]{1,40}(\.[a-z_]{1,40})?$`)
+
+// listResult is the shape of every list result (see the package doc).
+func listResult(items []map[string]any, next, currency string) map[string]any {
+	out := map[string]any{"items": items, "currency": currency}
+	if next != "" {
+		out["next_cursor"] = next
+	}
+	return out
+}

@@ -1,0 +1,154 @@
+package metaads
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/gtmgate/gtmgate"
+)
+
+const campaignFields = "id,name,status,effective_status,objective,daily_budget,lifetime_budget,budget_remaining,bid_strategy,start_time,stop_time,account_id"
+
+// EffectiveStatuses are the campaign delivery states Meta filters on.
+var EffectiveStatuses = []string{"ACTIVE", "PAUSED", "DELETED", "ARCHIVED", "IN_PROCESS", "WITH_ISSUES"}
+
+func campaignsTool(a *api) gtmgate.Tool {
+	return gtmgate.Tool{
+		Name: "meta_ads_campaigns", Domain: "ads", Provider: Provider, Title: "Meta Ads campaigns",
+		Description: "List Meta ad campaigns with budgets in account currency, pause or activate one, or change its daily or lifetime budget (campaign budget optimisation).",
+		Actions: []gtmgate.Action{
+			{Name: "list", Description: "campaigns of the ad account, by effective_status (default ACTIVE and PAUSED)", Category: gtmgate.CategoryAdsRead, List: true},
+			{Name: "update_status", Description: "set status ACTIVE or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"}},
+			{Name: "update_budget", Description: "set daily_budget or lifetime_budget in currency units", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "amount"}},
+		},
+		Properties: map[string]*jsonschema.Schema{
+			"campaign_id":      {Type: "string", Pattern: `^[0-9]{1,25}$`, Description: "Meta campaign id."},
+			"status":           {Type: "string", Enum: []any{"ACTIVE", "PAUSED"}, Description: "update_status: the new status."},
+			"amount":           {Type: "number", ExclusiveMinimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9), Description: "update_budget: new budget in account currency units (e.g. 75.50)."},
+			"budget_type":      {Type: "string", Enum: []any{"daily", "lifetime"}, Description: "update_budget: which budget to set (default: the one the campaign uses)."},
+			"effective_status": {Type: "array", Items: &jsonschema.Schema{Type: "string", Enum: enum(EffectiveStatuses)}, Description: "list: delivery states to include."},
+		},
+		Run: a.runCampaigns,
+	}
+}
+
+type campaignInput struct {
+	CampaignID      string   `json:"campaign_id"`
+	Status          string   `json:"status"`
+	Amount          float64  `json:"amount"`
+	BudgetType      string   `json:"budget_type"`
+	EffectiveStatus []string `json:"effective_status"`
+}
+
+func (a *api) runCampaigns(ctx context.Context, call *gtmgate.Call) (any, error) {
+	var in campaignInput
+	if err := call.Bind(&in); err != nil {
+		return nil, err
+	}
+	switch call.Action.Name {
+	case "update_status":
+		return a.updateStatus(ctx, call, in)
+	case "update_budget":
+		return a.updateBudget(ctx, call, in)
+	}
+	acct, err := account(call)
+	if err != nil {
+		return nil, err
+	}
+	statuses := in.EffectiveStatus
+	if len(statuses) == 0 {
+		statuses = []string{"ACTIVE", "PAUSED"}
+	}
+	es, _ := json.Marshal(statuses)
+	q := url.Values{"fields": {campaignFields}, "effective_status": {string(es)}, "limit": {strconv.Itoa(max(call.Limit, 1))}}
+	if call.Filter != nil {
+		f, err := filtering(call.Filter)
+		if err != nil {
+			return nil, err
+		}
+		q.Set("filtering", f)
+	}
+	if call.Cursor != "" {
+		q.Set("after", call.Cursor)
+	}
+	currency, err := a.currency(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	var p page
+	if err := a.get(ctx, call, acct+"/campaigns", q, &p); err != nil {
+		return nil, err
+	}
+	items := make([]map[string]any, len(p.Data))
+	for i, c := range p.Data {
+		items[i] = campaignItem(c, currency)
+	}
+	return listResult(items, p.next(), currency), nil
+}
+
+// campaignItem is the documented campaign shape: budgets in currency units.
+func campaignItem(c map[string]any, currency string) map[string]any {
+	return map[string]any{"id": c["id"], "name": c["name"], "status": c["status"], "effective_status": c["effective_status"],
+		"objective": c["objective"], "daily_budget": fromMinor(c["daily_budget"], currency),
+		"lifetime_budget": fromMinor(c["lifetime_budget"], currency), "budget_remaining": fromMinor(c["budget_remaining"], currency),
+		"start_time": c["start_time"], "stop_time": c["stop_time"], "currency": currency, "raw": c}
+}
+
+// ownCampaign reads a campaign and refuses one outside the call's ad account.
+func (a *api) ownCampaign(ctx context.Context, call *gtmgate.Call, id string) (map[string]any, error) {
+	acct, err := account(call)
+	if err != nil {
+		return nil, err
+	}
+	var c map[string]any
+	if err := a.get(ctx, call, id, url.Values{"fields": {campaignFields}}, &c); err != nil {
+		return nil, err
+	}
+	if owner, _ := c["account_id"].(string); "act_"+strings.TrimPrefix(owner, "act_") != acct {
+		return nil, gtmgate.Errorf(gtmgate.EForbidden, "campaign %s does not belong to ad account %s", id, acct)
+	}
+	return c, nil
+}
+
+func (a *api) updateStatus(ctx context.Context, call *gtmgate.Call, in campaignInput) (any, error) {
+	c, err := a.ownCampaign(ctx, call, in.CampaignID)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.post(ctx, call, in.CampaignID, url.Values{"status": {in.Status}}); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": in.CampaignID, "name": c["name"], "status": in.Status, "previous_status": c["status"]}, nil
+}
+
+func (a *api) updateBudget(ctx context.Context, call *gtmgate.Call, in campaignInput) (any, error) {
+	c, err := a.ownCampaign(ctx, call, in.CampaignID)
+	if err != nil {
+		return nil, err
+	}
+	kind := in.BudgetType
+	if kind == "" {
+		kind = "daily"
+		if _, ok := number(c["lifetime_budget"]); ok && c["daily_budget"] == nil {
+			kind = "lifetime"
+		}
+	}
+	currency, err := a.currency(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	minor := toMinor(in.Amount, currency)
+	if minor <= 0 {
+		return nil, gtmgate.Errorf(gtmgate.EValidation, "amount %g is less than the currency's smallest unit", in.Amount)
+	}
+	field := kind + "_budget"
+	if err := a.post(ctx, call, in.CampaignID, url.Values{field: {strconv.FormatInt(minor, 10)}}); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": in.CampaignID, "name": c["name"], field: float64(minor) / minorPerUnit(currency),
+		field + "_minor": minor, "previous_" + field: fromMinor(c[field], currency), "currency": currency}, nil
+}

@@ -1,0 +1,30 @@
+// Package metaads adapts the Meta Marketing API (Graph API v21.0) to gtmgate
+// tools: meta_ads_insights (reporting) and meta_ads_campaigns (list, status
+// and budget changes).
+//
+// The tenant's account id is the ad account id, with or without the act_
+// prefix. Campaign changes first read the campaign and refuse one that does
+// not belong to the call's ad account, since a Meta token often reaches
+// several accounts.
+//
+// # Result shape
+//
+// Shared by the ads adapters (googleads, metaads, linkedinads):
+//
+//   - list actions return {"items": [...], "next_cursor": "…", "currency": "USD"};
+//     next_cursor (Meta's paging.cursors.after) is omitted on the last page.
+//   - insights rows keep Meta's field names (campaign_name, impressions, spend,
+//     date_start…); Meta sends metrics as strings, they are returned as numbers,
+//     actions[].value included. spend, cpc and cpm are already in currency units.
+//   - campaign budgets are in the currency's minor units on Meta (cents);
+//     items give daily_budget/lifetime_budget/budget_remaining in currency units
+//     and keep Meta's values under "raw".
+//   - dates are YYYY-MM-DD; every result carries "currency" (account_currency).
+//
+// Meta rate limits (error codes 4, 17, 32, 613, 80000–80014, sent with HTTP
+// 400) become RATE_LIMITED.
+//
+// # Sandbox
+//
+// NewSandbox returns an in-process fake of the API (see Sandbox).
+package metaads

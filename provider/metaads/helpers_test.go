@@ -1,0 +1,91 @@
+package metaads
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
+	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/registry"
+)
+
+var testNow = time.Date(2025, 6, 18, 15, 0, 0, 0, time.UTC)
+
+type env struct {
+	sb    *Sandbox
+	tools map[string]gtmgate.Tool
+	acct  gtmgate.Account
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	psb := NewSandbox()
+	sb := psb.Handler.(*Sandbox)
+	sb.now = func() time.Time { return testNow }
+	opts := Options(providertest.Serve(t, psb))
+	opts.Backoff = time.Millisecond
+	e := &env{sb: sb, tools: map[string]gtmgate.Tool{}, acct: psb.Accounts[0]}
+	for _, tool := range Tools(upstream.MustNew(opts)) {
+		e.tools[tool.Name] = tool
+	}
+	return e
+}
+
+func (e *env) run(t *testing.T, tool, input string) (map[string]any, error) {
+	t.Helper()
+	out, err := providertest.Run(t, e.tools[tool], e.acct, SandboxToken, input)
+	if err != nil {
+		return nil, err
+	}
+	return out.(map[string]any), nil
+}
+
+func (e *env) mustRun(t *testing.T, tool, input string) map[string]any {
+	t.Helper()
+	out, err := e.run(t, tool, input)
+	if err != nil {
+		t.Fatalf("%s %s: %v", tool, input, err)
+	}
+	return out
+}
+
+func (e *env) runWithTokens(t *testing.T, tool string, ts gtmgate.TokenSource, input string) error {
+	t.Helper()
+	entry, _ := registry.MustNew(e.tools[tool]).Tool(tool)
+	m, action, err := entry.Validate(json.RawMessage(input))
+	if err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	call := &gtmgate.Call{Tool: entry.Tool, Action: action, Input: json.RawMessage(input), Account: e.acct, Token: ts}
+	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
+	_, err = entry.Run(context.Background(), call)
+	return err
+}
+
+type refreshingToken struct{ token, fresh string }
+
+func (r refreshingToken) Token(context.Context) (string, error)           { return r.token, nil }
+func (r refreshingToken) Refresh(context.Context, string) (string, error) { return r.fresh, nil }
+
+func wantCode(t *testing.T, err error, code string) *gtmgate.Error {
+	t.Helper()
+	var e *gtmgate.Error
+	if !errors.As(err, &e) || e.Code != code {
+		t.Fatalf("error = %v, want code %s", err, code)
+	}
+	return e
+}
+
+func items(t *testing.T, out map[string]any) []map[string]any {
+	t.Helper()
+	raw, _ := out["items"].([]any)
+	res := make([]map[string]any, len(raw))
+	for i, r := range raw {
+		res[i] = r.(map[string]any)
+	}
+	return res
+}

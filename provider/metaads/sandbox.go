@@ -1,0 +1,213 @@
+package metaads
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// SandboxToken is the access token the sandbox accepts.
+const SandboxToken = "sandbox-meta-ads-token"
+
+// Sandbox is an in-process fake of the Marketing API v21.0. It serves
+//
+//	GET  /v21.0/act_{id}                 fields=currency,name,timezone_name
+//	GET  /v21.0/act_{id}/insights        fields, level, date_preset | time_range, time_increment, breakdowns, filtering, limit, after
+//	GET  /v21.0/act_{id}/campaigns       fields, effective_status, filtering, limit, after
+//	GET  /v21.0/{campaign_id}            fields
+//	POST /v21.0/{campaign_id}            status, daily_budget, lifetime_budget (form or JSON)
+//
+// It accepts the token as "Authorization: Bearer sandbox-meta-ads-token" or
+// access_token, answers with Graph API error bodies ({"error": {message, type,
+// code, fbtrace_id}}: 190 bad token, 100 bad parameter, 17/80004 throttling)
+// and keeps changes in memory.
+//
+// Tests reach it as sb.Handler.(*metaads.Sandbox): FailNext injects HTTP
+// failures (FailNextPost only on changes), ThrottleNext Meta's HTTP 400
+// rate-limit error, Requests counts calls.
+type Sandbox struct {
+	mu       sync.Mutex
+	now      func() time.Time
+	accounts map[string]*sbAccount
+	faults   []int
+	posts    []int
+	requests int
+}
+
+// NewSandbox returns the Meta sandbox seeded with two ad accounts of
+// Northwind Analytics, a fictional B2B SaaS advertiser.
+func NewSandbox() gtmgate.ProviderSandbox {
+	s := newSandbox(time.Now)
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Token: SandboxToken, Accounts: []gtmgate.Account{
+		{ID: "act_1012345678901234", Label: "Northwind Analytics (USD)"},
+		{ID: "2098765432109876", Label: "Northwind Analytics Japan (JPY)"},
+	}}
+}
+
+func newSandbox(now func() time.Time) *Sandbox {
+	s := &Sandbox{now: now, accounts: map[string]*sbAccount{}}
+	for _, a := range []*sbAccount{seedAccount("1012345678901234", "Northwind Analytics", "USD", 1, 23),
+		seedAccount("2098765432109876", "Northwind Analytics Japan", "JPY", 40, 24)} {
+		s.accounts[a.ID] = a
+	}
+	return s
+}
+
+// FailNext makes the next n requests fail with the HTTP status and the Graph
+// error Meta sends with it (401 → code 190, 400 → 100, 429 → 17, 5xx → 2).
+func (s *Sandbox) FailNext(status, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range n {
+		s.faults = append(s.faults, status)
+	}
+}
+
+// FailNextPost makes the next n POST (change) requests fail like FailNext,
+// letting a test fail a mutation after its preceding reads succeed.
+func (s *Sandbox) FailNextPost(status, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range n {
+		s.posts = append(s.posts, status)
+	}
+}
+
+// ThrottleNext makes the next n requests fail the way Meta throttles an ad
+// account: HTTP 400 with error code 80004.
+func (s *Sandbox) ThrottleNext(n int) { s.FailNext(-80004, n) }
+
+// Requests returns how many requests the sandbox has received.
+func (s *Sandbox) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests
+}
+
+// ServeHTTP checks the token and routes the request.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests++
+	if len(s.faults) > 0 {
+		f := s.faults[0]
+		s.faults = s.faults[1:]
+		writeFault(w, f)
+		return
+	}
+	if r.Method == http.MethodPost && len(s.posts) > 0 {
+		f := s.posts[0]
+		s.posts = s.posts[1:]
+		writeFault(w, f)
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		writeGraphError(w, 400, 100, "(#100) Could not parse the request")
+		return
+	}
+	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if token == "" {
+		token = r.Form.Get("access_token")
+	}
+	if token != SandboxToken {
+		writeGraphError(w, 401, 190, "Invalid OAuth access token - Cannot parse access token")
+		return
+	}
+	path, ok := strings.CutPrefix(r.URL.Path, "/"+APIVersion+"/")
+	if !ok {
+		writeGraphError(w, 400, 2500, "Unknown path components: "+r.URL.Path)
+		return
+	}
+	if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		for k, v := range body {
+			r.Form.Set(k, fmt.Sprint(v))
+		}
+	}
+	s.route(w, r.Method, path, r.Form)
+}
+
+func (s *Sandbox) route(w http.ResponseWriter, method, path string, form url.Values) {
+	node, edge, _ := strings.Cut(path, "/")
+	if id, ok := strings.CutPrefix(node, "act_"); ok {
+		a := s.accounts[id]
+		if a == nil || method != http.MethodGet {
+			writeGraphError(w, 400, 100, fmt.Sprintf("(#100) Object with ID '%s' does not exist, cannot be loaded due to missing permissions, or does not support this operation", node))
+			return
+		}
+		switch edge {
+		case "":
+			writeJSON(w, 200, pick(map[string]any{"id": node, "account_id": a.ID, "name": a.Name, "currency": a.Currency,
+				"timezone_name": "America/New_York"}, form.Get("fields"), "id"))
+		case "insights":
+			s.insights(w, a, form)
+		case "campaigns":
+			s.listCampaigns(w, a, form)
+		default:
+			writeGraphError(w, 400, 2500, "Unknown path components: /"+edge)
+		}
+		return
+	}
+	for _, a := range s.accounts {
+		for _, c := range a.Campaigns {
+			if c.ID == node && edge == "" {
+				if method == http.MethodPost {
+					s.updateCampaign(w, a, c, form)
+				} else {
+					writeJSON(w, 200, pick(a.campaignJSON(c), form.Get("fields"), "id"))
+				}
+				return
+			}
+		}
+	}
+	writeGraphError(w, 400, 100, fmt.Sprintf("(#100) Object with ID '%s' does not exist, cannot be loaded due to missing permissions, or does not support this operation", node))
+}
+
+func writeFault(w http.ResponseWriter, f int) {
+	switch {
+	case f == -80004:
+		writeGraphError(w, 400, 80004, "There have been too many calls to this ad-account. Wait a bit and try again.")
+	case f == 401:
+		writeGraphError(w, 401, 190, "Error validating access token: Session has expired")
+	case f == 429:
+		writeGraphError(w, 429, 17, "User request limit reached")
+	case f >= 500:
+		writeGraphError(w, f, 2, "An unexpected error has occurred. Please retry your request later.")
+	default:
+		writeGraphError(w, f, 100, "(#100) Invalid parameter")
+	}
+}
+
+// writeGraphError writes Meta's error envelope.
+func writeGraphError(w http.ResponseWriter, status, code int, msg string) {
+	typ := "OAuthException"
+	if code == 2 {
+		typ = "FacebookApiException"
+	}
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": code,
+		"fbtrace_id": fmt.Sprintf("AsbX%06dq", code)}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// pick keeps the requested comma-separated fields of m (always def).
+func pick(m map[string]any, fields, def string) map[string]any {
+	out := map[string]any{def: m[def]}
+	for _, f := range strings.Split(fields, ",") {
+		if v, ok := m[strings.TrimSpace(f)]; ok && v != nil {
+			out[strings.TrimSpace(f)] = v
+		}
+	}
+	return out
+}
