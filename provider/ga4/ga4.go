@@ -1,0 +1,53 @@
+// Package ga4 adapts the Google Analytics 4 Data API (v1beta) as three
+// read-only tools of the "analytics" domain: ga4_report (runReport),
+// ga4_realtime (runRealtimeReport) and ga4_metadata (the property's
+// dimensions and metrics). The account id is the GA4 property id (digits;
+// "properties/123" is accepted too).
+//
+// Report results: {"items": [{dimension: "value", metric: number}…],
+// "dimension_headers", "metric_headers" (name and type; dimensions are always
+// STRING), "row_count", "next_cursor" (a row offset), "currency_code",
+// "time_zone"}. Metric values are JSON numbers.
+package ga4
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/upstream"
+)
+
+// Provider is the provider key of GA4 accounts and tokens.
+const Provider = "ga4"
+
+// DefaultBaseURL is the GA4 Data API root.
+const DefaultBaseURL = "https://analyticsdata.googleapis.com"
+
+// Tools returns the GA4 tools calling the API through c.
+func Tools(c *upstream.Client) []gtmgate.Tool {
+	return []gtmgate.Tool{reportTool(c), realtimeTool(c), metadataTool(c)}
+}
+
+var propertyDigits = regexp.MustCompile(`^[0-9]{1,20}$`)
+
+// propertyID returns the numeric property id of the call's account.
+func propertyID(acct gtmgate.Account) (string, error) {
+	id := strings.TrimPrefix(acct.ID, "properties/")
+	if !propertyDigits.MatchString(id) {
+		return "", gtmgate.Errorf(gtmgate.EValidation, "ga4: account %q is not a GA4 property id", acct.ID).
+			WithHint("GA4 account ids are the numeric property id, for example 412345678")
+	}
+	return id, nil
+}
+
+func stringList(desc string, minItems, maxItems int) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "array", Description: desc, MinItems: jsonschema.Ptr(minItems), MaxItems: jsonschema.Ptr(maxItems),
+		Items: &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(200)}}
+}
+
+func rawFilterSchema(kind string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Description: "Raw GA4 FilterExpression for the " + kind +
+		" filter (andGroup/orGroup/notExpression/filter), ANDed with filter when both are given."}
+}

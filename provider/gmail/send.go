@@ -1,0 +1,108 @@
+package gmail
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/upstream"
+)
+
+type sendInput struct {
+	To         []string `json:"to"`
+	Cc         []string `json:"cc"`
+	Bcc        []string `json:"bcc"`
+	Subject    string   `json:"subject"`
+	Text       string   `json:"text"`
+	HTML       string   `json:"html"`
+	InReplyTo  string   `json:"in_reply_to"`
+	References []string `json:"references"`
+	ThreadID   string   `json:"thread_id"`
+}
+
+// SendResult is the result of email_send.
+type SendResult struct {
+	Status    string   `json:"status"`
+	ID        string   `json:"id"`
+	ThreadID  string   `json:"thread_id"`
+	DraftID   string   `json:"draft_id,omitempty"`
+	LabelIDs  []string `json:"label_ids,omitempty"`
+	MessageID string   `json:"message_id"`
+}
+
+func sendTool(c *upstream.Client) gtmgate.Tool {
+	addrs := func(desc string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "array", MaxItems: jsonschema.Ptr(maxRecipients), Description: desc,
+			Items: &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(3), MaxLength: jsonschema.Ptr(maxAddressLen)}}
+	}
+	return gtmgate.Tool{
+		Name: "email_send", Domain: "email", Provider: Provider, Title: "Send Gmail",
+		Description: "Send an email from the Gmail mailbox, or save it as a draft for a person to review. Plain text body, optional HTML " +
+			"alternative. To reply in a thread, pass thread_id and in_reply_to (the message_id of the message answered) and keep its subject.",
+		Actions: []gtmgate.Action{
+			{Name: "send", Description: "send the email now", Category: gtmgate.CategoryEmailSend, Mutating: true, Required: []string{"to", "subject"}},
+			{Name: "draft", Description: "save it as a Gmail draft, nothing is sent", Category: gtmgate.CategoryContentGenerate, Mutating: true},
+		},
+		Properties: map[string]*jsonschema.Schema{
+			"to":          addrs(`Recipients: "Dana Ortiz <dana@acme.example>" or "dana@acme.example".`),
+			"cc":          addrs("Carbon-copy recipients."),
+			"bcc":         addrs("Blind-copy recipients."),
+			"subject":     {Type: "string", MaxLength: jsonschema.Ptr(maxSubjectLen), Description: "Subject line (one line)."},
+			"text":        {Type: "string", MaxLength: jsonschema.Ptr(200000), Description: "Plain-text body."},
+			"html":        {Type: "string", MaxLength: jsonschema.Ptr(500000), Description: "Optional HTML body, sent as the alternative to text."},
+			"in_reply_to": {Type: "string", MaxLength: jsonschema.Ptr(250), Description: "message_id (<…@…>) of the message replied to."},
+			"references": {Type: "array", MaxItems: jsonschema.Ptr(50), Description: "Message ids of the conversation so far (default [in_reply_to]).",
+				Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(250)}},
+			"thread_id": {Type: "string", Description: "Gmail thread id to add the message to."},
+		},
+		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) { return runSend(ctx, c, call) },
+	}
+}
+
+func runSend(ctx context.Context, c *upstream.Client, call *gtmgate.Call) (any, error) {
+	var in sendInput
+	if err := call.Bind(&in); err != nil {
+		return nil, err
+	}
+	user, err := userPath(call.Account)
+	if err != nil {
+		return nil, err
+	}
+	if call.Action.Name == "send" && len(in.To)+len(in.Cc)+len(in.Bcc) == 0 {
+		return nil, invalid("to is required to send")
+	}
+	if in.Text == "" && in.HTML == "" {
+		return nil, invalid("text or html is required")
+	}
+	if in.ThreadID != "" {
+		if err := validID("thread_id", in.ThreadID); err != nil {
+			return nil, err
+		}
+	}
+	out := &Outgoing{From: sender(call.Account), To: in.To, Cc: in.Cc, Bcc: in.Bcc, Subject: in.Subject,
+		Text: in.Text, HTML: in.HTML, InReplyTo: in.InReplyTo, References: in.References}
+	out.MessageID = newMessageID(out.From)
+	raw, err := out.Build()
+	if err != nil {
+		return nil, err
+	}
+	msg := sendRequest{Raw: base64.URLEncoding.EncodeToString(raw), ThreadID: in.ThreadID}
+	if call.Action.Name == "draft" {
+		var d Draft
+		if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: user + "/drafts", JSON: draftRequest{Message: msg},
+			Mutating: true, Token: call.Token}, &d); err != nil {
+			return nil, fmt.Errorf("gmail: create draft: %w", err)
+		}
+		return SendResult{Status: "draft", ID: d.Message.ID, ThreadID: d.Message.ThreadID, DraftID: d.ID,
+			LabelIDs: d.Message.LabelIDs, MessageID: out.MessageID}, nil
+	}
+	var m Message
+	if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: user + "/messages/send", JSON: msg,
+		Mutating: true, Token: call.Token}, &m); err != nil {
+		return nil, fmt.Errorf("gmail: send message: %w", err)
+	}
+	return SendResult{Status: "sent", ID: m.ID, ThreadID: m.ThreadID, LabelIDs: m.LabelIDs, MessageID: out.MessageID}, nil
+}

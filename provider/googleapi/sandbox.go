@@ -1,0 +1,95 @@
+package googleapi
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Guard is the front door of a Google sandbox: it counts requests, serves
+// injected faults, and requires "Authorization: Bearer <Token>", answering
+// 401 UNAUTHENTICATED with Google's body otherwise. The zero value is not
+// usable; set Token.
+type Guard struct {
+	// Token is the one access token the sandbox accepts.
+	Token string
+
+	mu       sync.Mutex
+	faults   []int
+	requests int
+}
+
+// FailNext makes the next n requests fail with status (before the bearer
+// check), each with Google's error body for that status. Tests use it to
+// drive retries: FailNext(500, 1) fails one attempt.
+func (g *Guard) FailNext(status, n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for range n {
+		g.faults = append(g.faults, status)
+	}
+}
+
+// Requests returns how many requests reached the sandbox, faults included.
+func (g *Guard) Requests() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.requests
+}
+
+// Wrap returns next behind the guard.
+func (g *Guard) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if status, ok := g.take(); ok {
+			WriteError(w, status, faultMessage(status))
+			return
+		}
+		auth := r.Header.Get("Authorization")
+		token, ok := strings.CutPrefix(auth, "Bearer ")
+		switch {
+		case auth == "":
+			WriteAuthError(w, MsgMissingAuth)
+		case !ok || subtle.ConstantTimeCompare([]byte(token), []byte(g.Token)) != 1:
+			WriteAuthError(w, MsgUnauthenticated)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// WriteAuthError writes the 401 Google returns for a missing or refused token.
+func WriteAuthError(w http.ResponseWriter, message string) {
+	body := NewError(http.StatusUnauthorized, message)
+	body.Error.Errors = []ErrorItem{{Message: "Invalid Credentials", Domain: "global", Reason: "authError",
+		Location: "Authorization", LocationType: "header"}}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="https://accounts.google.com/", error="invalid_token"`)
+	WriteJSON(w, http.StatusUnauthorized, body)
+}
+
+func (g *Guard) take() (int, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.requests++
+	if len(g.faults) == 0 {
+		return 0, false
+	}
+	s := g.faults[0]
+	g.faults = g.faults[1:]
+	return s, true
+}
+
+func faultMessage(status int) string {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return MsgRateLimited
+	case status == http.StatusServiceUnavailable:
+		return MsgUnavailable
+	case status >= 500:
+		return MsgBackend
+	case status == http.StatusUnauthorized:
+		return MsgUnauthenticated
+	default:
+		return http.StatusText(status)
+	}
+}
