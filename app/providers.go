@@ -5,7 +5,14 @@ import (
 	"github.com/gtmgate/gtmgate/config"
 	"github.com/gtmgate/gtmgate/provider/bigquery"
 	"github.com/gtmgate/gtmgate/provider/brave"
+	"github.com/gtmgate/gtmgate/provider/ga4"
+	"github.com/gtmgate/gtmgate/provider/gcalendar"
+	"github.com/gtmgate/gtmgate/provider/gmail"
+	"github.com/gtmgate/gtmgate/provider/googleads"
 	"github.com/gtmgate/gtmgate/provider/hubspot"
+	"github.com/gtmgate/gtmgate/provider/linkedinads"
+	"github.com/gtmgate/gtmgate/provider/metaads"
+	"github.com/gtmgate/gtmgate/provider/searchconsole"
 	"github.com/gtmgate/gtmgate/provider/sheets"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/provider/webfetch"
@@ -36,6 +43,14 @@ func bearer(key string) func(*config.Config, string) upstream.Options {
 func providers() []providerSpec {
 	return []providerSpec{
 		{key: hubspot.Provider, baseURL: hubspot.DefaultBaseURL, options: bearer(hubspot.Provider), tools: hubspot.Tools, sandbox: hubspot.NewSandbox},
+		{key: googleads.Provider, baseURL: googleads.DefaultBaseURL, options: googleAdsOptions, tools: googleads.Tools, sandbox: googleads.NewSandbox},
+		{key: metaads.Provider, baseURL: metaads.DefaultBaseURL, options: plain(metaads.Options), tools: metaads.Tools, sandbox: metaads.NewSandbox},
+		{key: linkedinads.Provider, baseURL: linkedinads.DefaultBaseURL, tools: linkedinads.Tools, sandbox: linkedinads.NewSandbox,
+			options: func(_ *config.Config, baseURL string) upstream.Options { return linkedinads.Options(baseURL, "") }},
+		{key: ga4.Provider, baseURL: ga4.DefaultBaseURL, options: bearer(ga4.Provider), tools: ga4.Tools, sandbox: ga4.NewSandbox},
+		{key: searchconsole.Provider, baseURL: searchconsole.DefaultBaseURL, options: bearer(searchconsole.Provider), tools: searchconsole.Tools, sandbox: searchconsole.NewSandbox},
+		{key: gmail.Provider, baseURL: gmail.DefaultBaseURL, options: bearer(gmail.Provider), tools: gmail.Tools, sandbox: gmail.NewSandbox},
+		{key: gcalendar.Provider, baseURL: gcalendar.DefaultBaseURL, options: bearer(gcalendar.Provider), tools: gcalendar.Tools, sandbox: gcalendar.NewSandbox},
 		{key: brave.Provider, baseURL: brave.DefaultBaseURL, options: plain(brave.Options), tools: brave.Tools,
 			sandbox: func() gtmgate.ProviderSandbox { return brave.NewSandbox().ProviderSandbox }},
 		{key: bigquery.Provider, baseURL: bigquery.DefaultBaseURL, options: plain(bigquery.Options),
@@ -49,4 +64,14 @@ func providers() []providerSpec {
 // extraTools are tools that need no provider client.
 func (a *App) extraTools() []gtmgate.Tool {
 	return webfetch.Tools(webfetch.Options{AllowLoopback: a.cfg.WebFetchAllowLoopback, Timeout: a.cfg.UpstreamTimeout})
+}
+
+// googleAdsOptions adds the deployment's developer token; the demo sandbox
+// accepts any, so --demo works without one.
+func googleAdsOptions(cfg *config.Config, baseURL string) upstream.Options {
+	token := cfg.GoogleAdsDeveloperToken
+	if token == "" && cfg.Demo {
+		token = "sandbox-developer-token"
+	}
+	return googleads.Options(baseURL, token, "")
 }

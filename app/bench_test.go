@@ -1,0 +1,46 @@
+package app_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gtmgate/gtmgate/app/apptest"
+	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/provider/hubspot"
+)
+
+// BenchmarkRESTToolCall measures a whole tool call through the gateway
+// (auth, tenant, validation, token, adapter, audit and usage) against a
+// loopback HubSpot sandbox, next to the same upstream request made directly.
+func BenchmarkRESTToolCall(b *testing.B) {
+	sb := httptest.NewServer(hubspot.NewSandbox().Handler)
+	defer sb.Close()
+	env := apptest.Start(b, func(c *config.Config) { c.Upstreams["hubspot"] = sb.URL })
+	body := []byte(`{"tool":"crm_pipelines","input":{"action":"list","rationale":"bench"}}`)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	run := func(b *testing.B, url string, body []byte, method, auth string) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req, _ := http.NewRequest(method, url, bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+auth)
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b.Fatalf("status %d", resp.StatusCode)
+			}
+		}
+	}
+	b.Run("direct", func(b *testing.B) {
+		run(b, sb.URL+"/crm/v3/pipelines/deals", nil, "GET", hubspot.SandboxToken)
+	})
+	b.Run("gateway", func(b *testing.B) {
+		run(b, env.GatewayURL+"/api/v1/demo/crm", body, "POST", env.DemoToken)
+	})
+}
