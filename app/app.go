@@ -23,6 +23,7 @@ import (
 	"github.com/gtmgate/gtmgate/store/postgres"
 	"github.com/gtmgate/gtmgate/store/sqlite"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
+	"github.com/gtmgate/gtmgate/store/storecache"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
@@ -106,6 +107,9 @@ func (a *App) openStore(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("open %s store: %w", a.backend, err)
 	}
+	// Every tool call reads its token, tenant and provider token; a short
+	// cache keeps those reads off the hot path (see storecache for the TTL).
+	a.store = storecache.New(a.store, 0, nil)
 	return nil
 }
 

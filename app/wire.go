@@ -110,6 +110,3 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	})
 	return a.buildContentSurfaces(ctx)
 }
-
-// buildContentSurfaces builds the site and docs listeners' handlers.
-func (a *App) buildContentSurfaces(context.Context) error { return nil }

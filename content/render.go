@@ -1,0 +1,170 @@
+package content
+
+import (
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// renderPages builds each page's markdown, HTML and their bodies.
+func (t *Tree) renderPages() error {
+	nav := t.nav()
+	for _, p := range t.pages {
+		mdSrc, htmlSrc := p.Body, p.Body
+		if list, _ := p.Meta.Bool("list", true); p.SectionIndex && list {
+			mdSrc += t.sectionList(p, true)
+			htmlSrc += t.sectionList(p, false)
+		}
+		p.Markdown = []byte("# " + p.Title + "\n\n" + mdSrc)
+		frag, plain, err := renderMarkdown([]byte(htmlSrc))
+		if err != nil {
+			return fmt.Errorf("content: %s: %w", p.File, err)
+		}
+		p.Text = plain
+		d := layoutData{SiteName: t.siteName, Title: p.Title, Description: p.Description, Canonical: t.URL(p.Path),
+			MarkdownPath: p.MarkdownPath(), IsHome: p.Path == "/", Nav: navFor(nav, p.Path),
+			FooterLinks: t.opts.FooterLinks, Content: template.HTML(frag)}
+		if !p.Date.IsZero() && p.Depth() > 1 {
+			d.Date = &p.Date
+		}
+		html, err := renderLayout(d)
+		if err != nil {
+			return err
+		}
+		md, err := NewBody(http.StatusOK, TypeMarkdown, p.Markdown, p.LastModified(), markdownHeader(p.Markdown))
+		if err != nil {
+			return err
+		}
+		hb, err := NewBody(http.StatusOK, TypeHTML, html, p.LastModified(), t.pageLinks(p))
+		if err != nil {
+			return err
+		}
+		t.routes[p.Path] = &route{body: hb, markdown: md}
+		t.routes[p.MarkdownPath()] = &route{body: md}
+	}
+	return nil
+}
+
+// nav lists the top-level pages unless their front matter says nav: false.
+func (t *Tree) nav() []Link {
+	var out []Link
+	for _, p := range t.pages {
+		if show, _ := p.Meta.Bool("nav", true); p.Depth() == 1 && show {
+			out = append(out, Link{Title: cmpOr(p.Meta.String("nav_title"), p.Title), Path: p.Path})
+		}
+	}
+	return out
+}
+
+// sectionList renders the direct children of a section index as a markdown
+// list, linking .md renditions (for agents) or HTML pages (for people).
+func (t *Tree) sectionList(idx *Page, markdown bool) string {
+	var b strings.Builder
+	for _, c := range t.pages {
+		if c == idx || c.Parent() != idx.Path {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\n## In this section\n\n")
+		}
+		target := c.Path
+		if markdown {
+			target = c.MarkdownPath()
+		}
+		fmt.Fprintf(&b, "- [%s](%s)", escapeLinkText(c.Title), target)
+		if c.Description != "" {
+			b.WriteString(": " + c.Description)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// pageLinks are the Link headers of an HTML page.
+func (t *Tree) pageLinks(p *Page) http.Header {
+	h := http.Header{}
+	h.Add("Link", "<"+p.MarkdownPath()+`>; rel="alternate"; type="text/markdown"`)
+	for _, l := range t.opts.PageLinks {
+		h.Add("Link", l)
+	}
+	return h
+}
+
+// markdownHeader carries the usage signal and a token estimate.
+func markdownHeader(md []byte) http.Header {
+	h := http.Header{}
+	h.Set("Content-Signal", ContentSignal)
+	h.Set("X-Markdown-Tokens", strconv.Itoa(tokenEstimate(md)))
+	return h
+}
+
+// addResource precomputes a generated body.
+func (t *Tree) addResource(r Resource) error {
+	if _, ok := CleanPath(r.Path); !ok || !strings.HasPrefix(r.Path, "/") {
+		return fmt.Errorf("content: resource path %q is not clean", r.Path)
+	}
+	if _, taken := t.routes[r.Path]; taken {
+		return fmt.Errorf("content: resource %s collides with a page or another resource", r.Path)
+	}
+	h := r.Header
+	if r.ContentType == TypeMarkdown {
+		h = markdownHeader(r.Data)
+		for k, v := range r.Header {
+			h[k] = v
+		}
+	}
+	b, err := NewBody(http.StatusOK, r.ContentType, r.Data, r.LastModified, h)
+	if err != nil {
+		return err
+	}
+	t.routes[r.Path] = &route{body: b}
+	return nil
+}
+
+// addBuiltins adds the stylesheet and the two 404 bodies.
+func (t *Tree) addBuiltins() error {
+	css, err := NewBody(http.StatusOK, "text/css; charset=utf-8", stylesheet(), time.Time{}, nil)
+	if err != nil {
+		return err
+	}
+	t.routes[StylePath] = &route{body: css}
+	md := []byte(notFoundMarkdown)
+	if t.notFound[0], err = NewBody(http.StatusNotFound, TypeMarkdown, md, time.Time{}, markdownHeader(md)); err != nil {
+		return err
+	}
+	frag, _, err := renderMarkdown([]byte(notFoundMarkdown[strings.Index(notFoundMarkdown, "\n\n")+2:]))
+	if err != nil {
+		return err
+	}
+	html, err := renderLayout(layoutData{SiteName: t.siteName, Title: "Page not found", Nav: navFor(t.nav(), ""),
+		FooterLinks: t.opts.FooterLinks, Content: template.HTML(frag)})
+	if err != nil {
+		return err
+	}
+	t.notFound[1], err = NewBody(http.StatusNotFound, TypeHTML, html, time.Time{}, nil)
+	return err
+}
+
+// notFoundMarkdown is the 404 body: where to go next.
+const notFoundMarkdown = `# Not found
+
+There is no page at this address. These will help you find what you need:
+
+- [/sitemap.xml](/sitemap.xml): every page of the site
+- [/llms.txt](/llms.txt): the site map for agents, with a markdown URL for each page
+- [/](/): the home page
+`
+
+func escapeLinkText(s string) string {
+	return strings.NewReplacer("[", `\[`, "]", `\]`).Replace(s)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

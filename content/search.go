@@ -1,0 +1,210 @@
+package content
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// Search limits.
+const (
+	MaxQueryLen   = 256
+	DefaultLimit  = 10
+	MaxLimit      = 50
+	snippetLength = 200
+)
+
+// ErrInvalidQuery is returned (wrapped, with the reason) for an empty or
+// overlong query; callers map it to VALIDATION_ERROR.
+var ErrInvalidQuery = errors.New("invalid query")
+
+// Index is an in-memory full-text index of a tree's pages (English analyzer:
+// stop words, possessives, stemming).
+type Index struct {
+	idx  bleve.Index
+	tree *Tree
+}
+
+// Hit is one search result. Snippet is HTML-escaped text with the matched
+// terms wrapped in <mark>.
+type Hit struct {
+	Title   string  `json:"title"`
+	URL     string  `json:"url"`
+	Path    string  `json:"path"`
+	Snippet string  `json:"snippet"`
+	Score   float64 `json:"score"`
+	Section string  `json:"section"`
+}
+
+// Results is a ranked page of hits.
+type Results struct {
+	Query   string `json:"query"`
+	Total   uint64 `json:"total"`
+	Results []Hit  `json:"results"`
+}
+
+type indexedPage struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Body        string `json:"body"`
+	Section     string `json:"section"`
+}
+
+func buildIndex(t *Tree) (*Index, error) {
+	text := bleve.NewTextFieldMapping()
+	text.Analyzer = en.AnalyzerName
+	kw := bleve.NewTextFieldMapping()
+	kw.Analyzer = keyword.Name
+	doc := bleve.NewDocumentMapping()
+	doc.AddFieldMappingsAt("title", text)
+	doc.AddFieldMappingsAt("description", text)
+	doc.AddFieldMappingsAt("body", text)
+	doc.AddFieldMappingsAt("section", kw)
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = en.AnalyzerName
+	idx, err := bleve.NewMemOnly(m)
+	if err != nil {
+		return nil, fmt.Errorf("content: search index: %w", err)
+	}
+	batch := idx.NewBatch()
+	for _, p := range t.pages {
+		if err := batch.Index(p.Path, indexedPage{Title: p.Title, Description: p.Description, Body: p.Text, Section: p.Section}); err != nil {
+			return nil, fmt.Errorf("content: index %s: %w", p.Path, err)
+		}
+	}
+	if err := idx.Batch(batch); err != nil {
+		return nil, fmt.Errorf("content: search index: %w", err)
+	}
+	return &Index{idx: idx, tree: t}, nil
+}
+
+// ValidateQuery checks a query string; the error wraps ErrInvalidQuery.
+func ValidateQuery(q string) error {
+	switch {
+	case strings.TrimSpace(q) == "":
+		return fmt.Errorf("%w: q is required", ErrInvalidQuery)
+	case !utf8.ValidString(q):
+		return fmt.Errorf("%w: q must be UTF-8", ErrInvalidQuery)
+	case len(q) > MaxQueryLen:
+		return fmt.Errorf("%w: q is longer than %d bytes", ErrInvalidQuery, MaxQueryLen)
+	}
+	return nil
+}
+
+// Search ranks pages for q, optionally within one section. Words are
+// stemmed ("pricing" finds "price"); "quoted phrases" must match as phrases;
+// a trailing * makes a prefix query ("onboard*").
+func (ix *Index) Search(q, section string, limit int) (*Results, error) {
+	if err := ValidateQuery(q); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit)
+	bq := buildQuery(q)
+	if section != "" {
+		tq := bleve.NewTermQuery(section)
+		tq.SetField("section")
+		bq.AddMust(tq)
+	}
+	req := bleve.NewSearchRequestOptions(bq, limit, 0, false)
+	req.Highlight = bleve.NewHighlightWithStyle("html")
+	req.Highlight.AddField("body")
+	res, err := ix.idx.Search(req)
+	if err != nil {
+		return nil, fmt.Errorf("content: search %q: %w", q, err)
+	}
+	out := &Results{Query: q, Total: res.Total, Results: []Hit{}}
+	for _, h := range res.Hits {
+		p, ok := ix.tree.byPath[h.ID]
+		if !ok {
+			continue
+		}
+		out.Results = append(out.Results, Hit{Title: p.Title, URL: ix.tree.URL(p.Path), Path: p.Path,
+			Snippet: snippet(h.Fragments["body"], p), Score: h.Score, Section: p.Section})
+	}
+	return out, nil
+}
+
+// buildQuery turns q into a boolean query: phrases and prefixes must match;
+// plain words should (all of them when nothing else is required).
+func buildQuery(q string) *query.BooleanQuery {
+	phrases, prefixes, words := splitQuery(q)
+	bq := bleve.NewBooleanQuery()
+	for _, ph := range phrases {
+		bq.AddMust(anyField(func(f string) query.Query { m := bleve.NewMatchPhraseQuery(ph); m.SetField(f); return m }))
+	}
+	for _, pre := range prefixes {
+		bq.AddMust(anyField(func(f string) query.Query { m := bleve.NewPrefixQuery(pre); m.SetField(f); return m }))
+	}
+	if len(words) > 0 {
+		text := strings.Join(words, " ")
+		wq := anyField(func(f string) query.Query { m := bleve.NewMatchQuery(text); m.SetField(f); return m })
+		if len(phrases)+len(prefixes) == 0 {
+			bq.AddMust(wq)
+		} else {
+			bq.AddShould(wq)
+		}
+	}
+	return bq
+}
+
+// anyField matches in title (boost 3), description (2) or body.
+func anyField(mk func(field string) query.Query) query.Query {
+	var qs []query.Query
+	for f, boost := range map[string]float64{"title": 3, "description": 2, "body": 1} {
+		q := mk(f)
+		if b, ok := q.(query.BoostableQuery); ok {
+			b.SetBoost(boost)
+		}
+		qs = append(qs, q)
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+// splitQuery separates "quoted phrases", prefix* terms and plain words.
+func splitQuery(q string) (phrases, prefixes, words []string) {
+	for i, part := range strings.Split(q, `"`) {
+		if i%2 == 1 {
+			if p := strings.TrimSpace(part); p != "" {
+				phrases = append(phrases, p)
+			}
+			continue
+		}
+		for _, w := range strings.Fields(part) {
+			if pre := strings.ToLower(strings.TrimRight(w, "*")); strings.HasSuffix(w, "*") {
+				if utf8.RuneCountInString(pre) >= 2 {
+					prefixes = append(prefixes, pre)
+				}
+				continue
+			}
+			words = append(words, w)
+		}
+	}
+	return phrases, prefixes, words
+}
+
+// snippet joins highlight fragments, else starts the page's text.
+func snippet(fragments []string, p *Page) string {
+	if len(fragments) > 0 {
+		return strings.Join(strings.Fields(strings.Join(fragments, " … ")), " ")
+	}
+	s := strings.Join(strings.Fields(cmpOr(p.Description, p.Text)), " ")
+	if len(s) > snippetLength {
+		cut := snippetLength
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return html.EscapeString(s)
+}

@@ -1,0 +1,110 @@
+package content
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func searchTree(t testing.TB) *Tree {
+	t.Helper()
+	tree, err := Load(fstest.MapFS{
+		"index.md":         page("Home", "", "Welcome to the practice."),
+		"pricing.md":       page("Pricing", "", "Our prices are fixed. Each sprint has one price."),
+		"guide/onboard.md": page("Onboarding", "", "Onboarding a new tenant takes a day. Send the bearer token."),
+		"guide/tokens.md":  page("Tokens", "", "A token is issued by the operator. Tokens never expire silently."),
+		"blog/mql.md":      page("Why we don't measure MQLs", "", "Marketing qualified leads distort pipeline."),
+	}, Options{BaseURL: "https://x.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+func TestSearch(t *testing.T) {
+	ix := searchTree(t).Search()
+	tests := []struct {
+		q, section string
+		first      string
+		total      int
+	}{
+		{"pricing", "", "/pricing", 1},              // stemmed: pricing → price
+		{"tokens", "", "/guide/tokens", 2},          // both guide pages mention token(s)
+		{`"bearer token"`, "", "/guide/onboard", 1}, // phrase
+		{`"token bearer"`, "", "", 0},               // phrase order matters
+		{"onboard*", "", "/guide/onboard", 1},       // prefix
+		{"token", "blog", "", 0},                    // section filter
+		{"token", "guide", "/guide/tokens", 2},      // section filter
+		{"mqls", "", "/blog/mql", 1},                // title match
+		{"nothing-matches-this", "", "", 0},
+	}
+	for _, tc := range tests {
+		res, err := ix.Search(tc.q, tc.section, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.q, err)
+		}
+		first := ""
+		if len(res.Results) > 0 {
+			first = res.Results[0].Path
+		}
+		if first != tc.first || int(res.Total) != tc.total {
+			t.Errorf("%q in %q: first %q total %d, want %q %d", tc.q, tc.section, first, res.Total, tc.first, tc.total)
+		}
+	}
+	res, _ := ix.Search("operator", "", 1)
+	if h := res.Results[0]; !strings.Contains(h.Snippet, "<mark>operator</mark>") || h.URL != "https://x.test/guide/tokens" || h.Section != "guide" {
+		t.Errorf("hit %+v", h)
+	}
+	for _, q := range []string{"", "   ", strings.Repeat("a", MaxQueryLen+1), "\xff"} {
+		if _, err := ix.Search(q, "", 0); !errors.Is(err, ErrInvalidQuery) {
+			t.Errorf("%q: err %v", q, err)
+		}
+	}
+}
+
+// generated1000 is a tree of 1,000 pages in 10 sections, ~400 words each.
+func generated1000() fstest.MapFS {
+	words := strings.Fields("pipeline revenue marketing attribution forecast deal stage buyer meeting channel sprint install diagnose operate program advisory contact session token tenant gateway")
+	fsys := fstest.MapFS{"index.md": page("Home", "", "home")}
+	for i := range 1000 {
+		var b strings.Builder
+		for j := range 400 {
+			b.WriteString(words[(i*7+j*13)%len(words)])
+			if j%12 == 11 {
+				b.WriteString(".\n\n")
+			} else {
+				b.WriteString(" ")
+			}
+		}
+		fsys[fmt.Sprintf("s%d/page-%d.md", i%10, i)] = page(fmt.Sprintf("Page %d about %s", i, words[i%len(words)]),
+			fmt.Sprintf("description: Page %d.\ndate: 2025-01-%02d\n", i, 1+i%28), "## Heading\n\n"+b.String())
+	}
+	return fsys
+}
+
+func BenchmarkLoad1000(b *testing.B) {
+	fsys := generated1000()
+	for b.Loop() {
+		if _, err := Load(fsys, Options{BaseURL: "https://x.test"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSearch1000(b *testing.B) {
+	tree, err := Load(generated1000(), Options{BaseURL: "https://x.test"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{"pipeline", "attribution forecast", `"buyer meeting"`, "diagn*", "tenants"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := tree.Search().Search(queries[i%len(queries)], "", 10); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

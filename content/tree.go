@@ -1,0 +1,140 @@
+package content
+
+import (
+	"net/http"
+	"time"
+)
+
+// Options configure Load.
+type Options struct {
+	// BaseURL is the absolute public URL of the surface, without a trailing
+	// slash ("https://example.com"); used for canonical links and by
+	// generators.
+	BaseURL string
+	// SiteName names the site in the layout; default: the home page's
+	// front matter "site_name", else its title.
+	SiteName string
+	// Generated are markdown files added to the tree as if they were in it
+	// (name → source with front matter), e.g. the docs' tool reference.
+	Generated map[string][]byte
+	// Resources, when set, is called once the pages are loaded and returns
+	// further bodies to serve (llms.txt, sitemap…), precomputed like pages.
+	Resources func(*Tree) ([]Resource, error)
+	// PageLinks are Link header values sent with every HTML page, for example
+	// `</llms.txt>; rel="describedby"; type="text/markdown"`. Each page also
+	// links its own markdown rendition.
+	PageLinks []string
+	// FooterLinks appear in every page's footer.
+	FooterLinks []Link
+	// IncludeDrafts serves pages whose front matter says draft: true.
+	IncludeDrafts bool
+	// NoSearch skips building the search index.
+	NoSearch bool
+}
+
+// Resource is a generated response served at an exact path.
+type Resource struct {
+	Path        string
+	ContentType string
+	Data        []byte
+	// LastModified is sent when not zero.
+	LastModified time.Time
+	// Header holds extra headers. Markdown resources (ContentType
+	// TypeMarkdown) get Content-Signal and x-markdown-tokens added.
+	Header http.Header
+}
+
+// Special is an underscore file of the tree ("_llms.md"): front matter and
+// body, not served as a page.
+type Special struct {
+	Meta FrontMatter
+	Body string
+}
+
+// Tree is a loaded, immutable content tree with every response precomputed.
+type Tree struct {
+	opts     Options
+	siteName string
+	pages    []*Page
+	byPath   map[string]*Page
+	specials map[string]Special
+	routes   map[string]*route
+	notFound [2]*Body // markdown, HTML
+	index    *Index
+	loadedAt time.Time
+}
+
+// route is what one request path serves: a body, optionally a markdown
+// alternative chosen by Accept, or a redirect.
+type route struct {
+	body     *Body
+	markdown *Body
+	redirect string
+}
+
+// Pages returns the pages in reading order: home, then each top-level page
+// followed by the pages under it (section index first, then by order, newest
+// date, title).
+func (t *Tree) Pages() []*Page { return t.pages }
+
+// Page returns the page at a URL path ("/about"); markdown paths ("/about.md")
+// and absolute URLs under BaseURL are accepted too.
+func (t *Tree) Page(path string) (*Page, bool) {
+	p, ok := t.byPath[normalizePageRef(t.opts.BaseURL, path)]
+	return p, ok
+}
+
+// Section returns the pages of a section (front matter "section" or first
+// path segment), section index first.
+func (t *Tree) Section(name string) []*Page {
+	var out []*Page
+	for _, p := range t.pages {
+		if p.Section == name {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Sections lists the distinct non-empty sections in reading order.
+func (t *Tree) Sections() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range t.pages {
+		if p.Section != "" && !seen[p.Section] {
+			seen[p.Section] = true
+			out = append(out, p.Section)
+		}
+	}
+	return out
+}
+
+// Special returns an underscore file by name ("_llms.md").
+func (t *Tree) Special(name string) (Special, bool) {
+	s, ok := t.specials[name]
+	return s, ok
+}
+
+// SiteName returns the site's name.
+func (t *Tree) SiteName() string { return t.siteName }
+
+// BaseURL returns Options.BaseURL.
+func (t *Tree) BaseURL() string { return t.opts.BaseURL }
+
+// URL returns the absolute URL of a path.
+func (t *Tree) URL(path string) string { return t.opts.BaseURL + path }
+
+// Body returns the body served at an exact path (for a page path, its HTML).
+func (t *Tree) Body(path string) (*Body, bool) {
+	r, ok := t.routes[path]
+	if !ok || r.body == nil {
+		return nil, false
+	}
+	return r.body, true
+}
+
+// Search returns the tree's search index (nil when Options.NoSearch).
+func (t *Tree) Search() *Index { return t.index }
+
+// LoadedAt is when the tree was built.
+func (t *Tree) LoadedAt() time.Time { return t.loadedAt }

@@ -1,0 +1,79 @@
+package docs
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/content"
+)
+
+// searchHandler serves GET /api/search?q=…[&section=…][&limit=…]: ranked
+// results as JSON {query, total, results: [{title, url, snippet, score,
+// section}]}, snippets HTML-escaped with matches in <mark>. An empty q, a q
+// over 256 bytes or a bad limit is 400 VALIDATION_ERROR.
+func searchHandler(src *content.Source) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		limit := 0
+		if s := q.Get("limit"); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 || n > content.MaxLimit {
+				writeError(w, gtmgate.Errorf(gtmgate.EValidation, "limit must be an integer from 1 to %d", content.MaxLimit))
+				return
+			}
+			limit = n
+		}
+		idx := src.Tree().Search()
+		if idx == nil {
+			writeError(w, gtmgate.Errorf(gtmgate.EUnavailable, "search is not enabled"))
+			return
+		}
+		res, err := idx.Search(q.Get("q"), q.Get("section"), limit)
+		if errors.Is(err, content.ErrInvalidQuery) {
+			writeError(w, gtmgate.Errorf(gtmgate.EValidation, "%s", err.Error()).WithHint("send q, 1 to 256 bytes: words, \"a phrase\" or a prefix*"))
+			return
+		}
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, res)
+	})
+}
+
+// statusOf maps the codes this handler produces to HTTP statuses.
+// TODO(lead): replace with the shared error mapping once it exists.
+func statusOf(code string) int {
+	switch code {
+	case gtmgate.EValidation:
+		return http.StatusBadRequest
+	case gtmgate.EUnavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Hint    string `json:"hint,omitempty"`
+	} `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	e := gtmgate.AsError(err)
+	var body errorBody
+	body.Error.Code, body.Error.Message, body.Error.Hint = e.Code, e.Message, e.Hint
+	writeJSON(w, statusOf(e.Code), body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

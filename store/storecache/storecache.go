@@ -1,0 +1,129 @@
+// Package storecache puts a short-lived read-through cache in front of the
+// three store reads every tool call makes: the bearer token, the tenant and
+// the provider token. Local writes invalidate at once; other replicas' writes
+// are seen within the TTL (a revoked token stops working everywhere within
+// it). Misses are never cached, so unknown tokens cannot fill the cache.
+package storecache
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// DefaultTTL is how long an entry is trusted.
+const DefaultTTL = time.Second
+
+// maxEntries bounds each map; when full it is cleared.
+const maxEntries = 10000
+
+// Store wraps a gtmgate.Store.
+type Store struct {
+	gtmgate.Store
+	ttl time.Duration
+	now func() time.Time
+
+	mu        sync.Mutex
+	tokens    map[string]entry[*gtmgate.TenantToken]
+	tenants   map[string]entry[*gtmgate.Tenant]
+	providers map[[3]string]entry[*gtmgate.ProviderToken]
+}
+
+type entry[T any] struct {
+	v       T
+	expires time.Time
+}
+
+// New wraps s; ttl <= 0 means DefaultTTL.
+func New(s gtmgate.Store, ttl time.Duration, now func() time.Time) *Store {
+	if ttl <= 0 {
+		ttl = DefaultTTL
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{Store: s, ttl: ttl, now: now, tokens: map[string]entry[*gtmgate.TenantToken]{},
+		tenants: map[string]entry[*gtmgate.Tenant]{}, providers: map[[3]string]entry[*gtmgate.ProviderToken]{}}
+}
+
+func lookup[K comparable, T any](s *Store, m map[K]entry[T], k K, load func() (T, error)) (T, error) {
+	s.mu.Lock()
+	e, ok := m[k]
+	s.mu.Unlock()
+	if ok && s.now().Before(e.expires) {
+		return e.v, nil
+	}
+	v, err := load()
+	if err != nil {
+		return v, err
+	}
+	s.mu.Lock()
+	if len(m) >= maxEntries {
+		clear(m)
+	}
+	m[k] = entry[T]{v: v, expires: s.now().Add(s.ttl)}
+	s.mu.Unlock()
+	return v, nil
+}
+
+func drop[K comparable, T any](s *Store, m map[K]entry[T], keep func(K, T) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, e := range m {
+		if !keep(k, e.v) {
+			delete(m, k)
+		}
+	}
+}
+
+// FindTenantToken is cached for hits.
+func (s *Store) FindTenantToken(ctx context.Context, hash string) (*gtmgate.TenantToken, error) {
+	return lookup(s, s.tokens, hash, func() (*gtmgate.TenantToken, error) { return s.Store.FindTenantToken(ctx, hash) })
+}
+
+// RevokeTenantToken invalidates the tenant's cached tokens.
+func (s *Store) RevokeTenantToken(ctx context.Context, tenantID, tokenID string, at time.Time) error {
+	err := s.Store.RevokeTenantToken(ctx, tenantID, tokenID, at)
+	drop(s, s.tokens, func(_ string, t *gtmgate.TenantToken) bool { return t.ID != tokenID })
+	return err
+}
+
+// GetTenant is cached. Callers must not modify the returned tenant.
+func (s *Store) GetTenant(ctx context.Context, id string) (*gtmgate.Tenant, error) {
+	return lookup(s, s.tenants, id, func() (*gtmgate.Tenant, error) { return s.Store.GetTenant(ctx, id) })
+}
+
+// PutTenant invalidates the tenant.
+func (s *Store) PutTenant(ctx context.Context, t *gtmgate.Tenant) (bool, error) {
+	created, err := s.Store.PutTenant(ctx, t)
+	drop(s, s.tenants, func(id string, _ *gtmgate.Tenant) bool { return id != t.ID })
+	return created, err
+}
+
+// GetProviderToken is cached.
+func (s *Store) GetProviderToken(ctx context.Context, tenantID, provider, accountID string) (*gtmgate.ProviderToken, error) {
+	return lookup(s, s.providers, [3]string{tenantID, provider, accountID}, func() (*gtmgate.ProviderToken, error) {
+		return s.Store.GetProviderToken(ctx, tenantID, provider, accountID)
+	})
+}
+
+// PutProviderToken invalidates the account's token.
+func (s *Store) PutProviderToken(ctx context.Context, t *gtmgate.ProviderToken) error {
+	err := s.Store.PutProviderToken(ctx, t)
+	s.dropProvider(t.TenantID, t.Provider, t.AccountID)
+	return err
+}
+
+// CompleteRefresh invalidates the refreshed account's token.
+func (s *Store) CompleteRefresh(ctx context.Context, r gtmgate.RefreshResult) error {
+	err := s.Store.CompleteRefresh(ctx, r)
+	s.dropProvider(r.TenantID, r.Provider, r.AccountID)
+	return err
+}
+
+func (s *Store) dropProvider(tenant, provider, account string) {
+	key := [3]string{tenant, provider, account}
+	drop(s, s.providers, func(k [3]string, _ *gtmgate.ProviderToken) bool { return k != key })
+}
