@@ -25,8 +25,10 @@ func (t *Tree) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := rt.body
+	// Every page varies on Accept: HTML URLs negotiate markdown, and caches
+	// in front of .md URLs must not mix them with the HTML of the same page.
+	addVary(w.Header(), "Accept")
 	if rt.markdown != nil {
-		addVary(w.Header(), "Accept")
 		if prefersMarkdown(r.Header.Get("Accept")) {
 			b = rt.markdown
 		}

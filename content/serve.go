@@ -80,14 +80,18 @@ func notModified(r *http.Request, b *Body, chosen variant) bool {
 	return err == nil && !b.LastModified.After(t.Truncate(time.Second))
 }
 
-// addVary adds a field to Vary unless present.
+// addVary adds a field to the single Vary header unless present.
 func addVary(h http.Header, field string) {
+	var fields []string
 	for _, v := range h.Values("Vary") {
 		for _, f := range strings.Split(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(f), field) {
-				return
+			if f = strings.TrimSpace(f); f != "" {
+				if strings.EqualFold(f, field) {
+					return
+				}
+				fields = append(fields, f)
 			}
 		}
 	}
-	h.Add("Vary", field)
+	h.Set("Vary", strings.Join(append(fields, field), ", "))
 }
