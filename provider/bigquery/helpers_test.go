@@ -2,14 +2,12 @@ package bigquery
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
-	"github.com/gtmgate/gtmgate/registry"
 )
 
 // setup starts a sandbox and returns it with the tools wired to it.
@@ -48,15 +46,7 @@ func (b refreshedBadToken) Refresh(context.Context, string) (string, error) {
 // runWithSource runs tool like providertest.Run but with any TokenSource.
 func runWithSource(t *testing.T, tool gtmgate.Tool, account gtmgate.Account, ts gtmgate.TokenSource, input string) (any, error) {
 	t.Helper()
-	entry, _ := registry.MustNew(tool).Tool(tool.Name)
-	m, action, err := entry.Validate(json.RawMessage(input))
-	if err != nil {
-		return nil, err
-	}
-	call := &gtmgate.Call{RequestID: "test", TenantID: "test", Tool: entry.Tool, Action: action,
-		Input: json.RawMessage(input), Account: account, Token: ts}
-	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
-	return tool.Run(context.Background(), call)
+	return providertest.RunWith(t, tool, account, ts, input)
 }
 
 func providertestRun(t *testing.T, sb *Sandbox, tool gtmgate.Tool, token, input string) (any, error) {

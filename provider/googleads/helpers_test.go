@@ -2,7 +2,6 @@ package googleads
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
-	"github.com/gtmgate/gtmgate/registry"
 )
 
 // testNow pins the sandbox's clock so reports are reproducible.
@@ -62,15 +60,7 @@ func (e *env) mustRun(t *testing.T, tool, input string) map[string]any {
 // runWithTokens runs a tool the way providertest does but with any TokenSource.
 func (e *env) runWithTokens(t *testing.T, tool string, ts gtmgate.TokenSource, input string) error {
 	t.Helper()
-	reg := registry.MustNew(e.tools[tool])
-	entry, _ := reg.Tool(tool)
-	m, action, err := entry.Validate(json.RawMessage(input))
-	if err != nil {
-		t.Fatalf("validate: %v", err)
-	}
-	call := &gtmgate.Call{Tool: entry.Tool, Action: action, Input: json.RawMessage(input), Account: e.acct, Token: ts}
-	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
-	_, err = entry.Run(context.Background(), call)
+	_, err := providertest.RunWith(t, e.tools[tool], e.acct, ts, input)
 	return err
 }
 

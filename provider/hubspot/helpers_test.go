@@ -1,7 +1,6 @@
 package hubspot
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
-	"github.com/gtmgate/gtmgate/registry"
 )
 
 // testEnv is a sandbox behind a loopback server and the tools pointed at it.
@@ -90,19 +88,10 @@ func upstreamDetail(t testing.TB, ge *gtmgate.Error) gtmgate.UpstreamDetail {
 	return d
 }
 
-// runWithTokenSource runs a tool like providertest.Run but with any
-// TokenSource, to exercise the 401 refresh path.
+// runWithTokenSource runs a tool with any TokenSource, to exercise the 401 refresh path.
 func (e *testEnv) runWithTokenSource(tool string, ts gtmgate.TokenSource, input string) (any, error) {
 	e.t.Helper()
-	reg := registry.MustNew(e.tools[tool])
-	entry, _ := reg.Tool(tool)
-	m, action, err := entry.Validate(json.RawMessage(input))
-	if err != nil {
-		return nil, err
-	}
-	call := &gtmgate.Call{RequestID: "test", TenantID: "test", Tool: entry.Tool, Action: action, Input: json.RawMessage(input), Account: e.account, Token: ts}
-	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
-	return e.tools[tool].Run(context.Background(), call)
+	return providertest.RunWith(e.t, e.tools[tool], e.account, ts, input)
 }
 
 // propValue returns a record property's value, "" when null or absent.

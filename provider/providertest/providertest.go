@@ -24,9 +24,19 @@ func Serve(t testing.TB, sb gtmgate.ProviderSandbox) string {
 }
 
 // Run validates input (a JSON object) against tool's schema and runs it with
-// the given account and token. It returns the result re-encoded as generic
-// JSON (maps and slices), as a client would see it.
+// the given account and static token (none when empty). It returns the
+// result re-encoded as generic JSON (maps and slices), as a client would see it.
 func Run(t testing.TB, tool gtmgate.Tool, account gtmgate.Account, token string, input string) (any, error) {
+	t.Helper()
+	var ts gtmgate.TokenSource
+	if token != "" {
+		ts = gtmgate.StaticToken(token)
+	}
+	return RunWith(t, tool, account, ts, input)
+}
+
+// RunWith is Run with any token source, for testing refresh after a 401.
+func RunWith(t testing.TB, tool gtmgate.Tool, account gtmgate.Account, ts gtmgate.TokenSource, input string) (any, error) {
 	t.Helper()
 	reg, err := registry.New(tool)
 	if err != nil {
@@ -38,11 +48,8 @@ func Run(t testing.TB, tool gtmgate.Tool, account gtmgate.Account, token string,
 		return nil, err
 	}
 	call := &gtmgate.Call{RequestID: "test", TenantID: "test", Tool: entry.Tool, Action: action,
-		Input: json.RawMessage(input), Account: account}
+		Input: json.RawMessage(input), Account: account, Token: ts}
 	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
-	if token != "" {
-		call.Token = gtmgate.StaticToken(token)
-	}
 	res, err := tool.Run(context.Background(), call)
 	if err != nil {
 		return nil, err

@@ -5,14 +5,12 @@ package googleapitest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
-	"github.com/gtmgate/gtmgate/registry"
 )
 
 // Faulter is the fault hook a Google sandbox exposes.
@@ -28,24 +26,6 @@ type refusedToken struct{ stale, fresh string }
 func (r refusedToken) Token(context.Context) (string, error) { return r.stale, nil }
 
 func (r refusedToken) Refresh(context.Context, string) (string, error) { return r.fresh, nil }
-
-// RunWithSource is providertest.Run with a TokenSource instead of a static
-// token, for the paths where a refresh matters.
-func RunWithSource(t testing.TB, tool gtmgate.Tool, account gtmgate.Account, ts gtmgate.TokenSource, input string) (any, error) {
-	t.Helper()
-	entry, ok := registry.MustNew(tool).Tool(tool.Name)
-	if !ok {
-		t.Fatalf("tool %s not registered", tool.Name)
-	}
-	m, action, err := entry.Validate(json.RawMessage(input))
-	if err != nil {
-		return nil, err
-	}
-	call := &gtmgate.Call{RequestID: "test", TenantID: "test", Tool: entry.Tool, Action: action,
-		Input: json.RawMessage(input), Account: account, Token: ts}
-	call.Limit, call.Cursor, call.Filter = registry.ListParams(m)
-	return tool.Run(context.Background(), call)
-}
 
 // UpstreamError asserts err is UPSTREAM_ERROR with the given provider status
 // and returns it.
@@ -73,7 +53,7 @@ func CheckBadToken(t *testing.T, tool gtmgate.Tool, account gtmgate.Account, inp
 		t.Errorf("static refused token: code = %s (%v), want %s", code, err, gtmgate.EReauthRequired)
 	}
 	ts := refusedToken{stale: "stale-token-0123456789", fresh: "fresh-token-9876543210"}
-	_, err = RunWithSource(t, tool, account, ts, input)
+	_, err = providertest.RunWith(t, tool, account, ts, input)
 	e := UpstreamError(t, err, 401)
 	d := e.Detail.(gtmgate.UpstreamDetail)
 	for _, tok := range []string{ts.stale, ts.fresh} {
