@@ -17,6 +17,7 @@ type Store interface {
 	FeedbackStore
 	ApprovalStore
 	ProviderOAuthStore
+	OAuthStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.
