@@ -8,6 +8,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/content"
+	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // searchHandler serves GET /api/search?q=…[&section=…][&limit=…]: ranked
@@ -44,31 +45,10 @@ func searchHandler(src *content.Source) http.Handler {
 	})
 }
 
-// statusOf maps the codes this handler produces to HTTP statuses.
-// TODO(lead): replace with the shared error mapping once it exists.
-func statusOf(code string) int {
-	switch code {
-	case gtmgate.EValidation:
-		return http.StatusBadRequest
-	case gtmgate.EUnavailable:
-		return http.StatusServiceUnavailable
-	}
-	return http.StatusInternalServerError
-}
-
-type errorBody struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Hint    string `json:"hint,omitempty"`
-	} `json:"error"`
-}
-
 func writeError(w http.ResponseWriter, err error) {
 	e := gtmgate.AsError(err)
-	var body errorBody
-	body.Error.Code, body.Error.Message, body.Error.Hint = e.Code, e.Message, e.Hint
-	writeJSON(w, statusOf(e.Code), body)
+	w.Header().Set("Cache-Control", "no-store")
+	jsonapi.Write(w, jsonapi.Status(e.Code), jsonapi.NewErrorBody(e, w.Header().Get("X-Request-Id")))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
