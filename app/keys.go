@@ -61,7 +61,13 @@ func (a *App) seedDemo(ctx context.Context, sandboxes []gtmgate.ProviderSandbox)
 }
 
 func (a *App) demoToken() string {
+	return "demo_" + hex.EncodeToString(a.derivedKey("gtmgate demo tenant token"))[:40]
+}
+
+// derivedKey derives a purpose-specific key from the encryption key, so every
+// replica sharing the key derives the same value.
+func (a *App) derivedKey(purpose string) []byte {
 	m := hmac.New(sha256.New, a.key)
-	m.Write([]byte("gtmgate demo tenant token"))
-	return "demo_" + hex.EncodeToString(m.Sum(nil))[:40]
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
 }

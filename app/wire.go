@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,8 +12,11 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/admin"
 	"github.com/gtmgate/gtmgate/agenttools"
+	"github.com/gtmgate/gtmgate/chat"
 	"github.com/gtmgate/gtmgate/gateway"
+	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/mcpgateway"
+	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/toolrun"
@@ -95,18 +99,73 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		return err
 	}
 	a.AdminKey = generated
-	auth := &gateway.Authenticator{Tokens: a.store}
+	oauthSrv, err := oauth.New(oauth.Options{Store: a.store, BaseURL: a.cfg.GatewayURL, CSRFKey: a.derivedKey("gtmgate oauth csrf"), Logger: a.logger})
+	if err != nil {
+		return err
+	}
+	// OAuth access tokens are issued for /mcp only; REST and chat take tenant tokens.
+	restAuth := &gateway.Authenticator{Tokens: a.store}
+	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge()}
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash,
-		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes,
+		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(*http.ServeMux){oauthSrv.MountAdmin},
 	})
+	requireScope := oauthSrv.RequireScope(a.mutatingCall, a.cfg.MaxBodyBytes)
 	mcp := mcpgateway.New(mcpgateway.Options{
-		Runner: a.runner, Require: auth.Require, AllowedOrigins: append([]string{a.cfg.GatewayURL}, a.cfg.AllowedOrigins...),
-		Version: a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger,
+		Runner:         a.runner,
+		Require:        func(h http.Handler) http.Handler { return mcpAuth.Require(requireScope(h)) },
+		AllowedOrigins: append([]string{a.cfg.GatewayURL}, a.cfg.AllowedOrigins...),
+		Version:        a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger,
 	})
+	chatHandler, err := a.chatHandler()
+	if err != nil {
+		return err
+	}
 	a.handlers[SurfaceGateway] = gateway.New(gateway.Options{
-		Runner: a.runner, Auth: auth, Store: a.store, StoreBackend: a.backend, Version: a.version,
+		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, MCP: mcp,
+		Chat: chatHandler, OAuth: oauthSrv,
 	})
 	return a.buildContentSurfaces(ctx)
+}
+
+// mutatingCall reports whether a tools/call changes provider state, for the
+// OAuth scope check (tools:write).
+func (a *App) mutatingCall(name string, args json.RawMessage) bool {
+	e, ok := a.registry.Tool(name)
+	if !ok {
+		return false
+	}
+	var in struct {
+		Action string `json:"action"`
+	}
+	json.Unmarshal(args, &in)
+	if act, ok := e.Tool.Action(in.Action); ok {
+		return act.Mutating
+	}
+	readOnly, _, _ := e.Annotations()
+	return !readOnly
+}
+
+// chatHandler is the OpenAI-compatible pass-through, or a handler that says
+// MODEL_GATEWAY_URL is missing.
+func (a *App) chatHandler() (gateway.ChatHandler, error) {
+	if a.cfg.ModelGatewayURL == "" {
+		return unconfiguredChat{}, nil
+	}
+	return chat.New(chat.Options{
+		UpstreamURL: a.cfg.ModelGatewayURL, APIKey: a.cfg.ModelGatewayAPIKey, Tenants: a.store, Recorder: a.recorder,
+		MaxBodyBytes: 4 << 20, Logger: a.logger,
+	})
+}
+
+type unconfiguredChat struct{}
+
+func (unconfiguredChat) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
+	jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EUnavailable, "chat completions are not configured on this gateway").
+		WithHint("the operator sets MODEL_GATEWAY_URL (and MODEL_GATEWAY_API_KEY)"))
+}
+
+func (u unconfiguredChat) ServeModels(w http.ResponseWriter, r *http.Request) {
+	u.ServeChatCompletions(w, r)
 }
