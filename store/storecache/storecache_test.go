@@ -21,7 +21,9 @@ func (c *countingStore) FindTenantToken(_ context.Context, hash string) (*gtmgat
 	}
 	return &gtmgate.TenantToken{ID: "tok_" + hash, TenantID: "t"}, nil
 }
-func (c *countingStore) RevokeTenantToken(context.Context, string, string, time.Time) error { return nil }
+func (c *countingStore) RevokeTenantToken(context.Context, string, string, time.Time) error {
+	return nil
+}
 func (c *countingStore) GetTenant(context.Context, string) (*gtmgate.Tenant, error) {
 	c.gets++
 	return c.tenant, nil
