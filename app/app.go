@@ -97,16 +97,19 @@ func (a *App) openStore(ctx context.Context) error {
 		return fmt.Errorf("GTMGATE_ENCRYPTION_KEY: %w", err)
 	}
 	opts := &sqlstore.Options{Sealer: a.sealer}
+	var st *sqlstore.Store
 	if a.cfg.DatabaseURL != "" {
 		a.backend = "postgres"
-		a.store, err = postgres.Open(ctx, a.cfg.DatabaseURL, opts)
+		st, err = postgres.Open(ctx, a.cfg.DatabaseURL, opts)
 	} else {
 		a.backend = "sqlite"
-		a.store, err = sqlite.Open(ctx, filepath.Join(a.cfg.DataDir, "gtmgate.db"), opts)
+		st, err = sqlite.Open(ctx, filepath.Join(a.cfg.DataDir, "gtmgate.db"), opts)
 	}
 	if err != nil {
+		// st is a nil pointer here; keep it out of a.store so cleanup skips it.
 		return fmt.Errorf("open %s store: %w", a.backend, err)
 	}
+	a.store = st
 	// Every tool call reads its token, tenant and provider token; a short
 	// cache keeps those reads off the hot path (see storecache for the TTL).
 	a.store = storecache.New(a.store, 0, nil)
