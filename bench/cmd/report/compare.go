@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gtmgate/gtmgate/bench/loadgen"
+)
+
+// ref names one measured variant.
+type ref struct{ scenario, variant string }
+
+// comparison sets a subject against its floor. With bases, latencies are
+// added latencies: the variant's percentile minus its base's (the same
+// upstream called directly). With ttfb, the time to the first streamed
+// event is compared instead of the total.
+type comparison struct {
+	scenario, name         string
+	subject, floor         ref
+	subjectBase, floorBase *ref
+	ttfb                   bool
+}
+
+// comparisons are the scenarios of bench/run.sh and their floors.
+var comparisons = []comparison{
+	{scenario: "rest", name: "gateway vs bare ReverseProxy (added over direct)",
+		subject: ref{"rest", "gateway"}, floor: ref{"rest", "floor"},
+		subjectBase: &ref{"rest", "direct"}, floorBase: &ref{"rest", "direct"}},
+	{scenario: "rest", name: "gateway on postgres vs bare ReverseProxy (added)",
+		subject: ref{"rest", "gateway-postgres"}, floor: ref{"rest", "floor"},
+		subjectBase: &ref{"rest", "direct"}, floorBase: &ref{"rest", "direct"}},
+	{scenario: "mcp", name: "gateway /mcp overhead (added over direct) vs bare SDK echo",
+		subject: ref{"mcp", "gateway"}, floor: ref{"mcp", "sdk"}, subjectBase: &ref{"rest", "direct"}},
+	{scenario: "admin", name: "GET /admin/audit?limit=100: postgres vs sqlite",
+		subject: ref{"admin", "audit-postgres"}, floor: ref{"admin", "audit-sqlite"}},
+	{scenario: "admin", name: "PUT /admin/tenants/bench-{n}: postgres vs sqlite",
+		subject: ref{"admin", "write-postgres"}, floor: ref{"admin", "write-sqlite"}},
+	{scenario: "chat", name: "non-streaming: gateway vs bare ReverseProxy (added)",
+		subject: ref{"chat", "gateway"}, floor: ref{"chat", "floor"},
+		subjectBase: &ref{"chat", "direct"}, floorBase: &ref{"chat", "direct"}},
+	{scenario: "chat", name: "streaming, first chunk: gateway vs bare ReverseProxy (added)",
+		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-floor"},
+		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}, ttfb: true},
+	{scenario: "chat", name: "streaming, whole stream: gateway vs bare ReverseProxy (added)",
+		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-floor"},
+		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}},
+	{scenario: "site", name: "GET /about.md: gtmgate vs nginx",
+		subject: ref{"site", "about-gtmgate"}, floor: ref{"site", "about-nginx"}},
+	{scenario: "site", name: "GET /llms-full.txt: gtmgate vs nginx",
+		subject: ref{"site", "llms-full-gtmgate"}, floor: ref{"site", "llms-full-nginx"}},
+}
+
+// comparisonResult is one comparison at one concurrency. Ratios are
+// subject/floor: for latency, above 1 means the subject is slower; for
+// throughput (RPSRatio), below 1 means it serves fewer requests per second.
+type comparisonResult struct {
+	Scenario    string   `json:"scenario"`
+	Name        string   `json:"name"`
+	Concurrency int      `json:"concurrency"`
+	Added       bool     `json:"added_latency,omitempty"`
+	TTFB        bool     `json:"time_to_first_event,omitempty"`
+	SubjectP50  float64  `json:"subject_p50_ms"`
+	FloorP50    float64  `json:"floor_p50_ms"`
+	RatioP50    *float64 `json:"ratio_p50"`
+	SubjectP99  float64  `json:"subject_p99_ms"`
+	FloorP99    float64  `json:"floor_p99_ms"`
+	RatioP99    *float64 `json:"ratio_p99"`
+	SubjectRPS  float64  `json:"subject_rps"`
+	FloorRPS    float64  `json:"floor_rps"`
+	RPSRatio    *float64 `json:"rps_ratio"`
+	Errors      bool     `json:"errors,omitempty"`
+	Unavailable string   `json:"unavailable,omitempty"`
+}
+
+// index finds a run by variant and concurrency.
+type index map[ref]map[int]*loadgen.Result
+
+func indexRuns(runs []loadgen.Result) index {
+	ix := index{}
+	for i := range runs {
+		r := &runs[i]
+		k := ref{r.Scenario, r.Variant}
+		if ix[k] == nil {
+			ix[k] = map[int]*loadgen.Result{}
+		}
+		ix[k][r.Concurrency] = r
+	}
+	return ix
+}
+
+func compareAll(r *run) []comparisonResult {
+	ix := indexRuns(r.Runs)
+	var out []comparisonResult
+	for _, c := range comparisons {
+		levels := concurrencies(ix, c.subject, c.floor)
+		if len(levels) == 0 {
+			reason, ok := r.Unavailable[c.subject.scenario+"/"+c.subject.variant]
+			if !ok {
+				reason, ok = r.Unavailable[c.scenario]
+			}
+			if !ok {
+				reason = "not measured"
+			}
+			out = append(out, comparisonResult{Scenario: c.scenario, Name: c.name, Unavailable: reason})
+			continue
+		}
+		for _, n := range levels {
+			out = append(out, c.at(ix, n))
+		}
+	}
+	return out
+}
+
+// concurrencies lists the levels at which both sides were measured.
+func concurrencies(ix index, a, b ref) []int {
+	var levels []int
+	for n := range ix[a] {
+		if ix[b][n] != nil {
+			levels = append(levels, n)
+		}
+	}
+	slices.Sort(levels)
+	return levels
+}
+
+func (c comparison) at(ix index, n int) comparisonResult {
+	s, f := ix[c.subject][n], ix[c.floor][n]
+	res := comparisonResult{Scenario: c.scenario, Name: c.name, Concurrency: n, TTFB: c.ttfb,
+		Added: c.subjectBase != nil || c.floorBase != nil, SubjectRPS: s.RPS, FloorRPS: f.RPS,
+		Errors: failed(s) || failed(f)}
+	res.SubjectP50, res.SubjectP99 = c.latency(s)
+	res.FloorP50, res.FloorP99 = c.latency(f)
+	for _, b := range []struct {
+		base     *ref
+		p50, p99 *float64
+	}{{c.subjectBase, &res.SubjectP50, &res.SubjectP99}, {c.floorBase, &res.FloorP50, &res.FloorP99}} {
+		if b.base == nil {
+			continue
+		}
+		base := ix[*b.base][n]
+		if base == nil {
+			res.Unavailable = fmt.Sprintf("no %s/%s run at c=%d", b.base.scenario, b.base.variant, n)
+			return res
+		}
+		res.Errors = res.Errors || failed(base)
+		p50, p99 := c.latency(base)
+		*b.p50, *b.p99 = round(*b.p50-p50), round(*b.p99-p99)
+	}
+	res.RatioP50 = ratio(res.SubjectP50, res.FloorP50)
+	res.RatioP99 = ratio(res.SubjectP99, res.FloorP99)
+	res.RPSRatio = ratio(s.RPS, f.RPS)
+	return res
+}
+
+func (c comparison) latency(r *loadgen.Result) (p50, p99 float64) {
+	if c.ttfb {
+		return r.TTFB50, r.TTFB99
+	}
+	return r.P50, r.P99
+}
+
+func failed(r *loadgen.Result) bool { return r.Errors > 0 || r.Non2xx > 0 || r.Requests == 0 }
+
+// ratio is a/b, or nil when b is not positive (a floor lost in noise).
+func ratio(a, b float64) *float64 {
+	if b <= 0 {
+		return nil
+	}
+	v := round(a / b)
+	return &v
+}
+
+func round(f float64) float64 { return math.Round(f*1000) / 1000 }

@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# bench/run.sh — what `make bench` runs. Builds gtmgate and the bench
+# programs, starts the floors (bench/cmd/floors) and gtmgate --demo on
+# loopback ports, loads every scenario at each concurrency for a bounded
+# time, and prints each figure next to its floor measured in the same run.
+# Results: bench/out/results-<stamp>.jsonl (one line per run),
+# summary-<stamp>.json and report-<stamp>.txt. See bench/README.md.
+#
+# Settings (environment):
+#   BENCH_SECONDS       measured seconds per run (default 5)
+#   BENCH_WARMUP        unmeasured warm-up per run (default 1s)
+#   BENCH_CONCURRENCY   concurrency levels (default "1 32")
+#   BENCH_DATABASE_URL  PostgreSQL for the postgres runs
+#                       (default postgres://postgres@127.0.0.1:5432/test?sslmode=disable;
+#                       "off" skips them); a fresh schema is created and dropped
+#   BENCH_CHAT_CHUNKS   chunks of a streamed chat answer (default 20)
+#   BENCH_CHAT_DELAY    pause before each streamed chunk (default 1ms)
+#   BENCH_SITE_URL      site to compare with nginx (default: gtmgate's site listener)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SECS=${BENCH_SECONDS:-5}
+WARMUP=${BENCH_WARMUP:-1s}
+LEVELS=${BENCH_CONCURRENCY:-"1 32"}
+PGURL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
+CHAT_CHUNKS=${BENCH_CHAT_CHUNKS:-20}
+CHAT_DELAY=${BENCH_CHAT_DELAY:-1ms}
+CHAT_KEY=bench-model-gateway-key
+CHAT_MODEL=bench-model
+ADMIN_KEY=bench-admin-key-0123456789abcdef
+HUBSPOT_TOKEN=sandbox-hubspot-token # provider/hubspot.SandboxToken
+REST_BODY='{"tool":"crm_pipelines","input":{"action":"list","rationale":"bench"}}'
+MCP_ARGS='{"action":"list","rationale":"bench"}'
+
+OUT=$ROOT/bench/out
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+RESULTS=$OUT/results-$STAMP.jsonl
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gtmgate-bench.XXXXXX")
+BIN=$WORK/bin
+PIDS=()
+PG_SCHEMA=""
+PG_PUBLIC_MIGRATIONS_EXISTED=""
+mkdir -p "$OUT" "$BIN"
+
+log() { printf '\n== %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+# stop_pid ends one process this script started and waits for it.
+stop_pid() {
+	local pid=$1
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+	local pid
+	for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+	if [[ -n $PG_SCHEMA ]]; then
+		psql -qX "$PGURL" -c "DROP SCHEMA IF EXISTS \"$PG_SCHEMA\" CASCADE" >/dev/null 2>&1 || true
+		# The store's migration lock also creates public.schema_migrations;
+		# drop it again when this run created it and left it empty.
+		if [[ $PG_PUBLIC_MIGRATIONS_EXISTED == f ]]; then
+			psql -qX "$PGURL" -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT 1 FROM public.schema_migrations) THEN DROP TABLE public.schema_migrations; END IF; END \$\$" >/dev/null 2>&1 || true
+		fi
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# record appends a marker line for the report.
+record() { printf '%s\n' "$1" >>"$RESULTS"; }
+
+# unavailable SCENARIO[/VARIANT] REASON records a scenario that could not run.
+unavailable() {
+	local scen=${1%%/*} variant="" reason
+	[[ $1 == */* ]] && variant=${1#*/}
+	reason=$(printf '%s' "$2" | tr -d '"\\' | tr '\n\t' '  ' | cut -c1-200)
+	record "{\"scenario\":\"$scen\",\"variant\":\"$variant\",\"unavailable\":\"$reason\"}"
+	printf 'bench: %s not available: %s\n' "$1" "$reason" >&2
+}
+
+# load SCENARIO VARIANT CONCURRENCY URL [loadgen flags…] runs one measurement.
+load() {
+	local scen=$1 variant=$2 c=$3 url=$4
+	shift 4
+	"$BIN/loadgen" -scenario "$scen" -variant "$variant" -c "$c" -d "${SECS}s" -warmup "$WARMUP" \
+		-url "$url" "$@" >>"$RESULTS" || die "loadgen $scen/$variant c=$c failed"
+}
+
+# wait_ready FILE PID waits for a "ready" line from a process started here.
+wait_ready() {
+	local file=$1 pid=$2
+	for _ in $(seq 600); do
+		grep -qx ready "$file" 2>/dev/null && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# field FILE NAME prints the URL after NAME in a "name URL" listing.
+field() { awk -v n="$2" '$1 == n { print $2; exit }' "$1"; }
+
+# http_status METHOD URL [curl args…] prints the status code of one request.
+http_status() {
+	local method=$1 url=$2
+	shift 2
+	curl -sS --noproxy '*' -o "$WORK/probe.body" -w '%{http_code}' -X "$method" "$url" "$@" || echo 000
+}
+
+free_port() {
+	local p
+	for _ in $(seq 100); do
+		p=$((20000 + RANDOM % 20000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# shellcheck source=bench/site.sh
+source "$ROOT/bench/site.sh"
+
+# --- build ---------------------------------------------------------------
+log "build"
+go build -o "$BIN/gtmgate" ./cmd/gtmgate
+go build -o "$BIN/" ./bench/cmd/loadgen ./bench/cmd/floors ./bench/cmd/report
+ADMIN_HASH=$("$BIN/gtmgate" hash-key "$ADMIN_KEY")
+
+record "{\"meta\":{\"stamp\":\"$STAMP\",\"bench_seconds\":$SECS,\"warmup\":\"$WARMUP\",\"concurrency\":\"$LEVELS\",\"cores\":$(nproc),\"go\":\"$(go env GOVERSION)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\",\"loadavg\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)\",\"chat_chunks\":$CHAT_CHUNKS,\"chat_delay\":\"$CHAT_DELAY\"}}"
+
+# --- floors --------------------------------------------------------------
+log "start floors"
+"$BIN/floors" -chat-key "$CHAT_KEY" -chat-chunks "$CHAT_CHUNKS" -chat-chunk-delay "$CHAT_DELAY" \
+	>"$WORK/floors.out" 2>"$WORK/floors.err" &
+PIDS+=($!)
+wait_ready "$WORK/floors.out" "$!" || die "floors did not start: $(cat "$WORK/floors.err")"
+cat "$WORK/floors.out" >&2
+HUBSPOT=$(field "$WORK/floors.out" hubspot)
+PROXY_HUBSPOT=$(field "$WORK/floors.out" proxy-hubspot)
+CHAT=$(field "$WORK/floors.out" chat)
+PROXY_CHAT=$(field "$WORK/floors.out" proxy-chat)
+MCP_FLOOR=$(field "$WORK/floors.out" mcp)
+
+# --- gtmgate -------------------------------------------------------------
+GTM_PID="" GATEWAY="" SITE="" TOKEN=""
+
+# start_gtmgate NAME [ENV=VALUE…] starts gtmgate --demo on port-0 listeners
+# with a fresh data dir, the floors' HubSpot sandbox and fake chat upstream.
+start_gtmgate() {
+	local name=$1 dir=$WORK/gtmgate-$1
+	shift
+	mkdir -p "$dir"
+	env GTMGATE_DATA_DIR="$dir/data" ADMIN_API_KEY="$ADMIN_HASH" GTMGATE_LOG_LEVEL=warn \
+		GTMGATE_UPSTREAM_HUBSPOT="$HUBSPOT" MODEL_GATEWAY_URL="$CHAT" MODEL_GATEWAY_API_KEY="$CHAT_KEY" "$@" \
+		"$BIN/gtmgate" serve --demo --site-addr 127.0.0.1:0 --gateway-addr 127.0.0.1:0 --docs-addr 127.0.0.1:0 \
+		>"$dir/stdout" 2>"$dir/stderr" &
+	GTM_PID=$!
+	PIDS+=("$GTM_PID")
+	wait_ready "$dir/stdout" "$GTM_PID" || die "gtmgate ($name) did not start: $(tail -n 20 "$dir/stderr")"
+	GATEWAY=$(field "$dir/stdout" gateway)
+	SITE=$(field "$dir/stdout" site)
+	TOKEN=$(grep -oE 'demo_[0-9a-f]+' "$dir/stdout" | head -n1 || true)
+	[[ -n $GATEWAY && -n $TOKEN ]] || die "gtmgate ($name) printed no gateway address or demo token"
+	printf 'gtmgate (%s): gateway %s site %s\n' "$name" "$GATEWAY" "${SITE:-off}" >&2
+}
+
+stop_gtmgate() { stop_pid "$GTM_PID"; }
+
+# check_rest fails the run when the gateway cannot make the REST call.
+check_rest() {
+	local code
+	code=$(http_status POST "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" \
+		-H 'Content-Type: application/json' --data "$REST_BODY")
+	[[ $code == 200 ]] || die "REST tool call answered $code: $(head -c 300 "$WORK/probe.body")"
+}
+
+# --- REST, MCP, admin, chat, site on SQLite --------------------------------
+start_gtmgate sqlite
+check_rest
+
+log "REST tool call (crm_pipelines): direct / bare ReverseProxy / gateway"
+for c in $LEVELS; do
+	load rest direct "$c" "$HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
+	load rest floor "$c" "$PROXY_HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
+	load rest gateway "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
+done
+
+log "MCP tools/call: gateway crm_pipelines / bare go-sdk echo"
+for c in $LEVELS; do
+	load mcp sdk "$c" "$MCP_FLOOR" -mcp-tool echo -mcp-args '{"text":"bench"}'
+	load mcp gateway "$c" "$GATEWAY/mcp" -H "Authorization: Bearer $TOKEN" -mcp-tool crm_pipelines -mcp-args "$MCP_ARGS"
+done
+
+# admin_runs BACKEND loads the admin read and write against the running gtmgate.
+admin_runs() {
+	local backend=$1 c
+	for c in $LEVELS; do
+		load admin "audit-$backend" "$c" "$GATEWAY/admin/audit?limit=100" -H "x-admin-key: $ADMIN_KEY"
+		load admin "write-$backend" "$c" "$GATEWAY/admin/tenants/bench-{n}" -X PUT -H "x-admin-key: $ADMIN_KEY" \
+			-body '{"name":"Bench tenant {n}"}'
+	done
+}
+log "admin on SQLite"
+admin_runs sqlite
+
+log "chat pass-through"
+CHAT_BODY="{\"model\":\"$CHAT_MODEL\",\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}]}"
+CHAT_STREAM_BODY="{\"model\":\"$CHAT_MODEL\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}]}"
+code=$(http_status POST "$GATEWAY/v1/chat/completions" -H "Authorization: Bearer $TOKEN" \
+	-H 'Content-Type: application/json' --data "$CHAT_BODY")
+if [[ $code != 200 ]]; then
+	unavailable chat "POST /v1/chat/completions answered $code: $(head -c 80 "$WORK/probe.body")"
+else
+	for c in $LEVELS; do
+		load chat direct "$c" "$CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
+		load chat floor "$c" "$PROXY_CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
+		load chat gateway "$c" "$GATEWAY/v1/chat/completions" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
+		load chat stream-direct "$c" "$CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
+		load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
+		load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
+	done
+fi
+
+log "site vs nginx"
+SITE_URL=${BENCH_SITE_URL:-$SITE}
+site_bench "$SITE_URL" || true
+stop_gtmgate
+
+# --- REST and admin on PostgreSQL ------------------------------------------
+log "PostgreSQL"
+if [[ $PGURL == off ]]; then
+	unavailable admin "BENCH_DATABASE_URL=off"
+elif ! command -v psql >/dev/null; then
+	unavailable admin "psql not installed"
+elif ! psql -qX "$PGURL" -c 'SELECT 1' >/dev/null 2>"$WORK/psql.err"; then
+	unavailable admin "PostgreSQL not reachable: $(head -n1 "$WORK/psql.err")"
+else
+	# gtmgate's store takes its schema from search_path in the URL, but its
+	# migration bookkeeping reads schema_migrations unqualified: create the
+	# schema and that table first (see bench/README.md).
+	PG_SCHEMA=gtmgate_bench_${STAMP,,}_$$
+	PG_PUBLIC_MIGRATIONS_EXISTED=$(psql -qAtX "$PGURL" -c "SELECT to_regclass('public.schema_migrations') IS NOT NULL")
+	psql -qX -v ON_ERROR_STOP=1 "$PGURL" >/dev/null <<SQL
+CREATE SCHEMA "$PG_SCHEMA";
+CREATE TABLE "$PG_SCHEMA".schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL);
+SQL
+	sep='?'
+	[[ $PGURL == *\?* ]] && sep='&'
+	start_gtmgate postgres DATABASE_URL="$PGURL${sep}search_path=$PG_SCHEMA"
+	check_rest
+	log "REST tool call on PostgreSQL (also fills the audit log)"
+	for c in $LEVELS; do
+		load rest gateway-postgres "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
+	done
+	log "admin on PostgreSQL"
+	admin_runs postgres
+	stop_gtmgate
+fi
+
+# --- report --------------------------------------------------------------
+log "report"
+"$BIN/report" -in "$RESULTS" -json "$OUT/summary-$STAMP.json" | tee "$OUT/report-$STAMP.txt"
+printf '\nresults: %s\nsummary: %s\n' "$RESULTS" "$OUT/summary-$STAMP.json" >&2
