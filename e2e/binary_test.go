@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -71,7 +72,11 @@ var (
 func start(t *testing.T, dataDir string, env ...string) *process {
 	t.Helper()
 	sum := sha256.Sum256([]byte(adminKey))
-	cmd := exec.Command(binary(t), "serve", "--demo", "--site-addr", "127.0.0.1:0", "--gateway-addr", "127.0.0.1:0", "--docs-addr", "127.0.0.1:0")
+	args := []string{"serve", "--demo", "--site-addr", "127.0.0.1:0", "--docs-addr", "127.0.0.1:0"}
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GTMGATE_GATEWAY_ADDR=") }) {
+		args = append(args, "--gateway-addr", "127.0.0.1:0")
+	}
+	cmd := exec.Command(binary(t), args...)
 	cmd.Env = append(os.Environ(), "GTMGATE_DATA_DIR="+dataDir, "ADMIN_API_KEY="+hex.EncodeToString(sum[:]), "GTMGATE_LOG_LEVEL=warn")
 	cmd.Env = append(cmd.Env, env...)
 	stdout, err := cmd.StdoutPipe()

@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/net/html"
 	"golang.org/x/oauth2"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/gateway"
+	"github.com/gtmgate/gtmgate/oauth/oauthtest"
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/store/sqlite"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
@@ -126,45 +126,11 @@ func (e *env) config(reg *oauthex.ClientRegistrationResponse, style oauth2.AuthS
 	}
 }
 
-// browser returns a client that keeps cookies and stops at redirects.
-func browser(t *testing.T) *http.Client {
-	jar, err := cookiejar.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
+func browser(t *testing.T) *http.Client { return oauthtest.Browser(t) }
 
-// consentForm GETs the consent page and returns its form fields.
 func consentForm(t *testing.T, b *http.Client, authURL string) (*http.Response, url.Values) {
 	t.Helper()
-	resp, err := b.Get(authURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	doc, err := html.Parse(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	form := url.Values{}
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && n.Data == "input" {
-			attrs := map[string]string{}
-			for _, a := range n.Attr {
-				attrs[a.Key] = a.Val
-			}
-			if attrs["type"] == "hidden" {
-				form.Set(attrs["name"], attrs["value"])
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
-	return resp, form
+	return oauthtest.ConsentForm(t, b, authURL)
 }
 
 // submit POSTs the consent form and returns the response (a redirect on success).
