@@ -18,6 +18,7 @@ import (
 	"github.com/gtmgate/gtmgate/audit"
 	"github.com/gtmgate/gtmgate/config"
 	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/store/postgres"
@@ -37,11 +38,15 @@ type App struct {
 	backend string
 	sealer  *secret.Sealer
 	// key is the encryption key; the demo token is derived from it.
-	key      []byte
-	recorder *audit.Writer
-	registry *registry.Registry
-	runner   *toolrun.Runner
-	metrics  *middleware.Metrics
+	key       []byte
+	recorder  *audit.Writer
+	registry  *registry.Registry
+	runner    *toolrun.Runner
+	metrics   *middleware.Metrics
+	refresher *refresh.Refresher
+
+	stopWorkers context.CancelFunc
+	workersDone chan struct{}
 
 	// AdminKey is set when the admin key was generated on this start; it is
 	// printed once and never stored.
@@ -159,6 +164,12 @@ func (a *App) Start() error {
 		}()
 		a.logger.Info("listening", "surface", s.name, "addr", ln.Addr().String())
 	}
+	wctx, cancel := context.WithCancel(context.Background())
+	a.stopWorkers, a.workersDone = cancel, make(chan struct{})
+	go func() {
+		defer close(a.workersDone)
+		a.refresher.Run(wctx)
+	}()
 	return nil
 }
 
@@ -186,6 +197,13 @@ func (a *App) Close(ctx context.Context) error {
 		}
 		for range a.servers {
 			errs = append(errs, <-results)
+		}
+		if a.stopWorkers != nil {
+			a.stopWorkers()
+			<-a.workersDone
+		}
+		if a.refresher != nil {
+			errs = append(errs, a.refresher.Close(ctx))
 		}
 		errs = append(errs, a.closeResources())
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/gtmgate/gtmgate/mcpgateway"
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
@@ -56,9 +57,14 @@ func (a *App) buildTools(ctx context.Context) error {
 		return err
 	}
 	a.registry = reg
+	a.refresher, err = refresh.New(refresh.Options{Store: a.store, Logger: a.logger.With("component", "oauth-refresh"),
+		AllowInsecureTokenEndpoint: a.cfg.AllowInsecureTokenEndpoint})
+	if err != nil {
+		return err
+	}
 	a.runner = toolrun.New(toolrun.Options{
 		Registry: reg, Store: a.store, Recorder: a.recorder,
-		Tokens:      &toolrun.StoredTokens{Store: a.store},
+		Tokens:      &toolrun.StoredTokens{Store: a.store, Refresher: a.refresher},
 		CallTimeout: 4*a.cfg.UpstreamTimeout + 5*time.Second,
 		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger,
 	})
@@ -108,7 +114,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge()}
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash,
-		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(*http.ServeMux){oauthSrv.MountAdmin},
+		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(*http.ServeMux){oauthSrv.MountAdmin, a.refresher.Mount},
 	})
 	requireScope := oauthSrv.RequireScope(a.mutatingCall, a.cfg.MaxBodyBytes)
 	mcp := mcpgateway.New(mcpgateway.Options{

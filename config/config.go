@@ -41,6 +41,9 @@ type Config struct {
 	Upstreams               map[string]string
 	GoogleAdsDeveloperToken string
 	WebFetchAllowLoopback   bool
+	// AllowInsecureTokenEndpoint lets seeded OAuth token endpoints be http on
+	// loopback (tests and local sandboxes only).
+	AllowInsecureTokenEndpoint bool
 
 	ModelGatewayURL    string
 	ModelGatewayAPIKey string

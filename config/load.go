@@ -58,6 +58,9 @@ func Load(args []string, environ []string) (Config, error) {
 	if c.WebFetchAllowLoopback, err = env.bool("GTMGATE_WEBFETCH_ALLOW_LOOPBACK", false); err != nil {
 		return c, err
 	}
+	if c.AllowInsecureTokenEndpoint, err = env.bool("GTMGATE_ALLOW_INSECURE_TOKEN_ENDPOINT", false); err != nil {
+		return c, err
+	}
 	if c.Demo, err = env.bool("GTMGATE_DEMO", false); err != nil {
 		return c, err
 	}
@@ -188,6 +191,7 @@ func Settings() []Setting {
 		Setting{"GTMGATE_UPSTREAM_<PROVIDER>", "", "(the provider's API)", "base URL of one provider's API, e.g. GTMGATE_UPSTREAM_HUBSPOT"},
 		Setting{"GTMGATE_WEBFETCH_ALLOW_LOOPBACK", "", "false", "let web_fetch read loopback addresses (tests only)"},
 		Setting{"GTMGATE_ALLOWED_ORIGINS", "", "", "comma-separated browser origins allowed to call /mcp"},
+		Setting{"GTMGATE_ALLOW_INSECURE_TOKEN_ENDPOINT", "", "false", "accept http token endpoints on loopback in POST /admin/seed-oauth (tests only)"},
 		Setting{"GTMGATE_DEMO", "demo", "false", "start sandbox upstreams and seed the demo tenant"},
 		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},
 	)
