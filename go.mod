@@ -11,7 +11,6 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
-	github.com/robfig/cron/v3 v3.0.1
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/net v0.62.0
 	modernc.org/sqlite v1.55.0
