@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestCampaignsListAndGet(t *testing.T) {
 	e := newEnv(t)
 	out := e.mustRun(t, "google_ads_campaigns", `{"rationale":"r","action":"list","limit":100}`)
-	list := items(t, out)
+	list := providertest.Items(t, out)
 	if len(list) != 6 || out["currency"] != "USD" {
 		t.Fatalf("got %d campaigns in %v, want the 6 not removed in USD", len(list), out["currency"])
 	}
@@ -22,8 +23,8 @@ func TestCampaignsListAndGet(t *testing.T) {
 		t.Errorf("get = %v", got)
 	}
 	_, err := e.run(t, "google_ads_campaigns", `{"rationale":"r","action":"get","campaign_id":"999"}`)
-	wantCode(t, err, gtmgate.ENotFound)
-	filtered := items(t, e.mustRun(t, "google_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"name","operator":"CONTAINS_TOKEN","value":"Search"}}`))
+	providertest.WantCode(t, err, gtmgate.ENotFound)
+	filtered := providertest.Items(t, e.mustRun(t, "google_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"name","operator":"CONTAINS_TOKEN","value":"Search"}}`))
 	if len(filtered) != 3 {
 		t.Errorf("CONTAINS_TOKEN Search matched %d campaigns, want 3", len(filtered))
 	}

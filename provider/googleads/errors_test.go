@@ -14,8 +14,8 @@ const listInput = `{"rationale":"r","action":"list"}`
 func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 	e := newEnv(t)
 	const stale, fresh = "ya29.stale-token-value", "ya29.fresh-but-revoked"
-	err := e.runWithTokens(t, "google_ads_campaigns", refreshingToken{stale, fresh}, listInput)
-	ge := wantCode(t, err, gtmgate.EUpstream)
+	err := e.runWithTokens(t, "google_ads_campaigns", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, listInput)
+	ge := providertest.WantCode(t, err, gtmgate.EUpstream)
 	d := ge.Detail.(gtmgate.UpstreamDetail)
 	if d.Status != 401 || d.Provider != Provider {
 		t.Fatalf("detail = %+v", d)
@@ -30,7 +30,7 @@ func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 	}
 	// A token that cannot be refreshed asks for re-authorisation instead.
 	_, err = providertest.Run(t, e.tools["google_ads_campaigns"], e.acct, "wrong-static-token", listInput)
-	wantCode(t, err, gtmgate.EReauthRequired)
+	providertest.WantCode(t, err, gtmgate.EReauthRequired)
 }
 
 func TestProviderErrors(t *testing.T) {
@@ -57,7 +57,7 @@ func TestProviderErrors(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				ge := wantCode(t, err, tt.code)
+				ge := providertest.WantCode(t, err, tt.code)
 				if tt.status == 400 && !strings.Contains(ge.Message, "Injected failure") {
 					t.Errorf("message %q lacks the GoogleAdsFailure message", ge.Message)
 				}
@@ -83,7 +83,7 @@ func TestDeveloperTokenRequired(t *testing.T) {
 	}
 	tool := Tools(upstream.MustNew(opts))[1]
 	_, err := providertest.Run(t, tool, e.acct, SandboxToken, listInput)
-	if ge := wantCode(t, err, gtmgate.EReauthRequired); ge == nil {
+	if ge := providertest.WantCode(t, err, gtmgate.EReauthRequired); ge == nil {
 		t.Fatal("missing developer token accepted")
 	}
 }

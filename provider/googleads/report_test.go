@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestReportStructuredConvertsMicros(t *testing.T) {
@@ -15,7 +16,7 @@ func TestReportStructuredConvertsMicros(t *testing.T) {
 	if out["currency"] != "USD" {
 		t.Fatalf("currency = %v, want USD", out["currency"])
 	}
-	rows := items(t, out)
+	rows := providertest.Items(t, out)
 	if len(rows) == 0 {
 		t.Fatal("no rows")
 	}
@@ -37,7 +38,7 @@ func TestReportStructuredConvertsMicros(t *testing.T) {
 func TestReportRawQueryAndCurrencyLookup(t *testing.T) {
 	e := newEnv(t)
 	out := e.mustRun(t, "google_ads_report", `{"rationale":"daily trend","query":"SELECT segments.date, metrics.impressions FROM customer WHERE segments.date BETWEEN '2025-06-01' AND '2025-06-03' ORDER BY segments.date"}`)
-	rows := items(t, out)
+	rows := providertest.Items(t, out)
 	if len(rows) != 3 || rows[0]["segments.date"] != "2025-06-01" || out["currency"] != "USD" {
 		t.Fatalf("rows = %v, currency = %v", rows, out["currency"])
 	}
@@ -60,7 +61,7 @@ func TestReportRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			_, err := e.run(t, "google_ads_report", tt.input)
-			ge := wantCode(t, err, gtmgate.EValidation)
+			ge := providertest.WantCode(t, err, gtmgate.EValidation)
 			if !strings.Contains(ge.Message, tt.want) {
 				t.Errorf("message %q does not mention %q", ge.Message, tt.want)
 			}
@@ -78,7 +79,7 @@ func TestReportFilterMapsToWhere(t *testing.T) {
 	if !strings.Contains(out["query"].(string), "WHERE campaign.status = 'PAUSED'") {
 		t.Errorf("query = %v", out["query"])
 	}
-	rows := items(t, out)
+	rows := providertest.Items(t, out)
 	if len(rows) != 2 {
 		t.Fatalf("got %d paused campaigns, want 2", len(rows))
 	}
@@ -110,7 +111,7 @@ func TestReportPaging(t *testing.T) {
 					in += `,"cursor":"` + cursor + `"`
 				}
 				out := e.mustRun(t, "google_ads_report", in+"}")
-				for _, r := range items(t, out) {
+				for _, r := range providertest.Items(t, out) {
 					ids = append(ids, r["campaign.id"])
 				}
 				cursor, _ = out["next_cursor"].(string)
@@ -129,13 +130,13 @@ func TestReportCursorBoundToQuery(t *testing.T) {
 	e := newEnv(t)
 	out := e.mustRun(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.id FROM campaign","limit":1}`)
 	_, err := e.run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.name FROM campaign","cursor":"`+out["next_cursor"].(string)+`"}`)
-	wantCode(t, err, gtmgate.EValidation)
+	providertest.WantCode(t, err, gtmgate.EValidation)
 }
 
 func TestReportUnknownFieldShowsGoogleMessage(t *testing.T) {
 	e := newEnv(t)
 	_, err := e.run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.colour FROM campaign"}`)
-	ge := wantCode(t, err, gtmgate.EUpstream)
+	ge := providertest.WantCode(t, err, gtmgate.EUpstream)
 	if d := ge.Detail.(gtmgate.UpstreamDetail); d.Status != 400 || !strings.Contains(ge.Message, "Unrecognized field in the query: 'campaign.colour'") {
 		t.Fatalf("status %d, message %q", d.Status, ge.Message)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestNotes(t *testing.T) {
@@ -49,13 +50,13 @@ func TestNotesValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := e.run("crm_notes", tt.input)
-			if ge := wantError(t, err, gtmgate.EValidation); !strings.Contains(ge.Message, tt.mention) {
+			if ge := providertest.WantCode(t, err, gtmgate.EValidation); !strings.Contains(ge.Message, tt.mention) {
 				t.Fatalf("message %q lacks %q", ge.Message, tt.mention)
 			}
 		})
 	}
 	_, err := e.run("crm_notes", `{"rationale": "r", "action": "create", "body": "x", "contact_id": "424242"}`)
-	if d := upstreamDetail(t, wantError(t, err, gtmgate.EUpstream)); d.Status != 400 {
+	if d := upstreamDetail(t, providertest.WantCode(t, err, gtmgate.EUpstream)); d.Status != 400 {
 		t.Fatalf("note on missing contact: status %d, want 400", d.Status)
 	}
 }
@@ -102,7 +103,7 @@ func TestTasksValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := e.run("crm_tasks", tt.input)
-			if ge := wantError(t, err, gtmgate.EValidation); !strings.Contains(ge.Message, tt.mention) {
+			if ge := providertest.WantCode(t, err, gtmgate.EValidation); !strings.Contains(ge.Message, tt.mention) {
 				t.Fatalf("message %q lacks %q", ge.Message, tt.mention)
 			}
 		})

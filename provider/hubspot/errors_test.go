@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 // rotatingToken is a TokenSource whose refresh yields another token.
@@ -32,14 +33,14 @@ func TestBadToken(t *testing.T) {
 		e := newTestEnv(t)
 		e.token = bad
 		_, err := e.run("crm_contacts", input)
-		wantError(t, err, gtmgate.EReauthRequired)
+		providertest.WantCode(t, err, gtmgate.EReauthRequired)
 	})
 	t.Run("refresh still refused", func(t *testing.T) {
 		t.Parallel()
 		e := newTestEnv(t)
 		ts := &rotatingToken{current: bad, fresh: bad + "-2"}
 		_, err := e.runWithTokenSource("crm_contacts", ts, input)
-		ge := wantError(t, err, gtmgate.EUpstream)
+		ge := providertest.WantCode(t, err, gtmgate.EUpstream)
 		d := upstreamDetail(t, ge)
 		if d.Status != 401 || !strings.Contains(d.Body, "INVALID_AUTHENTICATION") {
 			t.Fatalf("detail = %+v, want 401 with HubSpot's body", d)
@@ -102,7 +103,7 @@ func TestFaults(t *testing.T) {
 				}
 				return
 			}
-			ge := wantError(t, err, tt.wantCode)
+			ge := providertest.WantCode(t, err, tt.wantCode)
 			if d := upstreamDetail(t, ge); d.Status != tt.wantStatus {
 				t.Fatalf("status = %d, want %d", d.Status, tt.wantStatus)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func ptr(s string) *string { return &s }
@@ -66,7 +67,7 @@ func TestFilterGroups(t *testing.T) {
 			t.Parallel()
 			got, err := filterGroups(tt.filter, tt.extra...)
 			if tt.wantErr != "" {
-				ge := wantError(t, err, gtmgate.EValidation)
+				ge := providertest.WantCode(t, err, gtmgate.EValidation)
 				if !strings.Contains(ge.Message, tt.wantErr) {
 					t.Fatalf("message %q does not mention %q", ge.Message, tt.wantErr)
 				}

@@ -2,7 +2,6 @@ package hubspot
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 	"time"
 
@@ -63,19 +62,6 @@ func decodeAs[T any](t testing.TB, v any) T {
 		t.Fatalf("decode %s: %v", b, err)
 	}
 	return out
-}
-
-// wantError checks err is a *gtmgate.Error with code and returns it.
-func wantError(t testing.TB, err error, code string) *gtmgate.Error {
-	t.Helper()
-	var ge *gtmgate.Error
-	if !errors.As(err, &ge) {
-		t.Fatalf("error = %v (%T), want *gtmgate.Error %s", err, err, code)
-	}
-	if ge.Code != code {
-		t.Fatalf("code = %s (%s), want %s", ge.Code, ge.Message, code)
-	}
-	return ge
 }
 
 // upstreamDetail returns the error's UpstreamDetail.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestAssociations(t *testing.T) {
@@ -47,7 +48,7 @@ func TestAssociations(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := e.run("crm_associations", tt.input)
-			wantError(t, err, tt.code)
+			providertest.WantCode(t, err, tt.code)
 		})
 	}
 }
@@ -71,7 +72,7 @@ func TestPipelines(t *testing.T) {
 		t.Fatalf("ticket pipelines = %+v", tickets.Items)
 	}
 	_, err := e.run("crm_pipelines", `{"rationale": "r", "object_type": "contacts"}`)
-	wantError(t, err, gtmgate.EValidation)
+	providertest.WantCode(t, err, gtmgate.EValidation)
 }
 
 func TestProperties(t *testing.T) {
@@ -102,7 +103,7 @@ func TestProperties(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := e.run("crm_properties", tt.input)
-			if ge := wantError(t, err, gtmgate.EValidation); !strings.Contains(ge.Message, tt.mention) {
+			if ge := providertest.WantCode(t, err, gtmgate.EValidation); !strings.Contains(ge.Message, tt.mention) {
 				t.Fatalf("message %q lacks %q", ge.Message, tt.mention)
 			}
 		})

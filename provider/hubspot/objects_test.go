@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestRecordToolsListAndGet(t *testing.T) {
@@ -183,7 +184,7 @@ func TestRecordValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := e.run(tt.tool, tt.input)
-			ge := wantError(t, err, gtmgate.EValidation)
+			ge := providertest.WantCode(t, err, gtmgate.EValidation)
 			if !strings.Contains(ge.Message, tt.mention) {
 				t.Fatalf("message %q does not mention %q", ge.Message, tt.mention)
 			}
@@ -212,7 +213,7 @@ func TestRecordUpstreamRejections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := e.run(tt.tool, tt.input)
-			ge := wantError(t, err, gtmgate.EUpstream)
+			ge := providertest.WantCode(t, err, gtmgate.EUpstream)
 			d := upstreamDetail(t, ge)
 			if d.Status != tt.status || d.Provider != Provider {
 				t.Fatalf("detail = %+v, want status %d", d, tt.status)

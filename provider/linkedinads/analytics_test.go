@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestAnalyticsQueryEncoding(t *testing.T) {
@@ -50,7 +51,7 @@ func TestAnalyticsReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			rows := items(t, e.mustRun(t, "linkedin_ads_analytics", tt.input))
+			rows := providertest.Items(t, e.mustRun(t, "linkedin_ads_analytics", tt.input))
 			if len(rows) != tt.rows {
 				t.Fatalf("got %d rows, want %d: %v", len(rows), tt.rows, rows)
 			}
@@ -66,11 +67,11 @@ func TestAnalyticsPagingAndFilter(t *testing.T) {
 	in := `{"rationale":"r","start_date":"2025-06-01","end_date":"2025-06-10","time_granularity":"DAILY","limit":25`
 	first := e.mustRun(t, "linkedin_ads_analytics", in+"}")
 	second := e.mustRun(t, "linkedin_ads_analytics", in+`,"cursor":"`+first["next_cursor"].(string)+`"}`)
-	if n := len(items(t, first)) + len(items(t, second)); n != 30 || second["next_cursor"] != nil {
+	if n := len(providertest.Items(t, first)) + len(providertest.Items(t, second)); n != 30 || second["next_cursor"] != nil {
 		t.Fatalf("paged %d rows, want 30 (3 campaigns × 10 days)", n)
 	}
 	_, err := e.run(t, "linkedin_ads_analytics", `{"rationale":"r","filter":{"property":"clicks","operator":"GT","value":1}}`)
-	if ge := wantCode(t, err, gtmgate.EValidation); ge.Message != "filter is not supported for linkedin_ads_analytics.report" {
+	if ge := providertest.WantCode(t, err, gtmgate.EValidation); ge.Message != "filter is not supported for linkedin_ads_analytics.report" {
 		t.Errorf("message = %q", ge.Message)
 	}
 }

@@ -13,7 +13,7 @@ const listInput = `{"rationale":"r","action":"list"}`
 func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 	e := newEnv(t)
 	const stale, fresh = "AQV-stale-token-123456", "AQV-fresh-but-revoked"
-	ge := wantCode(t, e.runWithTokens(t, "linkedin_ads_campaigns", refreshingToken{stale, fresh}, listInput), gtmgate.EUpstream)
+	ge := providertest.WantCode(t, e.runWithTokens(t, "linkedin_ads_campaigns", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, listInput), gtmgate.EUpstream)
 	d := ge.Detail.(gtmgate.UpstreamDetail)
 	if d.Status != 401 || !strings.Contains(d.Body, "INVALID_ACCESS_TOKEN") || !strings.Contains(ge.Message, "Invalid access token") {
 		t.Fatalf("error = %v, detail = %+v", ge, d)
@@ -24,7 +24,7 @@ func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 		}
 	}
 	_, err := providertest.Run(t, e.tools["linkedin_ads_campaigns"], e.acct, "wrong", listInput)
-	wantCode(t, err, gtmgate.EReauthRequired)
+	providertest.WantCode(t, err, gtmgate.EReauthRequired)
 }
 
 func TestProviderErrors(t *testing.T) {
@@ -49,7 +49,7 @@ func TestProviderErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.code != "" {
-				ge := wantCode(t, err, tt.code)
+				ge := providertest.WantCode(t, err, tt.code)
 				if tt.status == 400 && !strings.Contains(ge.Message, "Injected failure") {
 					t.Errorf("message = %q", ge.Message)
 				}

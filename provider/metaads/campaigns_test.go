@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestCampaignsList(t *testing.T) {
 	e := newEnv(t)
 	out := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list"}`)
-	list := items(t, out)
+	list := providertest.Items(t, out)
 	if len(list) != 4 || out["currency"] != "USD" {
 		t.Fatalf("got %d ACTIVE/PAUSED campaigns in %v, want 4 in USD", len(list), out["currency"])
 	}
@@ -20,17 +21,17 @@ func TestCampaignsList(t *testing.T) {
 	if list[3]["lifetime_budget"] != 3000.0 {
 		t.Errorf("lifetime budget = %v", list[3]["lifetime_budget"])
 	}
-	archived := items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","effective_status":["ARCHIVED"]}`))
+	archived := providertest.Items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","effective_status":["ARCHIVED"]}`))
 	if len(archived) != 1 {
 		t.Errorf("archived = %v", archived)
 	}
-	leads := items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"objective","operator":"EQ","value":"OUTCOME_LEADS"}}`))
+	leads := providertest.Items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"objective","operator":"EQ","value":"OUTCOME_LEADS"}}`))
 	if len(leads) != 2 {
 		t.Errorf("filter objective EQ OUTCOME_LEADS matched %d, want 2", len(leads))
 	}
 	page := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","limit":3}`)
 	rest := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","limit":3,"cursor":"`+page["next_cursor"].(string)+`"}`)
-	if len(items(t, rest)) != 1 || rest["next_cursor"] != nil {
+	if len(providertest.Items(t, rest)) != 1 || rest["next_cursor"] != nil {
 		t.Errorf("second page = %v", rest)
 	}
 }
@@ -45,7 +46,7 @@ func TestCampaignsUpdateStatus(t *testing.T) {
 		t.Errorf("sandbox status = %s", got)
 	}
 	_, err := e.run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"246100000000000","status":"PAUSED"}`)
-	wantCode(t, err, gtmgate.EForbidden)
+	providertest.WantCode(t, err, gtmgate.EForbidden)
 }
 
 func TestCampaignsUpdateBudgetConvertsToMinorUnits(t *testing.T) {
@@ -67,7 +68,7 @@ func TestCampaignsUpdateBudgetConvertsToMinorUnits(t *testing.T) {
 			if out[tt.field] != tt.wantUnits || out[tt.field+"_minor"] != float64(tt.wantMinor) {
 				t.Fatalf("update_budget = %v", out)
 			}
-			list := items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"id","operator":"EQ","value":"`+tt.campaign+`"}}`))
+			list := providertest.Items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"id","operator":"EQ","value":"`+tt.campaign+`"}}`))
 			if len(list) != 1 || list[0][tt.field] != tt.wantUnits {
 				t.Errorf("read back %v", list)
 			}
@@ -75,7 +76,7 @@ func TestCampaignsUpdateBudgetConvertsToMinorUnits(t *testing.T) {
 	}
 	e := newEnv(t)
 	_, err := e.run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"236100000000000","amount":0.5}`)
-	if ge := wantCode(t, err, gtmgate.EUpstream); !strings.Contains(ge.Message, "budget is too low") {
+	if ge := providertest.WantCode(t, err, gtmgate.EUpstream); !strings.Contains(ge.Message, "budget is too low") {
 		t.Errorf("message = %q", ge.Message)
 	}
 }

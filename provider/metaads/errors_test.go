@@ -13,7 +13,7 @@ const campaignReport = `{"rationale":"r","level":"campaign"}`
 func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 	e := newEnv(t)
 	const stale, fresh = "EAAB-stale-token-123456", "EAAB-fresh-but-revoked"
-	ge := wantCode(t, e.runWithTokens(t, "meta_ads_insights", refreshingToken{stale, fresh}, campaignReport), gtmgate.EUpstream)
+	ge := providertest.WantCode(t, e.runWithTokens(t, "meta_ads_insights", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, campaignReport), gtmgate.EUpstream)
 	d := ge.Detail.(gtmgate.UpstreamDetail)
 	if d.Status != 401 || !strings.Contains(d.Body, `"code":190`) {
 		t.Fatalf("detail = %+v", d)
@@ -24,7 +24,7 @@ func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 		}
 	}
 	_, err := providertest.Run(t, e.tools["meta_ads_insights"], e.acct, "wrong", campaignReport)
-	wantCode(t, err, gtmgate.EReauthRequired)
+	providertest.WantCode(t, err, gtmgate.EReauthRequired)
 }
 
 func TestProviderErrors(t *testing.T) {
@@ -50,7 +50,7 @@ func TestProviderErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.code != "" {
-				ge := wantCode(t, err, tt.code)
+				ge := providertest.WantCode(t, err, tt.code)
 				if tt.name == "400 carries message" && !strings.Contains(ge.Message, "bogus_metric is not valid for fields param") {
 					t.Errorf("message = %q", ge.Message)
 				}
@@ -66,7 +66,7 @@ func TestFailedMutationLeavesState(t *testing.T) {
 	e := newEnv(t)
 	e.sb.FailNextPost(500, 1)
 	_, err := e.run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"236100000000000","amount":10}`)
-	wantCode(t, err, gtmgate.EUpstream)
+	providertest.WantCode(t, err, gtmgate.EUpstream)
 	if got := e.sb.accounts["1012345678901234"].Campaigns[0].DailyBudget; got != 8000 {
 		t.Errorf("budget = %d after a failed change", got)
 	}

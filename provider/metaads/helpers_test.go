@@ -1,8 +1,6 @@
 package metaads
 
 import (
-	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -55,28 +53,4 @@ func (e *env) runWithTokens(t *testing.T, tool string, ts gtmgate.TokenSource, i
 	t.Helper()
 	_, err := providertest.RunWith(t, e.tools[tool], e.acct, ts, input)
 	return err
-}
-
-type refreshingToken struct{ token, fresh string }
-
-func (r refreshingToken) Token(context.Context) (string, error)           { return r.token, nil }
-func (r refreshingToken) Refresh(context.Context, string) (string, error) { return r.fresh, nil }
-
-func wantCode(t *testing.T, err error, code string) *gtmgate.Error {
-	t.Helper()
-	var e *gtmgate.Error
-	if !errors.As(err, &e) || e.Code != code {
-		t.Fatalf("error = %v, want code %s", err, code)
-	}
-	return e
-}
-
-func items(t *testing.T, out map[string]any) []map[string]any {
-	t.Helper()
-	raw, _ := out["items"].([]any)
-	res := make([]map[string]any, len(raw))
-	for i, r := range raw {
-		res[i] = r.(map[string]any)
-	}
-	return res
 }

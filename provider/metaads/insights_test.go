@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestInsights(t *testing.T) {
@@ -53,7 +54,7 @@ func TestInsights(t *testing.T) {
 			if out["currency"] != "USD" {
 				t.Errorf("currency = %v", out["currency"])
 			}
-			tt.check(t, items(t, out))
+			tt.check(t, providertest.Items(t, out))
 		})
 	}
 }
@@ -68,7 +69,7 @@ func TestInsightsPaging(t *testing.T) {
 			in += `,"cursor":"` + cursor + `"`
 		}
 		out := e.mustRun(t, "meta_ads_insights", in+"}")
-		for _, r := range items(t, out) {
+		for _, r := range providertest.Items(t, out) {
 			seen[r["ad_id"].(string)] = true
 		}
 		if cursor, _ = out["next_cursor"].(string); cursor == "" {
@@ -104,7 +105,7 @@ func TestInsightsQuery(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := insightsQuery(tt.in, &gtmgate.Call{Limit: 1, Filter: tt.f})
-			wantCode(t, err, gtmgate.EValidation)
+			providertest.WantCode(t, err, gtmgate.EValidation)
 		})
 	}
 }
