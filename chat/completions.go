@@ -28,7 +28,7 @@ func (h *Handler) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.model = req.Model
-	allowed, err := h.tenants.allowedModels(r.Context(), c.principal)
+	allowed, err := allowedModels(r.Context(), h.tenants, c.principal)
 	if err == nil {
 		err = checkModel(req.Model, allowed)
 	}

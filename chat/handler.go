@@ -28,7 +28,8 @@ type Options struct {
 	UpstreamURL string
 	// APIKey is sent upstream as "Authorization: Bearer" (MODEL_GATEWAY_API_KEY).
 	APIKey string
-	// Tenants supplies each tenant's AllowedModels.
+	// Tenants supplies each tenant's AllowedModels. It is read on every call;
+	// caching belongs to the store (the app passes a storecache.Store).
 	Tenants gtmgate.TenantStore
 	// Recorder persists each call's audit entry and usage event.
 	Recorder gtmgate.Recorder
@@ -39,9 +40,6 @@ type Options struct {
 	StreamIdleTimeout time.Duration
 	// MaxBodyBytes bounds the request body (default 4 MiB).
 	MaxBodyBytes int64
-	// TenantCacheTTL is how long a tenant's allowed models are reused before
-	// they are read again (default 5s; negative reads the store every call).
-	TenantCacheTTL time.Duration
 	// HTTPClient defaults to a client on a shared keep-alive transport.
 	HTTPClient *http.Client
 	// Logger defaults to slog.Default().
@@ -55,7 +53,7 @@ type Handler struct {
 	completionsURL string
 	modelsURL      string
 	auth           string // "Bearer <APIKey>", or "" to send none
-	tenants        *tenantCache
+	tenants        gtmgate.TenantStore
 	recorder       gtmgate.Recorder
 	timeout        time.Duration
 	idle           time.Duration
@@ -94,7 +92,7 @@ func New(opts Options) (*Handler, error) {
 	h := &Handler{
 		completionsURL: base + "/chat/completions",
 		modelsURL:      base + "/models",
-		tenants:        newTenantCache(opts.Tenants, opts.TenantCacheTTL),
+		tenants:        opts.Tenants,
 		recorder:       opts.Recorder,
 		timeout:        orDefault(opts.Timeout, 120*time.Second),
 		idle:           orDefault(opts.StreamIdleTimeout, 60*time.Second),

@@ -15,7 +15,7 @@ import (
 // the tenant's allowed models when it has any.
 func (h *Handler) ServeModels(w http.ResponseWriter, r *http.Request) {
 	c := newCall(r, actionModels)
-	allowed, err := h.tenants.allowedModels(r.Context(), c.principal)
+	allowed, err := allowedModels(r.Context(), h.tenants, c.principal)
 	if err != nil {
 		h.fail(w, r, c, gtmgate.AsError(err))
 		return
