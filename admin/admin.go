@@ -97,9 +97,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if buf.status == 0 {
 		buf.status = http.StatusOK
 	}
-	_, pattern := h.mux.Handler(r)
+	// The mux has set r.Pattern to the matched route; no need to route again.
 	entry := gtmgate.AuditEntry{
-		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, pattern), Source: gtmgate.SourceAdmin,
+		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, r.Pattern), Source: gtmgate.SourceAdmin,
 		Key: "admin", Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
 		DurationMS: float64(h.opts.Now().Sub(start).Microseconds()) / 1000, Detail: buf.auditDetail,
 	}
