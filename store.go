@@ -12,6 +12,7 @@ type Store interface {
 	TenantStore
 	TokenStore
 	AuditStore
+	AuditJournalStore
 	UsageStore
 	LedgerStore
 	FeedbackStore
@@ -60,6 +61,21 @@ type AuditStore interface {
 	QueryAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int64, error)
 	// AuditStats counts entries over the 24 h, 7 d and 30 d before now.
 	AuditStats(ctx context.Context, now time.Time) (*AuditStats, error)
+}
+
+// AuditJournalStore records how far each local audit journal has been
+// written into the store. A journal is an append-only file of calls that were
+// acknowledged before they reached the store; its mark is a byte offset.
+type AuditJournalStore interface {
+	// ApplyJournal writes the calls read from bytes [from, to) of the named
+	// journal and moves its mark from from to to, in one transaction. When the
+	// mark already stands at or past to it writes nothing: that range was
+	// applied before. Any other mark is an ErrConflict.
+	ApplyJournal(ctx context.Context, journal string, from, to int64, audit []AuditEntry, usage []UsageEvent) error
+	// JournalMark returns the named journal's mark, 0 when it has none.
+	JournalMark(ctx context.Context, journal string) (int64, error)
+	// ForgetJournal drops the mark of a journal whose file is gone.
+	ForgetJournal(ctx context.Context, journal string) error
 }
 
 // UsageStore reads the usage meter.

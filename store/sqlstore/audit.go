@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -23,34 +25,97 @@ const (
 
 // WriteCalls writes audit entries and usage events in one transaction, with
 // multi-row inserts: the group-commit recorder calls it with many calls at
-// once, and acknowledges them only when it returns.
+// once.
 func (s *Store) WriteCalls(ctx context.Context, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
 	if len(audit) == 0 && len(usage) == 0 {
 		return nil
 	}
 	return s.inTx(ctx, "write calls", func(tx *sql.Tx) error {
-		for chunk := range slices.Chunk(audit, batchRows) {
-			args := make([]any, 0, 11*len(chunk))
-			for _, a := range chunk {
-				args = append(args, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
-					a.ErrorCode, a.DurationMS, a.RequestID, a.Detail)
-			}
-			if _, err := tx.ExecContext(ctx, s.q(auditInsert+placeholders(len(chunk), 11)), args...); err != nil {
-				return err
-			}
-		}
-		for chunk := range slices.Chunk(usage, batchRows) {
-			args := make([]any, 0, 10*len(chunk))
-			for _, u := range chunk {
-				args = append(args, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
-					u.UpstreamMS, u.PromptTokens, u.CompletionTokens)
-			}
-			if _, err := tx.ExecContext(ctx, s.q(usageInsert+placeholders(len(chunk), 10)), args...); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.insertCalls(ctx, tx, audit, usage)
 	})
+}
+
+// ApplyJournal writes calls from bytes [from, to) of a local audit journal
+// and moves the journal's mark in the same transaction. The mark moves with a
+// compare-and-set (UPDATE … WHERE applied_to = from, or an INSERT that does
+// nothing on conflict when from is 0), which also row-locks it on PostgreSQL.
+func (s *Store) ApplyJournal(ctx context.Context, journal string, from, to int64, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
+	return s.inTx(ctx, "apply audit journal", func(tx *sql.Tx) error {
+		var res sql.Result
+		var err error
+		if from == 0 {
+			res, err = tx.ExecContext(ctx, s.q(`INSERT INTO audit_journal (journal, applied_to, updated_at) VALUES (?, ?, ?)
+				ON CONFLICT (journal) DO NOTHING`), journal, to, s.t(s.now()))
+		} else {
+			res, err = tx.ExecContext(ctx, s.q(`UPDATE audit_journal SET applied_to = ?, updated_at = ?
+				WHERE journal = ? AND applied_to = ?`), to, s.t(s.now()), journal, from)
+		}
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			var mark int64
+			err := tx.QueryRowContext(ctx, s.q("SELECT applied_to FROM audit_journal WHERE journal = ?"), journal).Scan(&mark)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				mark = 0
+			case err != nil:
+				return err
+			}
+			if mark >= to {
+				return nil // applied before
+			}
+			return fmt.Errorf("%w: journal %s is applied to byte %d, this batch starts at %d", gtmgate.ErrConflict, journal, mark, from)
+		}
+		return s.insertCalls(ctx, tx, audit, usage)
+	})
+}
+
+// JournalMark returns how far a journal has been applied, 0 when unknown.
+func (s *Store) JournalMark(ctx context.Context, journal string) (int64, error) {
+	var mark int64
+	err := s.read.QueryRowContext(ctx, s.q("SELECT applied_to FROM audit_journal WHERE journal = ?"), journal).Scan(&mark)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, s.fail("read journal mark", err)
+	}
+	return mark, nil
+}
+
+// ForgetJournal drops a journal's mark.
+func (s *Store) ForgetJournal(ctx context.Context, journal string) error {
+	if _, err := s.write.ExecContext(ctx, s.q("DELETE FROM audit_journal WHERE journal = ?"), journal); err != nil {
+		return s.fail("forget journal", err)
+	}
+	return nil
+}
+
+func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
+	for chunk := range slices.Chunk(audit, batchRows) {
+		args := make([]any, 0, 11*len(chunk))
+		for _, a := range chunk {
+			args = append(args, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
+				a.ErrorCode, a.DurationMS, a.RequestID, a.Detail)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(auditInsert+placeholders(len(chunk), 11)), args...); err != nil {
+			return err
+		}
+	}
+	for chunk := range slices.Chunk(usage, batchRows) {
+		args := make([]any, 0, 10*len(chunk))
+		for _, u := range chunk {
+			args = append(args, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
+				u.UpstreamMS, u.PromptTokens, u.CompletionTokens)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(usageInsert+placeholders(len(chunk), 10)), args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // QueryAudit returns the entries matching f, newest (highest id) first, at

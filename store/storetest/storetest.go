@@ -46,6 +46,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"AuditCursor", testAuditCursor},
 		{"AuditStats", testAuditStats},
 		{"Usage", testUsage},
+		{"AuditJournal", testAuditJournal},
 		{"Ledger", testLedger},
 		{"LedgerReplay", testLedgerReplay},
 		{"LedgerReplayConcurrent", testLedgerReplayConcurrent},
