@@ -38,8 +38,12 @@ func RequestIDFromContext(ctx context.Context) string {
 	return id
 }
 
-// Recorder persists a finished call's audit entry and usage event. It returns
-// once both are durable, so a caller that responds afterwards never loses them.
+// Recorder persists a finished call's audit entry and usage event. Record
+// returns once both are durable, so a caller that responds afterwards never
+// loses them; durable may mean in a local journal that reaches the store
+// moments later, so readers of the audit log call Flush first.
 type Recorder interface {
 	Record(ctx context.Context, a AuditEntry, u *UsageEvent) error
+	// Flush returns once every call recorded before it is in the store.
+	Flush(ctx context.Context) error
 }

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -34,6 +35,7 @@ func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	h.flushRecorder(r)
 	entries, next, err := h.opts.Store.QueryAudit(r.Context(), f)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -50,6 +52,7 @@ func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) auditStats(w http.ResponseWriter, r *http.Request) {
+	h.flushRecorder(r)
 	s, err := h.opts.Store.AuditStats(r.Context(), h.opts.Now().UTC())
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -80,4 +83,19 @@ func parseLimit(v string, def, max int) (int, error) {
 		return 0, gtmgate.Errorf(gtmgate.EValidation, "limit %q must be a whole number from 1 to %d", v, max)
 	}
 	return n, nil
+}
+
+// flushWait bounds how long a read of the audit log or usage waits for
+// recorded calls to reach the store.
+const flushWait = 5 * time.Second
+
+// flushRecorder lets a read see every call acknowledged before it: calls are
+// acknowledged once journaled and reach the store moments later. When the
+// store is behind (an outage), the read goes ahead with what is there.
+func (h *Handler) flushRecorder(r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), flushWait)
+	defer cancel()
+	if err := h.opts.Recorder.Flush(ctx); err != nil {
+		jsonapi.LoggerFrom(r.Context()).Warn("reading the audit store while recorded calls are still on their way", "err", err)
+	}
 }

@@ -76,6 +76,7 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "from..to must be a range of at most %d days with from before to", maxUsageDays))
 		return
 	}
+	h.flushRecorder(r)
 	events, err := h.opts.Store.ListUsage(r.Context(), gtmgate.UsageQuery{TenantID: id, From: from, To: to.AddDate(0, 0, 1)})
 	if err != nil {
 		jsonapi.WriteError(w, r, err)

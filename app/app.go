@@ -81,7 +81,13 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 	if err := a.openStore(ctx); err != nil {
 		return nil, err
 	}
-	a.recorder = audit.NewWriter(a.store, &audit.Options{Logger: logger})
+	journal := ""
+	if cfg.AuditJournal {
+		journal = filepath.Join(cfg.DataDir, "journal")
+	}
+	if a.recorder, err = audit.NewWriter(a.store, &audit.Options{JournalDir: journal, Logger: logger}); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
 	a.metrics = middleware.NewMetrics()
 	if err := a.buildTools(ctx); err != nil {
 		return nil, err

@@ -50,6 +50,8 @@ func (f *fakeRecorder) Record(_ context.Context, a gtmgate.AuditEntry, u *gtmgat
 	return nil
 }
 
+func (f *fakeRecorder) Flush(context.Context) error { return nil }
+
 // next returns the next recorded call; waiting is bounded only to turn a bug into a failure.
 func (f *fakeRecorder) next(t *testing.T) recorded {
 	t.Helper()

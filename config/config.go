@@ -51,6 +51,10 @@ type Config struct {
 	// AllowedOrigins may call /mcp from a browser, besides the gateway's own origin.
 	AllowedOrigins []string
 
+	// AuditJournal acknowledges calls once their audit records are in the
+	// local journal under DataDir rather than committed to the store.
+	AuditJournal bool
+
 	Demo        bool
 	SiteContent string
 	DocsContent string
@@ -64,6 +68,7 @@ func Default() Config {
 		GatewayAddr:     "127.0.0.1:8081",
 		DocsAddr:        "127.0.0.1:8082",
 		DataDir:         "./data",
+		AuditJournal:    true,
 		LogFormat:       "text",
 		LogLevel:        "info",
 		MaxBodyBytes:    1 << 20,

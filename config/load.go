@@ -67,6 +67,10 @@ func Load(args []string, environ []string) (Config, error) {
 	if c.Watch, err = env.bool("GTMGATE_WATCH", false); err != nil {
 		return c, err
 	}
+	if c.AuditJournal, err = env.bool("GTMGATE_AUDIT_JOURNAL", c.AuditJournal); err != nil {
+		return c, err
+	}
+	fs.BoolVar(&c.AuditJournal, "audit-journal", c.AuditJournal, auditJournalMeaning)
 	fs.BoolVar(&c.Demo, "demo", c.Demo, "start sandbox upstreams and seed the demo tenant")
 	fs.BoolVar(&c.Watch, "watch", c.Watch, "reload content trees when their files change")
 	if v := env.str("GTMGATE_ALLOWED_ORIGINS", ""); v != "" {
@@ -176,6 +180,8 @@ func (e *envReader) bool(name string, def bool) (bool, error) {
 	return b, nil
 }
 
+const auditJournalMeaning = "acknowledge a call once its audit record is appended to DATA_DIR/journal (written to the store in the background); false: once the store commits it"
+
 // Settings lists every setting for documentation (README table).
 func Settings() []Setting {
 	var c Config
@@ -194,6 +200,7 @@ func Settings() []Setting {
 		Setting{"GTMGATE_ALLOW_INSECURE_TOKEN_ENDPOINT", "", "false", "accept http token endpoints on loopback in POST /admin/seed-oauth (tests only)"},
 		Setting{"GTMGATE_DEMO", "demo", "false", "start sandbox upstreams and seed the demo tenant"},
 		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},
+		Setting{"GTMGATE_AUDIT_JOURNAL", "audit-journal", "true", auditJournalMeaning},
 	)
 }
 

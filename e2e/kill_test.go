@@ -20,12 +20,63 @@ import (
 
 // TestSIGKILLLosesNoAcknowledgedAudit drives tool calls at the real binary,
 // kills it with SIGKILL mid-load, and checks that every call that got a
-// response has its audit entry in the store.
+// response has exactly one audit entry in the store: with the journal (the
+// default) after the next start has replayed it, and again after a second
+// start (a journal is never written twice); with GTMGATE_AUDIT_JOURNAL=false
+// straight away.
 func TestSIGKILLLosesNoAcknowledgedAudit(t *testing.T) {
-	dir := t.TempDir()
-	p := start(t, dir)
-	body, _ := json.Marshal(map[string]any{"tool": "crm_pipelines", "input": map[string]any{"action": "list", "rationale": "durability"}})
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		restart bool
+	}{
+		{"journal", nil, true},
+		{"store commit", []string{"GTMGATE_AUDIT_JOURNAL=false"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			acked := loadUntilKilled(t, start(t, dir, tc.env...), 300)
+			if tc.restart {
+				if left := journalSegments(t, dir); len(left) == 0 {
+					t.Log("the journal was empty at the kill (every call had reached the store)")
+				}
+				start(t, dir, tc.env...).stop(t)
+				if left := journalSegments(t, dir); len(left) != 0 {
+					t.Fatalf("journal segments left after a clean restart: %v", left)
+				}
+			}
+			found := auditedRequests(t, dir)
+			missing, twice := 0, 0
+			for id := range acked {
+				if found[id] == 0 {
+					missing++
+				}
+			}
+			for _, n := range found {
+				if n > 1 {
+					twice++
+				}
+			}
+			t.Logf("acknowledged %d calls before SIGKILL; audit holds %d rest entries; missing %d; written twice %d",
+				len(acked), len(found), missing, twice)
+			if missing > 0 || twice > 0 {
+				t.Fatalf("%d acknowledged calls have no audit entry, %d have more than one", missing, twice)
+			}
+			if tc.restart {
+				start(t, dir, tc.env...).stop(t)
+				if again := auditedRequests(t, dir); len(again) != len(found) {
+					t.Fatalf("a second start changed the audit log: %d entries, then %d", len(found), len(again))
+				}
+			}
+		})
+	}
+}
 
+// loadUntilKilled makes tool calls from 8 workers and SIGKILLs the process
+// after n acknowledgements; it returns the acknowledged request ids.
+func loadUntilKilled(t *testing.T, p *process, n int64) map[string]bool {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"tool": "crm_pipelines", "input": map[string]any{"action": "list", "rationale": "durability"}})
 	var acked sync.Map
 	var count atomic.Int64
 	client := &http.Client{}
@@ -55,7 +106,7 @@ func TestSIGKILLLosesNoAcknowledgedAudit(t *testing.T) {
 				resp.Body.Close()
 				if err == nil && out.OK {
 					acked.Store(out.RequestID, true)
-					if count.Add(1) == 300 {
+					if count.Add(1) == n {
 						p.cmd.Process.Signal(syscall.SIGKILL)
 					}
 				}
@@ -65,10 +116,30 @@ func TestSIGKILLLosesNoAcknowledgedAudit(t *testing.T) {
 	p.cmd.Wait()
 	close(stop)
 	wg.Wait()
-	if count.Load() < 300 {
+	if count.Load() < n {
 		t.Fatalf("only %d calls were acknowledged before the process died: %s", count.Load(), p.stderr.String())
 	}
+	out := map[string]bool{}
+	acked.Range(func(k, _ any) bool {
+		out[k.(string)] = true
+		return true
+	})
+	return out
+}
 
+func journalSegments(t *testing.T, dataDir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dataDir, "journal", "audit-*.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// auditedRequests opens the data dir's SQLite store and counts the REST
+// audit entries of each request id.
+func auditedRequests(t *testing.T, dir string) map[string]int {
+	t.Helper()
 	key, err := os.ReadFile(filepath.Join(dir, "encryption.key"))
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +154,7 @@ func TestSIGKILLLosesNoAcknowledgedAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	found := map[string]bool{}
+	found := map[string]int{}
 	var before int64
 	for {
 		entries, next, err := st.QueryAudit(context.Background(), gtmgate.AuditFilter{TenantID: "demo", Source: gtmgate.SourceREST, Limit: 1000, Before: before})
@@ -91,22 +162,12 @@ func TestSIGKILLLosesNoAcknowledgedAudit(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range entries {
-			found[e.RequestID] = true
+			found[e.RequestID]++
 		}
 		if next == 0 {
 			break
 		}
 		before = next
 	}
-	missing := 0
-	acked.Range(func(k, _ any) bool {
-		if !found[k.(string)] {
-			missing++
-		}
-		return true
-	})
-	t.Logf("acknowledged %d calls before SIGKILL; audit holds %d rest entries; missing %d", count.Load(), len(found), missing)
-	if missing > 0 {
-		t.Fatalf("%d acknowledged calls have no audit entry", missing)
-	}
+	return found
 }
