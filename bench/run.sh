@@ -16,6 +16,7 @@
 #   BENCH_CHAT_CHUNKS   chunks of a streamed chat answer (default 20)
 #   BENCH_CHAT_DELAY    pause before each streamed chunk (default 1ms)
 #   BENCH_SITE_URL      site to compare with nginx (default: gtmgate's site listener)
+#   BENCH_ONLY          run only these scenarios (default "rest mcp admin chat site postgres")
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -26,6 +27,7 @@ LEVELS=${BENCH_CONCURRENCY:-"1 32"}
 PGURL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
 CHAT_CHUNKS=${BENCH_CHAT_CHUNKS:-20}
 CHAT_DELAY=${BENCH_CHAT_DELAY:-1ms}
+ONLY=" ${BENCH_ONLY:-rest mcp admin chat site postgres} "
 CHAT_KEY=bench-model-gateway-key
 CHAT_MODEL=bench-model
 ADMIN_KEY=bench-admin-key-0123456789abcdef
@@ -72,6 +74,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# want SCENARIO tells whether BENCH_ONLY selects the scenario.
+want() { [[ $ONLY == *" $1 "* ]]; }
 
 # record appends a marker line for the report.
 record() { printf '%s\n' "$1" >>"$RESULTS"; }
@@ -145,10 +150,17 @@ PIDS+=($!)
 wait_ready "$WORK/floors.out" "$!" || die "floors did not start: $(cat "$WORK/floors.err")"
 cat "$WORK/floors.out" >&2
 HUBSPOT=$(field "$WORK/floors.out" hubspot)
-PROXY_HUBSPOT=$(field "$WORK/floors.out" proxy-hubspot)
 CHAT=$(field "$WORK/floors.out" chat)
-PROXY_CHAT=$(field "$WORK/floors.out" proxy-chat)
 MCP_FLOOR=$(field "$WORK/floors.out" mcp)
+# The bare proxies run in a process of their own, as gtmgate does: a proxy
+# in the upstreams' process would skip the cross-process hop gtmgate pays.
+"$BIN/floors" -proxy "proxy-hubspot=$HUBSPOT" -proxy "proxy-chat=${CHAT%/v1}" \
+	>"$WORK/proxies.out" 2>"$WORK/proxies.err" &
+PIDS+=($!)
+wait_ready "$WORK/proxies.out" "$!" || die "floor proxies did not start: $(cat "$WORK/proxies.err")"
+cat "$WORK/proxies.out" >&2
+PROXY_HUBSPOT=$(field "$WORK/proxies.out" proxy-hubspot)
+PROXY_CHAT=$(field "$WORK/proxies.out" proxy-chat)/v1
 
 # --- gtmgate -------------------------------------------------------------
 GTM_PID="" GATEWAY="" SITE="" TOKEN=""
@@ -187,15 +199,15 @@ check_rest() {
 start_gtmgate sqlite
 check_rest
 
-log "REST tool call (crm_pipelines): direct / bare ReverseProxy / gateway"
-for c in $LEVELS; do
+want rest && log "REST tool call (crm_pipelines): direct / bare ReverseProxy / gateway"
+want rest && for c in $LEVELS; do
 	load rest direct "$c" "$HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
 	load rest floor "$c" "$PROXY_HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
 	load rest gateway "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
 done
 
-log "MCP tools/call: gateway crm_pipelines / bare go-sdk echo"
-for c in $LEVELS; do
+want mcp && log "MCP tools/call: gateway crm_pipelines / bare go-sdk echo"
+want mcp && for c in $LEVELS; do
 	load mcp sdk "$c" "$MCP_FLOOR" -mcp-tool echo -mcp-args '{"text":"bench"}'
 	load mcp gateway "$c" "$GATEWAY/mcp" -H "Authorization: Bearer $TOKEN" -mcp-tool crm_pipelines -mcp-args "$MCP_ARGS"
 done
@@ -209,35 +221,43 @@ admin_runs() {
 			-body '{"name":"Bench tenant {n}"}'
 	done
 }
-log "admin on SQLite"
-admin_runs sqlite
-
-log "chat pass-through"
-CHAT_BODY="{\"model\":\"$CHAT_MODEL\",\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}]}"
-CHAT_STREAM_BODY="{\"model\":\"$CHAT_MODEL\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}]}"
-code=$(http_status POST "$GATEWAY/v1/chat/completions" -H "Authorization: Bearer $TOKEN" \
-	-H 'Content-Type: application/json' --data "$CHAT_BODY")
-if [[ $code != 200 ]]; then
-	unavailable chat "POST /v1/chat/completions answered $code: $(head -c 80 "$WORK/probe.body")"
-else
-	for c in $LEVELS; do
-		load chat direct "$c" "$CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-		load chat floor "$c" "$PROXY_CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-		load chat gateway "$c" "$GATEWAY/v1/chat/completions" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
-		load chat stream-direct "$c" "$CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-		load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-		load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
-	done
+if want admin; then
+	log "admin on SQLite"
+	admin_runs sqlite
 fi
 
-log "site vs nginx"
-SITE_URL=${BENCH_SITE_URL:-$SITE}
-site_bench "$SITE_URL" || true
+if want chat; then
+	log "chat pass-through"
+	CHAT_BODY="{\"model\":\"$CHAT_MODEL\",\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}]}"
+	CHAT_STREAM_BODY="{\"model\":\"$CHAT_MODEL\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}]}"
+	code=$(http_status POST "$GATEWAY/v1/chat/completions" -H "Authorization: Bearer $TOKEN" \
+		-H 'Content-Type: application/json' --data "$CHAT_BODY")
+	if [[ $code != 200 ]]; then
+		unavailable chat "POST /v1/chat/completions answered $code: $(head -c 80 "$WORK/probe.body")"
+	else
+		for c in $LEVELS; do
+			load chat direct "$c" "$CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
+			load chat floor "$c" "$PROXY_CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
+			load chat gateway "$c" "$GATEWAY/v1/chat/completions" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
+			load chat stream-direct "$c" "$CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
+			load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
+			load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
+		done
+	fi
+fi
+
+if want site; then
+	log "site vs nginx"
+	SITE_URL=${BENCH_SITE_URL:-$SITE}
+	site_bench "$SITE_URL" || true
+fi
 stop_gtmgate
 
 # --- REST and admin on PostgreSQL ------------------------------------------
 log "PostgreSQL"
-if [[ $PGURL == off ]]; then
+if ! want postgres; then
+	:
+elif [[ $PGURL == off ]]; then
 	unavailable admin "BENCH_DATABASE_URL=off"
 elif ! command -v psql >/dev/null; then
 	unavailable admin "psql not installed"

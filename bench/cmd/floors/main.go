@@ -1,15 +1,17 @@
 // Command floors serves the reference points gtmgate's benchmarks compare
 // against, each on its own loopback port, and prints "name URL" lines and
-// then "ready":
+// then "ready". By default it serves the upstreams:
 //
 //	hubspot        the HubSpot sandbox (provider/hubspot.NewSandbox), the
 //	               gateway's upstream in the REST and MCP scenarios
-//	proxy-hubspot  a bare httputil.ReverseProxy in front of it
 //	chat           a fake OpenAI-compatible model gateway (base URL …/v1)
-//	proxy-chat     a bare httputil.ReverseProxy in front of it
 //	mcp            a bare go-sdk MCP server (stateless, JSON responses) with
 //	               one echo tool
-//	proxy          with -proxy URL: a bare ReverseProxy to that upstream
+//
+// With -proxy NAME=URL (repeatable) it serves only bare
+// httputil.ReverseProxy floors, one per flag, named NAME. The bench runs
+// them in a process of their own, so that the floor has the same shape as
+// gtmgate: client, then a separate process, then the upstream's process.
 //
 // It runs until interrupted.
 package main
@@ -43,7 +45,14 @@ func main() {
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("floors", flag.ContinueOnError)
-	proxyTo := fs.String("proxy", "", "also serve a bare ReverseProxy to this upstream URL")
+	var proxies []string
+	fs.Func("proxy", "serve only bare ReverseProxy floors: NAME=URL, repeatable", func(v string) error {
+		if name, u, ok := strings.Cut(v, "="); !ok || name == "" || u == "" {
+			return fmt.Errorf("%q is not NAME=URL", v)
+		}
+		proxies = append(proxies, v)
+		return nil
+	})
 	chunks := fs.Int("chat-chunks", 20, "chunks of a streamed chat completion")
 	chunkDelay := fs.Duration("chat-chunk-delay", 0, "pause before each streamed chunk")
 	chatKey := fs.String("chat-key", "", "API key the fake chat upstream requires (empty: any)")
@@ -67,27 +76,25 @@ func run(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "%-14s %s%s\n", name, base, suffix)
 		return base, nil
 	}
-	hub, err := serve("hubspot", "", hubspot.NewSandbox().Handler)
-	if err != nil {
+	if len(proxies) > 0 {
+		for _, p := range proxies {
+			name, u, _ := strings.Cut(p, "=")
+			if _, err := serve(name, "", bareProxy(strings.TrimRight(u, "/"))); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintln(out, "ready")
+		<-ctx.Done()
+		return nil
+	}
+	if _, err := serve("hubspot", "", hubspot.NewSandbox().Handler); err != nil {
 		return err
 	}
-	if _, err := serve("proxy-hubspot", "", bareProxy(hub)); err != nil {
-		return err
-	}
-	chat, err := serve("chat", "/v1", newChatUpstream(*chunks, *chunkDelay, *chatKey))
-	if err != nil {
-		return err
-	}
-	if _, err := serve("proxy-chat", "/v1", bareProxy(chat)); err != nil {
+	if _, err := serve("chat", "/v1", newChatUpstream(*chunks, *chunkDelay, *chatKey)); err != nil {
 		return err
 	}
 	if _, err := serve("mcp", "/mcp", newMCPFloor()); err != nil {
 		return err
-	}
-	if *proxyTo != "" {
-		if _, err := serve("proxy", "", bareProxy(strings.TrimRight(*proxyTo, "/"))); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintln(out, "ready")
 	<-ctx.Done()
