@@ -31,6 +31,9 @@ func (Dialect) Time(t time.Time) any { return t.UnixMicro() }
 // needed.
 func (Dialect) ForUpdate() string { return "" }
 
+// InsertRows: a prepared single-row INSERT run per row beats parsing one long statement.
+func (Dialect) InsertRows() int { return 1 }
+
 // PrepareMigrations implements sqlstore.Dialect. The migration transaction
 // began IMMEDIATE and so already holds the write lock: a second process
 // waits (busy_timeout) and then sees the migrations applied.

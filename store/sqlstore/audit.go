@@ -5,15 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
 )
-
-// batchRows bounds the rows of one multi-row INSERT, far below both
-// databases' limits on bind parameters.
-const batchRows = 100
 
 const (
 	auditInsert = `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status,
@@ -95,23 +90,50 @@ func (s *Store) ForgetJournal(ctx context.Context, journal string) error {
 }
 
 func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
-	for chunk := range slices.Chunk(audit, batchRows) {
-		args := make([]any, 0, 11*len(chunk))
-		for _, a := range chunk {
-			args = append(args, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
-				a.ErrorCode, a.DurationMS, a.RequestID, a.Detail)
-		}
-		if _, err := tx.ExecContext(ctx, s.q(auditInsert+placeholders(len(chunk), 11)), args...); err != nil {
+	err := s.insertMany(ctx, tx, auditInsert, 11, len(audit), func(i int, dst []any) []any {
+		a := &audit[i]
+		return append(dst, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
+			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail)
+	})
+	if err != nil {
+		return err
+	}
+	return s.insertMany(ctx, tx, usageInsert, 10, len(usage), func(i int, dst []any) []any {
+		u := &usage[i]
+		return append(dst, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
+			u.UpstreamMS, u.PromptTokens, u.CompletionTokens)
+	})
+}
+
+// insertMany inserts rows with INSERTs of the dialect's InsertRows rows
+// each; args appends row i's values to dst. With one row per INSERT, a
+// single prepared statement serves every row.
+func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, insert string, cols, rows int, args func(i int, dst []any) []any) error {
+	if rows == 0 {
+		return nil
+	}
+	per := s.d.InsertRows()
+	if per <= 1 {
+		st, err := tx.PrepareContext(ctx, s.q(insert+placeholders(1, cols)))
+		if err != nil {
 			return err
 		}
-	}
-	for chunk := range slices.Chunk(usage, batchRows) {
-		args := make([]any, 0, 10*len(chunk))
-		for _, u := range chunk {
-			args = append(args, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
-				u.UpstreamMS, u.PromptTokens, u.CompletionTokens)
+		defer st.Close()
+		buf := make([]any, 0, cols)
+		for i := range rows {
+			if _, err := st.ExecContext(ctx, args(i, buf[:0])...); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.ExecContext(ctx, s.q(usageInsert+placeholders(len(chunk), 10)), args...); err != nil {
+		return nil
+	}
+	for start := 0; start < rows; start += per {
+		end := min(start+per, rows)
+		a := make([]any, 0, cols*(end-start))
+		for i := start; i < end; i++ {
+			a = args(i, a)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(insert+placeholders(end-start, cols)), a...); err != nil {
 			return err
 		}
 	}

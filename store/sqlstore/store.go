@@ -40,6 +40,10 @@ type Dialect interface {
 	// ForUpdate is appended to a SELECT that must lock its row until the
 	// transaction ends ("" where the single writer already serialises).
 	ForUpdate() string
+	// InsertRows is how many rows one INSERT of a batch carries: 1 where a
+	// prepared single-row statement run per row is cheapest (SQLite, in
+	// process), more where every statement is a round trip (PostgreSQL).
+	InsertRows() int
 	// InterpretError maps driver errors to gtmgate.ErrNotFound and
 	// gtmgate.ErrConflict (wrapping both), and returns others unchanged.
 	InterpretError(err error) error
