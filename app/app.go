@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"path/filepath"
 	"sync"
 	"time"
@@ -67,6 +68,8 @@ const (
 	SurfaceSite    = "site"
 	SurfaceGateway = "gateway"
 	SurfaceDocs    = "docs"
+	// SurfaceDebug serves Go's pprof profiles when GTMGATE_DEBUG_ADDR is set.
+	SurfaceDebug = "debug"
 )
 
 // New opens the store and builds every surface; it does not listen yet.
@@ -89,6 +92,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 	a.metrics = middleware.NewMetrics()
+	a.handlers[SurfaceDebug] = debugHandler()
 	if err := a.buildTools(ctx); err != nil {
 		return nil, err
 	}
@@ -150,6 +154,7 @@ func (a *App) encryptionKey() ([]byte, error) {
 func (a *App) Start() error {
 	for _, s := range []struct{ name, addr string }{
 		{SurfaceSite, a.cfg.SiteAddr}, {SurfaceGateway, a.cfg.GatewayAddr}, {SurfaceDocs, a.cfg.DocsAddr},
+		{SurfaceDebug, a.cfg.DebugAddr},
 	} {
 		h, ok := a.handlers[s.name]
 		if !ok || !config.Enabled(s.addr) {
@@ -227,4 +232,16 @@ func (a *App) closeResources() error {
 		return a.store.Close()
 	}
 	return nil
+}
+
+// debugHandler serves the runtime profiles of net/http/pprof, for finding
+// where a slow or busy gtmgate spends its time.
+func debugHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }

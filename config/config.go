@@ -19,9 +19,11 @@ type Config struct {
 	SiteAddr    string
 	GatewayAddr string
 	DocsAddr    string
-	SiteURL     string
-	GatewayURL  string
-	DocsURL     string
+	// DebugAddr serves Go's pprof profiles; off unless set.
+	DebugAddr  string
+	SiteURL    string
+	GatewayURL string
+	DocsURL    string
 
 	DataDir     string
 	DatabaseURL string
@@ -67,6 +69,7 @@ func Default() Config {
 		SiteAddr:        "127.0.0.1:8080",
 		GatewayAddr:     "127.0.0.1:8081",
 		DocsAddr:        "127.0.0.1:8082",
+		DebugAddr:       Off,
 		DataDir:         "./data",
 		AuditJournal:    true,
 		LogFormat:       "text",
@@ -85,7 +88,7 @@ func Enabled(addr string) bool { return addr != "" && addr != Off }
 // Validate checks every setting and fills derived defaults (public URLs from
 // listen addresses). Its error names the setting.
 func (c *Config) Validate() error {
-	for _, a := range []struct{ name, v string }{{"GTMGATE_SITE_ADDR", c.SiteAddr}, {"GTMGATE_GATEWAY_ADDR", c.GatewayAddr}, {"GTMGATE_DOCS_ADDR", c.DocsAddr}} {
+	for _, a := range []struct{ name, v string }{{"GTMGATE_SITE_ADDR", c.SiteAddr}, {"GTMGATE_GATEWAY_ADDR", c.GatewayAddr}, {"GTMGATE_DOCS_ADDR", c.DocsAddr}, {"GTMGATE_DEBUG_ADDR", c.DebugAddr}} {
 		if !Enabled(a.v) {
 			continue
 		}

@@ -103,6 +103,7 @@ func stringSettings(c *Config) []stringSetting {
 		{Setting{"GTMGATE_SITE_ADDR", "site-addr", "127.0.0.1:8080", "site listener address, or off"}, &c.SiteAddr},
 		{Setting{"GTMGATE_GATEWAY_ADDR", "gateway-addr", "127.0.0.1:8081", "gateway listener address, or off"}, &c.GatewayAddr},
 		{Setting{"GTMGATE_DOCS_ADDR", "docs-addr", "127.0.0.1:8082", "docs listener address, or off"}, &c.DocsAddr},
+		{Setting{"GTMGATE_DEBUG_ADDR", "debug-addr", "off", "listener for Go's pprof profiles at /debug/pprof/ (no auth: bind it to loopback)"}, &c.DebugAddr},
 		{Setting{"SITE_URL", "site-url", "http://<site addr>", "public base URL of the site"}, &c.SiteURL},
 		{Setting{"GATEWAY_URL", "gateway-url", "http://<gateway addr>", "public base URL of the gateway"}, &c.GatewayURL},
 		{Setting{"DOCS_URL", "docs-url", "http://<docs addr>", "public base URL of the docs host"}, &c.DocsURL},
