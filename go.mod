@@ -16,6 +16,8 @@ require (
 	modernc.org/sqlite v1.55.0
 )
 
+require github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
+
 require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
 	github.com/RoaringBitmap/roaring/v2 v2.4.5 // indirect

@@ -3,10 +3,11 @@ package jsonapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strconv"
+
+	fastjson "github.com/go-json-experiment/json/v1"
 
 	"github.com/gtmgate/gtmgate"
 )
@@ -66,7 +67,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 // Write encodes v as the JSON response body with the given status.
 func Write(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	enc := fastjson.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError

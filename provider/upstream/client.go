@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	fastjson "github.com/go-json-experiment/json/v1"
+
 	"github.com/gtmgate/gtmgate"
 )
 
@@ -145,7 +147,7 @@ func (c *Client) Do(ctx context.Context, req *Request, out any) error {
 	if out == nil || len(resp.Body) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(resp.Body, out); err != nil {
+	if err := fastjson.Unmarshal(resp.Body, out); err != nil {
 		return &gtmgate.Error{Code: gtmgate.EUpstream, Message: c.opts.Provider + " returned a response that is not the expected JSON",
 			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body))}, Err: err}
 	}
