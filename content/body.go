@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/bits"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -35,7 +36,8 @@ const minCompress = 256
 const brotliQuality = 6
 
 // Body is one precomputed response: the bytes in each encoding with their
-// strong ETags, and the headers to send with it.
+// strong ETags, and the headers to send with it. A Body is immutable once
+// made: its headers are precomputed too.
 type Body struct {
 	Status       int
 	ContentType  string
@@ -50,7 +52,20 @@ type variant struct {
 	encoding string // "", "gzip" or "br"
 	data     []byte
 	etag     string
+	// header is every header field the variant is sent with, keys in
+	// canonical form, so serving it is a few map assignments. The value
+	// slices are shared by all responses and never modified.
+	header []headerField
 }
+
+type headerField struct {
+	key   string
+	value []string
+}
+
+// bodyHeaderKeys are the fields ServeBody sets that only a 200 or error
+// body carries, not a 304.
+var bodyHeaderKeys = []string{"Content-Type", "Content-Length", "Content-Encoding"}
 
 // NewBody precomputes the encodings of data.
 func NewBody(status int, contentType string, data []byte, lastModified time.Time, header http.Header) (*Body, error) {
@@ -60,6 +75,7 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header}
 	b.variants = append(b.variants, newVariant("", data))
 	if len(data) < minCompress {
+		b.precomputeHeaders()
 		return b, nil
 	}
 	var gz bytes.Buffer
@@ -87,7 +103,47 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 			b.variants = append(b.variants, v)
 		}
 	}
+	b.precomputeHeaders()
 	return b, nil
+}
+
+// precomputeHeaders builds each variant's header fields. Every body of a
+// tree varies on Accept (HTML URLs negotiate markdown), and on
+// Accept-Encoding when it has compressed variants.
+func (b *Body) precomputeHeaders() {
+	vary := "Accept"
+	if len(b.variants) > 1 {
+		vary += ", Accept-Encoding"
+	}
+	var lastModified string
+	if !b.LastModified.IsZero() {
+		lastModified = b.LastModified.Format(http.TimeFormat)
+	}
+	for i := range b.variants {
+		v := &b.variants[i]
+		h := http.Header{}
+		for k, vs := range b.Header {
+			h[http.CanonicalHeaderKey(k)] = vs
+		}
+		h.Set("Vary", vary)
+		h.Set("Content-Type", b.ContentType)
+		h.Set("Cache-Control", CacheControl)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Length", strconv.Itoa(len(v.data)))
+		if v.encoding != "" {
+			h.Set("Content-Encoding", v.encoding)
+		}
+		if b.Status == http.StatusOK {
+			h.Set("ETag", v.etag)
+			if lastModified != "" {
+				h.Set("Last-Modified", lastModified)
+			}
+		}
+		v.header = make([]headerField, 0, len(h))
+		for k, vs := range h {
+			v.header = append(v.header, headerField{k, vs})
+		}
+	}
 }
 
 // gzipWriters reuses compressors: each holds about a megabyte of state, and

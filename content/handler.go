@@ -24,10 +24,10 @@ func (t *Tree) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, rt.redirect, http.StatusMovedPermanently)
 		return
 	}
+	// Every body varies on Accept (ServeBody says so): HTML URLs negotiate
+	// markdown, and caches in front of .md URLs must not mix them with the
+	// HTML of the same page.
 	b := rt.body
-	// Every page varies on Accept: HTML URLs negotiate markdown, and caches
-	// in front of .md URLs must not mix them with the HTML of the same page.
-	addVary(w.Header(), "Accept")
 	if rt.markdown != nil {
 		if prefersMarkdown(r.Header.Get("Accept")) {
 			b = rt.markdown
@@ -39,7 +39,6 @@ func (t *Tree) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // ServeNotFound writes the 404 body: markdown, or HTML when Accept ranks
 // text/html above text/markdown (a browser) and the path is not a ".md" URL.
 func (t *Tree) ServeNotFound(w http.ResponseWriter, r *http.Request) {
-	addVary(w.Header(), "Accept")
 	b := t.notFound[0]
 	if prefersHTML(r.Header.Get("Accept")) && !isMarkdownPath(r.URL.Path) {
 		b = t.notFound[1]

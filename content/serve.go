@@ -2,7 +2,6 @@ package content
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -12,42 +11,38 @@ const CacheControl = "public, max-age=300"
 
 // ServeBody writes b for r: it picks the encoding from Accept-Encoding, answers
 // If-None-Match (and, without it, If-Modified-Since) with 304, and sends no
-// body for HEAD. The caller sets Vary when the choice of b itself depended on
-// the request.
+// body for HEAD. Its Vary names Accept and, when b has compressed variants,
+// Accept-Encoding, merged with any Vary already set.
 func ServeBody(w http.ResponseWriter, r *http.Request, b *Body) {
-	h := w.Header()
-	for k, vs := range b.Header {
-		h[k] = vs
-	}
-	v := b.variants[0]
+	v := &b.variants[0]
 	if len(b.variants) > 1 {
 		if enc := chooseEncoding(r.Header.Get("Accept-Encoding"), b.Encodings()); enc != "" {
-			for _, cand := range b.variants[1:] {
-				if cand.encoding == enc {
-					v = cand
+			for i := range b.variants[1:] {
+				if b.variants[i+1].encoding == enc {
+					v = &b.variants[i+1]
 				}
 			}
 		}
-		addVary(h, "Accept-Encoding")
 	}
-	h.Set("Content-Type", b.ContentType)
-	h.Set("Cache-Control", CacheControl)
-	h.Set("X-Content-Type-Options", "nosniff")
-	if b.Status == http.StatusOK {
-		h.Set("ETag", v.etag)
-		if !b.LastModified.IsZero() {
-			h.Set("Last-Modified", b.LastModified.Format(http.TimeFormat))
-		}
-		if notModified(r, b, v) {
-			h.Del("Content-Type")
-			w.WriteHeader(http.StatusNotModified)
-			return
+	h := w.Header()
+	earlierVary := h["Vary"]
+	for _, f := range v.header {
+		h[f.key] = f.value
+	}
+	if len(earlierVary) > 0 {
+		ours := h.Get("Vary")
+		h["Vary"] = earlierVary
+		for _, field := range strings.Split(ours, ", ") {
+			addVary(h, field)
 		}
 	}
-	if v.encoding != "" {
-		h.Set("Content-Encoding", v.encoding)
+	if b.Status == http.StatusOK && notModified(r, b, v) {
+		for _, k := range bodyHeaderKeys {
+			delete(h, k)
+		}
+		w.WriteHeader(http.StatusNotModified)
+		return
 	}
-	h.Set("Content-Length", strconv.Itoa(len(v.data)))
 	w.WriteHeader(b.Status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(v.data)
@@ -57,7 +52,7 @@ func ServeBody(w http.ResponseWriter, r *http.Request, b *Body) {
 // notModified applies RFC 9110 §13.1.2 and §13.1.3: If-None-Match (weak
 // comparison, any of the body's encodings matches since they are the same
 // representation data) wins over If-Modified-Since.
-func notModified(r *http.Request, b *Body, chosen variant) bool {
+func notModified(r *http.Request, b *Body, chosen *variant) bool {
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
 		for _, tag := range strings.Split(inm, ",") {
 			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
