@@ -83,15 +83,31 @@ func Write(w http.ResponseWriter, status int, v any) {
 
 type loggerKey struct{}
 
-// WithLogger returns ctx carrying the request's logger.
+// WithLogger returns ctx carrying the logger of the request's surface.
 func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
 	return context.WithValue(ctx, loggerKey{}, l)
 }
 
-// LoggerFrom returns the request's logger, or slog.Default.
-func LoggerFrom(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
-		return l
+// LogEnabled reports whether the request's logger keeps records of level.
+func LogEnabled(ctx context.Context, level slog.Level) bool {
+	l, ok := ctx.Value(loggerKey{}).(*slog.Logger)
+	if !ok {
+		l = slog.Default()
 	}
-	return slog.Default()
+	return l.Enabled(ctx, level)
+}
+
+// LoggerFrom returns the request's logger, or slog.Default, with the
+// request id attached when ctx has one. The attribute is added here, when
+// something is logged, rather than once per request: most requests log
+// nothing but their access line.
+func LoggerFrom(ctx context.Context) *slog.Logger {
+	l, ok := ctx.Value(loggerKey{}).(*slog.Logger)
+	if !ok {
+		l = slog.Default()
+	}
+	if id := gtmgate.RequestIDFromContext(ctx); id != "" {
+		return l.With("request_id", id)
+	}
+	return l
 }

@@ -3,6 +3,7 @@ package middleware
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,6 +16,19 @@ type Metrics struct {
 	Registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// series caches each (surface, route, status)'s counter and histogram:
+	// looking them up by label values hashes and locks on every request.
+	series sync.Map // seriesKey → *series
+}
+
+type seriesKey struct {
+	surface, route string
+	status         int
+}
+
+type series struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
 }
 
 // NewMetrics registers the request counter and latency histogram plus the Go
@@ -42,7 +56,16 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 func (m *Metrics) observe(surface, route string, status int, d time.Duration) {
-	s := strconv.Itoa(status)
-	m.requests.WithLabelValues(surface, route, s).Inc()
-	m.latency.WithLabelValues(surface, route, s).Observe(d.Seconds())
+	k := seriesKey{surface, route, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		code := strconv.Itoa(status)
+		v, _ = m.series.LoadOrStore(k, &series{
+			requests: m.requests.WithLabelValues(surface, route, code),
+			latency:  m.latency.WithLabelValues(surface, route, code),
+		})
+	}
+	s := v.(*series)
+	s.requests.Inc()
+	s.latency.Observe(d.Seconds())
 }

@@ -4,9 +4,11 @@ package middleware
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -33,18 +35,33 @@ func RequestID(logger *slog.Logger) func(http.Handler) http.Handler {
 			if !validRequestID(id) {
 				id = NewRequestID()
 			}
-			w.Header().Set(RequestIDHeader, id)
+			w.Header()[RequestIDHeader] = []string{id}
 			ctx := gtmgate.NewContextWithRequestID(r.Context(), id)
-			ctx = jsonapi.WithLogger(ctx, logger.With("request_id", id))
+			ctx = jsonapi.WithLogger(ctx, logger)
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
 }
 
-// NewRequestID returns 16 random bytes in hex.
+// requestIDPrefix makes this process's request ids distinct from every
+// other's; a counter makes them distinct from each other.
+var (
+	requestIDPrefix = func() [8]byte {
+		var b [8]byte
+		rand.Read(b[:])
+		return b
+	}()
+	requestIDCounter atomic.Uint64
+)
+
+// NewRequestID returns 32 hex characters unique to this request: a random
+// per-process prefix and a counter. Ids identify requests in logs and the
+// audit log; they are not secrets, so a counter serves better than drawing
+// random bytes for every request.
 func NewRequestID() string {
 	var b [16]byte
-	rand.Read(b[:])
+	copy(b[:8], requestIDPrefix[:])
+	binary.BigEndian.PutUint64(b[8:], requestIDCounter.Add(1))
 	return hex.EncodeToString(b[:])
 }
 
@@ -112,7 +129,11 @@ func Observe(surface string, m *Metrics) func(http.Handler) http.Handler {
 			if m != nil {
 				m.observe(surface, route, sw.status, d)
 			}
-			jsonapi.LoggerFrom(r.Context()).LogAttrs(r.Context(), slog.LevelInfo, "request",
+			ctx := r.Context()
+			if !jsonapi.LogEnabled(ctx, slog.LevelInfo) {
+				return // the access line would be dropped: skip building it
+			}
+			jsonapi.LoggerFrom(ctx).LogAttrs(ctx, slog.LevelInfo, "request",
 				slog.String("surface", surface), slog.String("method", r.Method), slog.String("route", route),
 				slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes),
 				slog.Float64("duration_ms", float64(d.Microseconds())/1000))
