@@ -69,24 +69,9 @@ func call(i int) (gtmgate.AuditEntry, *gtmgate.UsageEvent) {
 // number of usage events.
 func stored(t *testing.T, s gtmgate.Store) (map[string]int, int) {
 	t.Helper()
-	ctx := context.Background()
-	seen := map[string]int{}
-	var before int64
-	for {
-		entries, next, err := s.QueryAudit(ctx, gtmgate.AuditFilter{TenantID: "acme", Limit: 1000, Before: before})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			seen[e.RequestID]++
-		}
-		if next == 0 {
-			break
-		}
-		before = next
-	}
+	seen := storetest.RequestIDs(t, s, gtmgate.AuditFilter{TenantID: "acme"})
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	usage, err := s.ListUsage(ctx, gtmgate.UsageQuery{TenantID: "acme", From: at, To: at.AddDate(0, 0, 1)})
+	usage, err := s.ListUsage(context.Background(), gtmgate.UsageQuery{TenantID: "acme", From: at, To: at.AddDate(0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}

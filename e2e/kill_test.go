@@ -16,6 +16,7 @@ import (
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/store/sqlite"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
+	"github.com/gtmgate/gtmgate/store/storetest"
 )
 
 // TestSIGKILLLosesNoAcknowledgedAudit drives tool calls at the real binary,
@@ -154,20 +155,5 @@ func auditedRequests(t *testing.T, dir string) map[string]int {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	found := map[string]int{}
-	var before int64
-	for {
-		entries, next, err := st.QueryAudit(context.Background(), gtmgate.AuditFilter{TenantID: "demo", Source: gtmgate.SourceREST, Limit: 1000, Before: before})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			found[e.RequestID]++
-		}
-		if next == 0 {
-			break
-		}
-		before = next
-	}
-	return found
+	return storetest.RequestIDs(t, st, gtmgate.AuditFilter{TenantID: "demo", Source: gtmgate.SourceREST})
 }

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"sync"
 	"testing"
 
@@ -82,5 +83,27 @@ func testAuditJournal(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	must(t, s.ForgetJournal(ctx, "j1"))
 	if mark, err := s.JournalMark(ctx, "j1"); err != nil || mark != 0 {
 		t.Fatalf("mark after forget = %d, %v", mark, err)
+	}
+}
+
+// RequestIDs pages through the audit entries matching f (its Before and
+// Limit are set here) and counts the entries of each request id: tests use
+// it to check that every acknowledged call was written exactly once.
+func RequestIDs(t testing.TB, s gtmgate.AuditStore, f gtmgate.AuditFilter) map[string]int {
+	t.Helper()
+	seen := map[string]int{}
+	f.Before, f.Limit = 0, 1000
+	for {
+		entries, next, err := s.QueryAudit(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			seen[e.RequestID]++
+		}
+		if next == 0 {
+			return seen
+		}
+		f.Before = next
 	}
 }
