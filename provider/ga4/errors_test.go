@@ -16,14 +16,14 @@ func TestUpstreamFaults(t *testing.T) {
 	}
 	for tool, input := range inputs {
 		t.Run(tool+"/bad token", func(t *testing.T) {
-			googleapitest.CheckBadToken(t, f.tools[tool], f.account, input)
+			googleapitest.CheckBadToken(t, f.Tools[tool], f.Account, input)
 		})
 		t.Run(tool+"/read retried after 500", func(t *testing.T) {
-			googleapitest.CheckReadRetried(t, f.sandbox, f.tools[tool], f.account, SandboxToken, input)
+			googleapitest.CheckReadRetried(t, f.sandbox, f.Tools[tool], f.Account, SandboxToken, input)
 		})
 	}
 	t.Run("400 carries Google's message", func(t *testing.T) {
-		googleapitest.CheckBadRequest(t, f.tools["ga4_report"], f.account, SandboxToken,
+		googleapitest.CheckBadRequest(t, f.Tools["ga4_report"], f.Account, SandboxToken,
 			`{"rationale":"r","metrics":["sessionz"]}`, "sessionz is not a valid metric")
 	})
 }

@@ -11,15 +11,15 @@ import (
 func TestRealtime(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	all := items(t, f.run(t, "ga4_realtime", `{"rationale":"who is on the site"}`))
+	all := items(t, f.MustRun(t, "ga4_realtime", `{"rationale":"who is on the site"}`))
 	if len(all) != 1 || num(all[0]["activeUsers"]) <= 0 {
 		t.Fatalf("active users = %v", all)
 	}
-	last5 := items(t, f.run(t, "ga4_realtime", `{"rationale":"r","minute_ranges":[{"start_minutes_ago":4,"end_minutes_ago":0}]}`))
+	last5 := items(t, f.MustRun(t, "ga4_realtime", `{"rationale":"r","minute_ranges":[{"start_minutes_ago":4,"end_minutes_ago":0}]}`))
 	if num(last5[0]["activeUsers"]) >= num(all[0]["activeUsers"]) {
 		t.Errorf("last 5 minutes (%v) not fewer than last 30 (%v)", last5, all)
 	}
-	byCountry := items(t, f.run(t, "ga4_realtime", `{"rationale":"r","dimensions":["country","deviceCategory"],"metrics":["activeUsers","screenPageViews"],
+	byCountry := items(t, f.MustRun(t, "ga4_realtime", `{"rationale":"r","dimensions":["country","deviceCategory"],"metrics":["activeUsers","screenPageViews"],
 		"filter":{"property":"deviceCategory","operator":"EQ","value":"mobile"},"limit":5}`))
 	if len(byCountry) == 0 || len(byCountry) > 5 {
 		t.Fatalf("rows = %v", byCountry)
@@ -29,7 +29,7 @@ func TestRealtime(t *testing.T) {
 			t.Errorf("row = %v", r)
 		}
 	}
-	_, err := providertest.Run(t, f.tools["ga4_realtime"], f.account, SandboxToken, `{"rationale":"r","cursor":"5"}`)
+	_, err := providertest.Run(t, f.Tools["ga4_realtime"], f.Account, SandboxToken, `{"rationale":"r","cursor":"5"}`)
 	if googleapitest.Code(err) != gtmgate.EValidation {
 		t.Errorf("cursor on realtime: %v", err)
 	}
@@ -38,7 +38,7 @@ func TestRealtime(t *testing.T) {
 func TestMetadata(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	res := f.run(t, "ga4_metadata", `{"rationale":"which metrics exist"}`)
+	res := f.MustRun(t, "ga4_metadata", `{"rationale":"which metrics exist"}`)
 	types := map[string]any{}
 	for _, m := range res["metrics"].([]any) {
 		m := m.(map[string]any)

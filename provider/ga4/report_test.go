@@ -52,7 +52,7 @@ func TestReportFilters(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rows := items(t, f.run(t, "ga4_report", "{"+base+","+tt.extra+"}"))
+			rows := items(t, f.MustRun(t, "ga4_report", "{"+base+","+tt.extra+"}"))
 			if len(rows) == 0 {
 				t.Fatal("no rows")
 			}
@@ -68,7 +68,7 @@ func TestReportFilters(t *testing.T) {
 func TestReportShape(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	res := f.run(t, "ga4_report", `{"rationale":"r","dimensions":["sessionDefaultChannelGroup"],"metrics":["sessions","totalRevenue","engagementRate"]}`)
+	res := f.MustRun(t, "ga4_report", `{"rationale":"r","dimensions":["sessionDefaultChannelGroup"],"metrics":["sessions","totalRevenue","engagementRate"]}`)
 	rows := items(t, res)
 	if len(rows) != len(channels) || num(res["row_count"]) != float64(len(channels)) {
 		t.Fatalf("rows = %d row_count = %v, want %d", len(rows), res["row_count"], len(channels))
@@ -96,7 +96,7 @@ func TestReportShape(t *testing.T) {
 		}
 		total += num(r["sessions"])
 	}
-	all := items(t, f.run(t, "ga4_report", `{"rationale":"r","metrics":["sessions"]}`))
+	all := items(t, f.MustRun(t, "ga4_report", `{"rationale":"r","metrics":["sessions"]}`))
 	if len(all) != 1 || num(all[0]["sessions"]) != total {
 		t.Errorf("total sessions = %v, sum by channel = %v", all, total)
 	}
@@ -112,7 +112,7 @@ func TestReportPaging(t *testing.T) {
 		if cursor != "" {
 			in += `,"cursor":"` + cursor + `"`
 		}
-		res := f.run(t, "ga4_report", in+"}")
+		res := f.MustRun(t, "ga4_report", in+"}")
 		for _, r := range items(t, res) {
 			seen = append(seen, r["country"].(string))
 		}
@@ -135,13 +135,13 @@ func TestReportPaging(t *testing.T) {
 func TestReportDates(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	res := f.run(t, "ga4_report", `{"rationale":"r","dimensions":["date"],"metrics":["sessions"],"start_date":"6daysAgo","end_date":"today","order_by":[{"field":"date"}]}`)
+	res := f.MustRun(t, "ga4_report", `{"rationale":"r","dimensions":["date"],"metrics":["sessions"],"start_date":"6daysAgo","end_date":"today","order_by":[{"field":"date"}]}`)
 	rows := items(t, res)
 	today := f.sandbox.today
 	if len(rows) != 7 || rows[0]["date"] != today.AddDate(0, 0, -6).Format("20060102") || rows[6]["date"] != today.Format("20060102") {
 		t.Errorf("rows = %v", rows)
 	}
-	res = f.run(t, "ga4_report", `{"rationale":"r","metrics":["sessions"],"date_ranges":[
+	res = f.MustRun(t, "ga4_report", `{"rationale":"r","metrics":["sessions"],"date_ranges":[
 		{"start_date":"13daysAgo","end_date":"7daysAgo","name":"previous"},{"start_date":"6daysAgo","end_date":"today","name":"current"}]}`)
 	rows = items(t, res)
 	if len(rows) != 2 || rows[0]["dateRange"] == rows[1]["dateRange"] {
@@ -167,17 +167,17 @@ func TestReportRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := providertest.Run(t, f.tools["ga4_report"], f.account, SandboxToken, tt.input)
+			_, err := providertest.Run(t, f.Tools["ga4_report"], f.Account, SandboxToken, tt.input)
 			if got := googleapitest.Code(err); got != tt.code {
 				t.Errorf("code = %s (%v), want %s", got, err, tt.code)
 			}
 		})
 	}
-	_, err := providertest.Run(t, f.tools["ga4_report"], gtmgate.Account{ID: "sc-domain:x"}, SandboxToken, `{"rationale":"r","metrics":["sessions"]}`)
+	_, err := providertest.Run(t, f.Tools["ga4_report"], gtmgate.Account{ID: "sc-domain:x"}, SandboxToken, `{"rationale":"r","metrics":["sessions"]}`)
 	if googleapitest.Code(err) != gtmgate.EValidation {
 		t.Errorf("non-numeric property id: %v", err)
 	}
-	_, err = providertest.Run(t, f.tools["ga4_report"], gtmgate.Account{ID: "111"}, SandboxToken, `{"rationale":"r","metrics":["sessions"]}`)
+	_, err = providertest.Run(t, f.Tools["ga4_report"], gtmgate.Account{ID: "111"}, SandboxToken, `{"rationale":"r","metrics":["sessions"]}`)
 	googleapitest.UpstreamError(t, err, 403)
 }
 

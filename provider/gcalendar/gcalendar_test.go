@@ -12,29 +12,16 @@ import (
 )
 
 type fixture struct {
-	tools   map[string]gtmgate.Tool
+	providertest.Kit
 	sandbox *Sandbox
-	primary gtmgate.Account
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	sb := NewSandbox()
 	url := providertest.Serve(t, sb)
-	f := &fixture{tools: map[string]gtmgate.Tool{}, sandbox: sb.Handler.(*Sandbox), primary: sb.Accounts[0]}
-	for _, tl := range Tools(upstream.MustNew(upstream.Options{Provider: Provider, BaseURL: url})) {
-		f.tools[tl.Name] = tl
-	}
-	return f
-}
-
-func (f *fixture) run(t *testing.T, tool, input string) map[string]any {
-	t.Helper()
-	res, err := providertest.Run(t, f.tools[tool], f.primary, SandboxToken, input)
-	if err != nil {
-		t.Fatalf("%s %s: %v", tool, input, err)
-	}
-	return res.(map[string]any)
+	tools := Tools(upstream.MustNew(upstream.Options{Provider: Provider, BaseURL: url}))
+	return &fixture{Kit: providertest.NewKit(tools, sb.Accounts[0], SandboxToken), sandbox: sb.Handler.(*Sandbox)}
 }
 
 func items(res map[string]any) []map[string]any {
@@ -68,7 +55,7 @@ func TestListEvents(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			evs := items(f.run(t, "calendar_events", `{"rationale":"r","action":"list","limit":100,`+window+tt.extra+`}`))
+			evs := items(f.MustRun(t, "calendar_events", `{"rationale":"r","action":"list","limit":100,`+window+tt.extra+`}`))
 			if len(evs) == 0 {
 				t.Fatal("no events")
 			}
@@ -89,7 +76,7 @@ func TestListEvents(t *testing.T) {
 			}
 		})
 	}
-	_, err := providertest.Run(t, f.tools["calendar_events"], f.primary, SandboxToken,
+	_, err := providertest.Run(t, f.Tools["calendar_events"], f.Account, SandboxToken,
 		`{"rationale":"r","action":"list","filter":{"property":"start","operator":"GT","value":"x"}}`)
 	if googleapitest.Code(err) != gtmgate.EValidation {
 		t.Errorf("filter on start: %v", err)
@@ -106,7 +93,7 @@ func TestListPaging(t *testing.T) {
 		if cursor != "" {
 			in += `,"cursor":"` + cursor + `"`
 		}
-		res := f.run(t, "calendar_events", in+"}")
+		res := f.MustRun(t, "calendar_events", in+"}")
 		for _, e := range items(res) {
 			seen[e["id"].(string)] = true
 		}
@@ -127,7 +114,7 @@ func TestEventLifecycle(t *testing.T) {
 	f := newFixture(t)
 	slotStart := day(2).Add(20 * time.Hour) // 20:00 UTC: nothing seeded then
 	busyAt := func(at time.Time) bool {
-		fb := f.run(t, "calendar_freebusy", `{"rationale":"r","time_min":"`+rfc(day(2))+`","time_max":"`+rfc(day(3))+`"}`)
+		fb := f.MustRun(t, "calendar_freebusy", `{"rationale":"r","time_min":"`+rfc(day(2))+`","time_max":"`+rfc(day(3))+`"}`)
 		cal := fb["calendars"].([]any)[0].(map[string]any)
 		for _, b := range cal["busy"].([]any) {
 			s, _ := time.Parse(time.RFC3339, b.(map[string]any)["start"].(string))
@@ -141,7 +128,7 @@ func TestEventLifecycle(t *testing.T) {
 	if busyAt(slotStart.Add(10 * time.Minute)) {
 		t.Fatal("slot busy before the event exists")
 	}
-	created := f.run(t, "calendar_events", `{"rationale":"book the call","action":"create","summary":"Fernhill Capital — pricing",
+	created := f.MustRun(t, "calendar_events", `{"rationale":"book the call","action":"create","summary":"Fernhill Capital — pricing",
 		"description":"Follow-up on the demo","start":"`+rfc(slotStart)+`","end":"`+rfc(slotStart.Add(30*time.Minute))+`",
 		"time_zone":"UTC","attendees":["Olivia Grant <olivia.grant@fernhill.example>"],"add_conference":true,"send_updates":"all"}`)
 	id := created["id"].(string)
@@ -152,12 +139,12 @@ func TestEventLifecycle(t *testing.T) {
 	if !busyAt(slotStart.Add(10 * time.Minute)) {
 		t.Error("free/busy does not show the new event")
 	}
-	got := f.run(t, "calendar_events", `{"rationale":"r","action":"get","event_id":"`+id+`"}`)
+	got := f.MustRun(t, "calendar_events", `{"rationale":"r","action":"get","event_id":"`+id+`"}`)
 	if got["summary"] != "Fernhill Capital — pricing" {
 		t.Errorf("get = %v", got)
 	}
 	moved := slotStart.Add(2 * time.Hour)
-	updated := f.run(t, "calendar_events", `{"rationale":"move it","action":"update","event_id":"`+id+`","summary":"Fernhill Capital — pricing (moved)",
+	updated := f.MustRun(t, "calendar_events", `{"rationale":"move it","action":"update","event_id":"`+id+`","summary":"Fernhill Capital — pricing (moved)",
 		"start":"`+rfc(moved)+`","end":"`+rfc(moved.Add(30*time.Minute))+`"}`)
 	if updated["summary"] != "Fernhill Capital — pricing (moved)" || updated["description"] != "Follow-up on the demo" ||
 		googleapitest.Get(updated, "attendees", 0, "email") != "olivia.grant@fernhill.example" {
@@ -166,7 +153,7 @@ func TestEventLifecycle(t *testing.T) {
 	if busyAt(slotStart.Add(10*time.Minute)) || !busyAt(moved.Add(10*time.Minute)) {
 		t.Error("free/busy does not follow the moved event")
 	}
-	del := f.run(t, "calendar_events", `{"rationale":"cancelled by customer","action":"delete","event_id":"`+id+`"}`)
+	del := f.MustRun(t, "calendar_events", `{"rationale":"cancelled by customer","action":"delete","event_id":"`+id+`"}`)
 	if del["deleted"] != true {
 		t.Errorf("delete = %v", del)
 	}
@@ -176,14 +163,14 @@ func TestEventLifecycle(t *testing.T) {
 	if e, _ := f.sandbox.Event("primary", id); e.Status != "cancelled" {
 		t.Errorf("stored status = %q", e.Status)
 	}
-	_, err := providertest.Run(t, f.tools["calendar_events"], f.primary, SandboxToken, `{"rationale":"r","action":"delete","event_id":"`+id+`"}`)
+	_, err := providertest.Run(t, f.Tools["calendar_events"], f.Account, SandboxToken, `{"rationale":"r","action":"delete","event_id":"`+id+`"}`)
 	googleapitest.UpstreamError(t, err, 410)
 }
 
 func TestFreeBusy(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	fb := f.run(t, "calendar_freebusy", `{"rationale":"find a slot","time_min":"`+rfc(day(0))+`","time_max":"`+rfc(day(7))+`",
+	fb := f.MustRun(t, "calendar_freebusy", `{"rationale":"find a slot","time_min":"`+rfc(day(0))+`","time_max":"`+rfc(day(7))+`",
 		"calendars":["alex@ledgerly.example","jordan@ledgerly.example","nobody@ledgerly.example"]}`)
 	cals := fb["calendars"].([]any)
 	if len(cals) != 3 {
@@ -224,13 +211,13 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := providertest.Run(t, f.tools[tt.tool], f.primary, SandboxToken, tt.input)
+			_, err := providertest.Run(t, f.Tools[tt.tool], f.Account, SandboxToken, tt.input)
 			if googleapitest.Code(err) != gtmgate.EValidation {
 				t.Errorf("err = %v, want VALIDATION_ERROR", err)
 			}
 		})
 	}
-	_, err := providertest.Run(t, f.tools["calendar_events"], f.primary, SandboxToken, `{"rationale":"r","action":"get","event_id":"ldga9999"}`)
+	_, err := providertest.Run(t, f.Tools["calendar_events"], f.Account, SandboxToken, `{"rationale":"r","action":"get","event_id":"ldga9999"}`)
 	googleapitest.UpstreamError(t, err, 404)
 }
 
@@ -240,22 +227,22 @@ func TestUpstreamFaults(t *testing.T) {
 	list := `{"rationale":"r","action":"list"}`
 	fb := `{"rationale":"r","time_min":"` + rfc(day(0)) + `","time_max":"` + rfc(day(1)) + `"}`
 	create := `{"rationale":"r","action":"create","summary":"x","start":"2030-01-02","end":"2030-01-03"}`
-	t.Run("bad token", func(t *testing.T) { googleapitest.CheckBadToken(t, f.tools["calendar_events"], f.primary, list) })
+	t.Run("bad token", func(t *testing.T) { googleapitest.CheckBadToken(t, f.Tools["calendar_events"], f.Account, list) })
 	t.Run("list retried", func(t *testing.T) {
-		googleapitest.CheckReadRetried(t, f.sandbox, f.tools["calendar_events"], f.primary, SandboxToken, list)
+		googleapitest.CheckReadRetried(t, f.sandbox, f.Tools["calendar_events"], f.Account, SandboxToken, list)
 	})
 	t.Run("freebusy retried", func(t *testing.T) {
-		googleapitest.CheckReadRetried(t, f.sandbox, f.tools["calendar_freebusy"], f.primary, SandboxToken, fb)
+		googleapitest.CheckReadRetried(t, f.sandbox, f.Tools["calendar_freebusy"], f.Account, SandboxToken, fb)
 	})
 	t.Run("create not retried", func(t *testing.T) {
 		n := len(f.sandbox.calendars["alex@ledgerly.example"].events)
-		googleapitest.CheckNotRetried(t, f.sandbox, f.tools["calendar_events"], f.primary, SandboxToken, create)
+		googleapitest.CheckNotRetried(t, f.sandbox, f.Tools["calendar_events"], f.Account, SandboxToken, create)
 		if m := len(f.sandbox.calendars["alex@ledgerly.example"].events); m != n {
 			t.Errorf("events %d → %d after a failed create", n, m)
 		}
 	})
 	t.Run("400 carries Google's message", func(t *testing.T) {
-		googleapitest.CheckBadRequest(t, f.tools["calendar_events"], f.primary, SandboxToken,
+		googleapitest.CheckBadRequest(t, f.Tools["calendar_events"], f.Account, SandboxToken,
 			`{"rationale":"r","action":"list","cursor":"not-a-token"}`, "Invalid page token value.")
 	})
 }

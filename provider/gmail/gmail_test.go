@@ -13,29 +13,16 @@ import (
 )
 
 type fixture struct {
-	tools   map[string]gtmgate.Tool
+	providertest.Kit
 	sandbox *Sandbox
-	me      gtmgate.Account
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	sb := NewSandbox()
 	url := providertest.Serve(t, sb)
-	f := &fixture{tools: map[string]gtmgate.Tool{}, sandbox: sb.Handler.(*Sandbox), me: sb.Accounts[0]}
-	for _, tl := range Tools(upstream.MustNew(upstream.Options{Provider: Provider, BaseURL: url})) {
-		f.tools[tl.Name] = tl
-	}
-	return f
-}
-
-func (f *fixture) run(t *testing.T, tool, input string) map[string]any {
-	t.Helper()
-	res, err := providertest.Run(t, f.tools[tool], f.me, SandboxToken, input)
-	if err != nil {
-		t.Fatalf("%s %s: %v", tool, input, err)
-	}
-	return res.(map[string]any)
+	tools := Tools(upstream.MustNew(upstream.Options{Provider: Provider, BaseURL: url}))
+	return &fixture{Kit: providertest.NewKit(tools, sb.Accounts[0], SandboxToken), sandbox: sb.Handler.(*Sandbox)}
 }
 
 func list(res map[string]any) []map[string]any {
@@ -71,7 +58,7 @@ func TestListAndSearch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			items := list(f.run(t, "email_messages", tt.input))
+			items := list(f.MustRun(t, "email_messages", tt.input))
 			if len(items) != tt.want {
 				t.Fatalf("got %d messages, want %d: %v", len(items), tt.want, items)
 			}
@@ -88,11 +75,11 @@ func TestListAndSearch(t *testing.T) {
 			}
 		})
 	}
-	_, err := providertest.Run(t, f.tools["email_messages"], f.me, SandboxToken, `{"rationale":"r","action":"search"}`)
+	_, err := providertest.Run(t, f.Tools["email_messages"], f.Account, SandboxToken, `{"rationale":"r","action":"search"}`)
 	if googleapitest.Code(err) != gtmgate.EValidation {
 		t.Errorf("search without q: %v", err)
 	}
-	_, err = providertest.Run(t, f.tools["email_messages"], f.me, SandboxToken, `{"rationale":"r","action":"list","filter":{"property":"body","operator":"EQ","value":"x"}}`)
+	_, err = providertest.Run(t, f.Tools["email_messages"], f.Account, SandboxToken, `{"rationale":"r","action":"list","filter":{"property":"body","operator":"EQ","value":"x"}}`)
 	if googleapitest.Code(err) != gtmgate.EValidation {
 		t.Errorf("filter on body: %v", err)
 	}
@@ -116,7 +103,7 @@ func TestPaging(t *testing.T) {
 		if cursor != "" {
 			in += `,"cursor":"` + cursor + `"`
 		}
-		res := f.run(t, "email_messages", in+"}")
+		res := f.MustRun(t, "email_messages", in+"}")
 		for _, m := range list(res) {
 			seen[m["id"].(string)] = true
 		}
@@ -134,7 +121,7 @@ func TestGetDecodesMIME(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	find := func(q string) string {
-		items := list(f.run(t, "email_messages", `{"rationale":"r","action":"search","q":"`+q+`"}`))
+		items := list(f.MustRun(t, "email_messages", `{"rationale":"r","action":"search","q":"`+q+`"}`))
 		if len(items) != 1 {
 			t.Fatalf("search %s: %d hits", q, len(items))
 		}
@@ -167,28 +154,28 @@ func TestGetDecodesMIME(t *testing.T) {
 			if strings.Contains(q, " OR ") {
 				q = "cc:priya"
 			}
-			m := f.run(t, "email_messages", `{"rationale":"r","action":"get","message_id":"`+find(q)+`"}`)
+			m := f.MustRun(t, "email_messages", `{"rationale":"r","action":"get","message_id":"`+find(q)+`"}`)
 			if !tt.check(m) {
 				t.Errorf("message = %v", m)
 			}
 		})
 	}
-	_, err := providertest.Run(t, f.tools["email_messages"], f.me, SandboxToken, `{"rationale":"r","action":"get","message_id":"ffff"}`)
+	_, err := providertest.Run(t, f.Tools["email_messages"], f.Account, SandboxToken, `{"rationale":"r","action":"get","message_id":"ffff"}`)
 	googleapitest.UpstreamError(t, err, 404)
 }
 
 func TestThreads(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	threads := list(f.run(t, "email_threads", `{"rationale":"r","action":"list","limit":100}`))
+	threads := list(f.MustRun(t, "email_threads", `{"rationale":"r","action":"list","limit":100}`))
 	if len(threads) != 8 {
 		t.Fatalf("threads = %d, want 8", len(threads))
 	}
-	hits := list(f.run(t, "email_threads", `{"rationale":"r","action":"list","q":"acme"}`))
+	hits := list(f.MustRun(t, "email_threads", `{"rationale":"r","action":"list","q":"acme"}`))
 	if len(hits) == 0 {
 		t.Fatal("no thread matches acme")
 	}
-	th := f.run(t, "email_threads", `{"rationale":"r","action":"get","thread_id":"`+hits[0]["id"].(string)+`"}`)
+	th := f.MustRun(t, "email_threads", `{"rationale":"r","action":"get","thread_id":"`+hits[0]["id"].(string)+`"}`)
 	msgs := th["messages"].([]any)
 	if len(msgs) != 3 {
 		t.Fatalf("thread messages = %d", len(msgs))
@@ -197,7 +184,7 @@ func TestThreads(t *testing.T) {
 	if !strings.Contains(first["subject"].(string), "Q3 renewal") || first["text"] == "" {
 		t.Errorf("first message = %v", first)
 	}
-	_, err := providertest.Run(t, f.tools["email_threads"], f.me, SandboxToken, `{"rationale":"r","action":"get","thread_id":"../labels"}`)
+	_, err := providertest.Run(t, f.Tools["email_threads"], f.Account, SandboxToken, `{"rationale":"r","action":"get","thread_id":"../labels"}`)
 	if googleapitest.Code(err) != gtmgate.EValidation {
 		t.Errorf("path-like thread id: %v", err)
 	}

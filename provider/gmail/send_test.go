@@ -12,10 +12,10 @@ import (
 func TestSendThenReadBack(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	th := list(f.run(t, "email_threads", `{"rationale":"r","action":"list","q":"from:ravi"}`))[0]
-	thread := f.run(t, "email_threads", `{"rationale":"r","action":"get","thread_id":"`+th["id"].(string)+`"}`)
+	th := list(f.MustRun(t, "email_threads", `{"rationale":"r","action":"list","q":"from:ravi"}`))[0]
+	thread := f.MustRun(t, "email_threads", `{"rationale":"r","action":"get","thread_id":"`+th["id"].(string)+`"}`)
 	last := thread["messages"].([]any)[2].(map[string]any)
-	res := f.run(t, "email_send", `{"rationale":"answer the quote request","action":"send",
+	res := f.MustRun(t, "email_send", `{"rationale":"answer the quote request","action":"send",
 		"to":["Ravi Menon <ravi@heliohealth.example>"],"cc":["Jordan Lee <jordan@ledgerly.example>"],"bcc":["crm@ledgerly.example"],
 		"subject":"Re: Pricing question from Helio Health — Angebot ✓","text":"Hi Ravi,\nQuote below.\n","html":"<p>Hi Ravi,</p><p>Quote below.</p>",
 		"in_reply_to":"`+last["message_id"].(string)+`","thread_id":"`+th["id"].(string)+`"}`)
@@ -42,11 +42,11 @@ func TestSendThenReadBack(t *testing.T) {
 	if !strings.HasPrefix(m.Header.Get("Content-Type"), "multipart/alternative") {
 		t.Errorf("content type = %q", m.Header.Get("Content-Type"))
 	}
-	got := f.run(t, "email_messages", `{"rationale":"r","action":"get","message_id":"`+res["id"].(string)+`"}`)
+	got := f.MustRun(t, "email_messages", `{"rationale":"r","action":"get","message_id":"`+res["id"].(string)+`"}`)
 	if got["text"] != "Hi Ravi,\nQuote below.\n" || got["thread_id"] != th["id"] {
 		t.Errorf("read back = %v", got)
 	}
-	after := f.run(t, "email_threads", `{"rationale":"r","action":"get","thread_id":"`+th["id"].(string)+`"}`)
+	after := f.MustRun(t, "email_threads", `{"rationale":"r","action":"get","thread_id":"`+th["id"].(string)+`"}`)
 	if n := len(after["messages"].([]any)); n != 4 {
 		t.Errorf("thread has %d messages after the reply, want 4", n)
 	}
@@ -55,7 +55,7 @@ func TestSendThenReadBack(t *testing.T) {
 func TestDraft(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	res := f.run(t, "email_send", `{"rationale":"prepare a follow-up for review","action":"draft",
+	res := f.MustRun(t, "email_send", `{"rationale":"prepare a follow-up for review","action":"draft",
 		"to":["marco@northpeak.example"],"subject":"Security review documents","text":"Hi Marco, SOC 2 report attached."}`)
 	if res["status"] != "draft" || res["draft_id"] == "" || toStrings(res["label_ids"])[0] != "DRAFT" {
 		t.Fatalf("result = %v", res)
@@ -64,7 +64,7 @@ func TestDraft(t *testing.T) {
 	if m.Header.Get("Subject") != "Security review documents" || m.Header.Get("To") != "<marco@northpeak.example>" {
 		t.Errorf("draft headers = %v", m.Header)
 	}
-	drafts := list(f.run(t, "email_messages", `{"rationale":"r","action":"search","q":"in:drafts"}`))
+	drafts := list(f.MustRun(t, "email_messages", `{"rationale":"r","action":"search","q":"in:drafts"}`))
 	if len(drafts) != 1 || drafts[0]["id"] != res["id"] {
 		t.Errorf("drafts = %v", drafts)
 	}
@@ -85,7 +85,7 @@ func TestSendRefusals(t *testing.T) {
 	before := f.sandbox.Requests()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := providertest.Run(t, f.tools["email_send"], f.me, SandboxToken, tt.input)
+			_, err := providertest.Run(t, f.Tools["email_send"], f.Account, SandboxToken, tt.input)
 			if googleapitest.Code(err) != gtmgate.EValidation {
 				t.Errorf("err = %v, want VALIDATION_ERROR", err)
 			}
@@ -105,25 +105,25 @@ func TestUpstreamFaults(t *testing.T) {
 		"email_threads":  `{"rationale":"r","action":"list"}`,
 	}
 	for tool, in := range reads {
-		t.Run(tool+"/bad token", func(t *testing.T) { googleapitest.CheckBadToken(t, f.tools[tool], f.me, in) })
+		t.Run(tool+"/bad token", func(t *testing.T) { googleapitest.CheckBadToken(t, f.Tools[tool], f.Account, in) })
 		t.Run(tool+"/read retried", func(t *testing.T) {
-			googleapitest.CheckReadRetried(t, f.sandbox, f.tools[tool], f.me, SandboxToken, in)
+			googleapitest.CheckReadRetried(t, f.sandbox, f.Tools[tool], f.Account, SandboxToken, in)
 		})
 	}
-	t.Run("send/bad token", func(t *testing.T) { googleapitest.CheckBadToken(t, f.tools["email_send"], f.me, send) })
+	t.Run("send/bad token", func(t *testing.T) { googleapitest.CheckBadToken(t, f.Tools["email_send"], f.Account, send) })
 	t.Run("send not retried", func(t *testing.T) {
-		n := len(list(f.run(t, "email_messages", `{"rationale":"r","action":"list","label_ids":["SENT"],"limit":100}`)))
-		googleapitest.CheckNotRetried(t, f.sandbox, f.tools["email_send"], f.me, SandboxToken, send)
-		if m := len(list(f.run(t, "email_messages", `{"rationale":"r","action":"list","label_ids":["SENT"],"limit":100}`))); m != n {
+		n := len(list(f.MustRun(t, "email_messages", `{"rationale":"r","action":"list","label_ids":["SENT"],"limit":100}`)))
+		googleapitest.CheckNotRetried(t, f.sandbox, f.Tools["email_send"], f.Account, SandboxToken, send)
+		if m := len(list(f.MustRun(t, "email_messages", `{"rationale":"r","action":"list","label_ids":["SENT"],"limit":100}`))); m != n {
 			t.Errorf("sent messages %d → %d after a failed send", n, m)
 		}
 	})
 	t.Run("400 carries Google's message", func(t *testing.T) {
-		googleapitest.CheckBadRequest(t, f.tools["email_messages"], f.me, SandboxToken,
+		googleapitest.CheckBadRequest(t, f.Tools["email_messages"], f.Account, SandboxToken,
 			`{"rationale":"r","action":"list","cursor":"not-a-token"}`, "Invalid pageToken")
 	})
 	t.Run("reply into an unknown thread is 404", func(t *testing.T) {
-		_, err := providertest.Run(t, f.tools["email_send"], f.me, SandboxToken,
+		_, err := providertest.Run(t, f.Tools["email_send"], f.Account, SandboxToken,
 			`{"rationale":"r","action":"send","to":["a@b.example"],"subject":"hi","text":"x","thread_id":"zzzz"}`)
 		googleapitest.UpstreamError(t, err, 404)
 	})

@@ -14,7 +14,7 @@ const listInput = `{"rationale":"r","action":"list"}`
 func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 	e := newEnv(t)
 	const stale, fresh = "ya29.stale-token-value", "ya29.fresh-but-revoked"
-	err := e.runWithTokens(t, "google_ads_campaigns", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, listInput)
+	err := e.RunWithTokens(t, "google_ads_campaigns", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, listInput)
 	ge := providertest.WantCode(t, err, gtmgate.EUpstream)
 	d := ge.Detail.(gtmgate.UpstreamDetail)
 	if d.Status != 401 || d.Provider != Provider {
@@ -29,7 +29,7 @@ func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 		t.Errorf("requests = %d, want 2 (one refresh)", e.sb.Requests())
 	}
 	// A token that cannot be refreshed asks for re-authorisation instead.
-	_, err = providertest.Run(t, e.tools["google_ads_campaigns"], e.acct, "wrong-static-token", listInput)
+	_, err = providertest.Run(t, e.Tools["google_ads_campaigns"], e.Account, "wrong-static-token", listInput)
 	providertest.WantCode(t, err, gtmgate.EReauthRequired)
 }
 
@@ -51,7 +51,7 @@ func TestProviderErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			e.sb.FailNext(tt.status, tt.failures)
-			_, err := e.run(t, "google_ads_campaigns", tt.input)
+			_, err := e.Run(t, "google_ads_campaigns", tt.input)
 			if tt.code == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -69,8 +69,8 @@ func TestProviderErrors(t *testing.T) {
 	}
 	e := newEnv(t)
 	e.sb.FailNext(500, 1)
-	e.run(t, "google_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"21000100001","status":"PAUSED"}`)
-	if got := e.mustRun(t, "google_ads_campaigns", `{"rationale":"r","action":"get","campaign_id":"21000100001"}`); got["status"] != "ENABLED" {
+	e.Run(t, "google_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"21000100001","status":"PAUSED"}`)
+	if got := e.MustRun(t, "google_ads_campaigns", `{"rationale":"r","action":"get","campaign_id":"21000100001"}`); got["status"] != "ENABLED" {
 		t.Errorf("failed mutation changed status to %v", got["status"])
 	}
 }
@@ -82,7 +82,7 @@ func TestDeveloperTokenRequired(t *testing.T) {
 		t.Errorf("login-customer-id = %q", opts.Header.Get("login-customer-id"))
 	}
 	tool := Tools(upstream.MustNew(opts))[1]
-	_, err := providertest.Run(t, tool, e.acct, SandboxToken, listInput)
+	_, err := providertest.Run(t, tool, e.Account, SandboxToken, listInput)
 	if ge := providertest.WantCode(t, err, gtmgate.EReauthRequired); ge == nil {
 		t.Fatal("missing developer token accepted")
 	}

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
@@ -13,10 +12,9 @@ import (
 var testNow = time.Date(2025, 6, 18, 15, 0, 0, 0, time.UTC)
 
 type env struct {
-	sb    *Sandbox
-	url   string
-	tools map[string]gtmgate.Tool
-	acct  gtmgate.Account
+	providertest.Kit
+	sb  *Sandbox
+	url string
 }
 
 // newEnv serves a fresh sandbox and returns the tools pointed at it.
@@ -28,36 +26,5 @@ func newEnv(t *testing.T) *env {
 	url := providertest.Serve(t, psb)
 	opts := Options(url, "sandbox-dev-token", "")
 	opts.Backoff = time.Millisecond
-	e := &env{sb: sb, url: url, tools: map[string]gtmgate.Tool{}, acct: psb.Accounts[0]}
-	for _, tool := range Tools(upstream.MustNew(opts)) {
-		e.tools[tool.Name] = tool
-	}
-	return e
-}
-
-// run calls a tool through the registry's validation with the sandbox token.
-func (e *env) run(t *testing.T, tool, input string) (map[string]any, error) {
-	t.Helper()
-	out, err := providertest.Run(t, e.tools[tool], e.acct, SandboxToken, input)
-	if err != nil {
-		return nil, err
-	}
-	return out.(map[string]any), nil
-}
-
-// mustRun is run failing the test on error.
-func (e *env) mustRun(t *testing.T, tool, input string) map[string]any {
-	t.Helper()
-	out, err := e.run(t, tool, input)
-	if err != nil {
-		t.Fatalf("%s %s: %v", tool, input, err)
-	}
-	return out
-}
-
-// runWithTokens runs a tool the way providertest does but with any TokenSource.
-func (e *env) runWithTokens(t *testing.T, tool string, ts gtmgate.TokenSource, input string) error {
-	t.Helper()
-	_, err := providertest.RunWith(t, e.tools[tool], e.acct, ts, input)
-	return err
+	return &env{Kit: providertest.NewKit(Tools(upstream.MustNew(opts)), psb.Accounts[0], SandboxToken), sb: sb, url: url}
 }

@@ -10,7 +10,7 @@ import (
 
 func TestKeywordsList(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "google_ads_keywords", `{"rationale":"r","action":"list","campaign_id":"21000100002","date_range":"LAST_30_DAYS"}`)
+	out := e.MustRun(t, "google_ads_keywords", `{"rationale":"r","action":"list","campaign_id":"21000100002","date_range":"LAST_30_DAYS"}`)
 	list := providertest.Items(t, out)
 	if len(list) != 5 {
 		t.Fatalf("got %d keywords, want 5", len(list))
@@ -23,7 +23,7 @@ func TestKeywordsList(t *testing.T) {
 			t.Errorf("cost = %v", k["cost"])
 		}
 	}
-	exact := providertest.Items(t, e.mustRun(t, "google_ads_keywords", `{"rationale":"r","action":"list","filter":{"property":"keyword.match_type","operator":"EQ","value":"EXACT"}}`))
+	exact := providertest.Items(t, e.MustRun(t, "google_ads_keywords", `{"rationale":"r","action":"list","filter":{"property":"keyword.match_type","operator":"EQ","value":"EXACT"}}`))
 	for _, k := range exact {
 		if k["match_type"] != "EXACT" {
 			t.Errorf("filter EXACT returned %v", k)
@@ -36,16 +36,16 @@ func TestKeywordsList(t *testing.T) {
 
 func TestKeywordsAddNegative(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "google_ads_keywords", `{"rationale":"block job seekers","action":"add_negative","campaign_id":"21000100003","keyword_text":" analytics  careers ","match_type":"PHRASE"}`)
+	out := e.MustRun(t, "google_ads_keywords", `{"rationale":"block job seekers","action":"add_negative","campaign_id":"21000100003","keyword_text":" analytics  careers ","match_type":"PHRASE"}`)
 	rn, _ := out["resource_name"].(string)
 	if !strings.HasPrefix(rn, "customers/1234567890/campaignCriteria/21000100003~") || out["text"] != "analytics careers" || out["criterion_id"] == "" {
 		t.Fatalf("add_negative = %v", out)
 	}
-	rows := providertest.Items(t, e.mustRun(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign_criterion.keyword.text FROM campaign_criterion WHERE campaign_criterion.keyword.match_type = 'PHRASE'"}`))
+	rows := providertest.Items(t, e.MustRun(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign_criterion.keyword.text FROM campaign_criterion WHERE campaign_criterion.keyword.match_type = 'PHRASE'"}`))
 	if len(rows) != 1 || rows[0]["campaign_criterion.keyword.text"] != "analytics careers" {
 		t.Fatalf("negatives = %v", rows)
 	}
-	_, err := e.run(t, "google_ads_keywords", `{"rationale":"r","action":"add_negative","campaign_id":"21000100003","keyword_text":"analytics careers","match_type":"PHRASE"}`)
+	_, err := e.Run(t, "google_ads_keywords", `{"rationale":"r","action":"add_negative","campaign_id":"21000100003","keyword_text":"analytics careers","match_type":"PHRASE"}`)
 	if ge := providertest.WantCode(t, err, gtmgate.EUpstream); !strings.Contains(ge.Message, "already exists") {
 		t.Errorf("duplicate message = %q", ge.Message)
 	}

@@ -11,7 +11,7 @@ import (
 
 func TestReportStructuredConvertsMicros(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "google_ads_report", `{"rationale":"weekly spend review","resource":"campaign","fields":["name"],
+	out := e.MustRun(t, "google_ads_report", `{"rationale":"weekly spend review","resource":"campaign","fields":["name"],
 		"metrics":["clicks","cost_micros","average_cpc"],"date_range":"LAST_7_DAYS","order_by":"metrics.cost_micros","descending":true}`)
 	if out["currency"] != "USD" {
 		t.Fatalf("currency = %v, want USD", out["currency"])
@@ -37,7 +37,7 @@ func TestReportStructuredConvertsMicros(t *testing.T) {
 
 func TestReportRawQueryAndCurrencyLookup(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "google_ads_report", `{"rationale":"daily trend","query":"SELECT segments.date, metrics.impressions FROM customer WHERE segments.date BETWEEN '2025-06-01' AND '2025-06-03' ORDER BY segments.date"}`)
+	out := e.MustRun(t, "google_ads_report", `{"rationale":"daily trend","query":"SELECT segments.date, metrics.impressions FROM customer WHERE segments.date BETWEEN '2025-06-01' AND '2025-06-03' ORDER BY segments.date"}`)
 	rows := providertest.Items(t, out)
 	if len(rows) != 3 || rows[0]["segments.date"] != "2025-06-01" || out["currency"] != "USD" {
 		t.Fatalf("rows = %v, currency = %v", rows, out["currency"])
@@ -60,7 +60,7 @@ func TestReportRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			_, err := e.run(t, "google_ads_report", tt.input)
+			_, err := e.Run(t, "google_ads_report", tt.input)
 			ge := providertest.WantCode(t, err, gtmgate.EValidation)
 			if !strings.Contains(ge.Message, tt.want) {
 				t.Errorf("message %q does not mention %q", ge.Message, tt.want)
@@ -74,7 +74,7 @@ func TestReportRefusals(t *testing.T) {
 
 func TestReportFilterMapsToWhere(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "google_ads_report", `{"rationale":"paused campaigns","resource":"campaign","fields":["name","status"],
+	out := e.MustRun(t, "google_ads_report", `{"rationale":"paused campaigns","resource":"campaign","fields":["name","status"],
 		"filter":{"property":"status","operator":"EQ","value":"PAUSED"}}`)
 	if !strings.Contains(out["query"].(string), "WHERE campaign.status = 'PAUSED'") {
 		t.Errorf("query = %v", out["query"])
@@ -110,7 +110,7 @@ func TestReportPaging(t *testing.T) {
 				if cursor != "" {
 					in += `,"cursor":"` + cursor + `"`
 				}
-				out := e.mustRun(t, "google_ads_report", in+"}")
+				out := e.MustRun(t, "google_ads_report", in+"}")
 				for _, r := range providertest.Items(t, out) {
 					ids = append(ids, r["campaign.id"])
 				}
@@ -128,14 +128,14 @@ func TestReportPaging(t *testing.T) {
 
 func TestReportCursorBoundToQuery(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.id FROM campaign","limit":1}`)
-	_, err := e.run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.name FROM campaign","cursor":"`+out["next_cursor"].(string)+`"}`)
+	out := e.MustRun(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.id FROM campaign","limit":1}`)
+	_, err := e.Run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.name FROM campaign","cursor":"`+out["next_cursor"].(string)+`"}`)
 	providertest.WantCode(t, err, gtmgate.EValidation)
 }
 
 func TestReportUnknownFieldShowsGoogleMessage(t *testing.T) {
 	e := newEnv(t)
-	_, err := e.run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.colour FROM campaign"}`)
+	_, err := e.Run(t, "google_ads_report", `{"rationale":"r","query":"SELECT campaign.colour FROM campaign"}`)
 	ge := providertest.WantCode(t, err, gtmgate.EUpstream)
 	if d := ge.Detail.(gtmgate.UpstreamDetail); d.Status != 400 || !strings.Contains(ge.Message, "Unrecognized field in the query: 'campaign.colour'") {
 		t.Fatalf("status %d, message %q", d.Status, ge.Message)

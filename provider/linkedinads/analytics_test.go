@@ -51,7 +51,7 @@ func TestAnalyticsReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			rows := providertest.Items(t, e.mustRun(t, "linkedin_ads_analytics", tt.input))
+			rows := providertest.Items(t, e.MustRun(t, "linkedin_ads_analytics", tt.input))
 			if len(rows) != tt.rows {
 				t.Fatalf("got %d rows, want %d: %v", len(rows), tt.rows, rows)
 			}
@@ -65,12 +65,12 @@ func TestAnalyticsReport(t *testing.T) {
 func TestAnalyticsPagingAndFilter(t *testing.T) {
 	e := newEnv(t)
 	in := `{"rationale":"r","start_date":"2025-06-01","end_date":"2025-06-10","time_granularity":"DAILY","limit":25`
-	first := e.mustRun(t, "linkedin_ads_analytics", in+"}")
-	second := e.mustRun(t, "linkedin_ads_analytics", in+`,"cursor":"`+first["next_cursor"].(string)+`"}`)
+	first := e.MustRun(t, "linkedin_ads_analytics", in+"}")
+	second := e.MustRun(t, "linkedin_ads_analytics", in+`,"cursor":"`+first["next_cursor"].(string)+`"}`)
 	if n := len(providertest.Items(t, first)) + len(providertest.Items(t, second)); n != 30 || second["next_cursor"] != nil {
 		t.Fatalf("paged %d rows, want 30 (3 campaigns × 10 days)", n)
 	}
-	_, err := e.run(t, "linkedin_ads_analytics", `{"rationale":"r","filter":{"property":"clicks","operator":"GT","value":1}}`)
+	_, err := e.Run(t, "linkedin_ads_analytics", `{"rationale":"r","filter":{"property":"clicks","operator":"GT","value":1}}`)
 	if ge := providertest.WantCode(t, err, gtmgate.EValidation); ge.Message != "filter is not supported for linkedin_ads_analytics.report" {
 		t.Errorf("message = %q", ge.Message)
 	}

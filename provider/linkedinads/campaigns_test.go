@@ -9,7 +9,7 @@ import (
 
 func TestCampaignsList(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list"}`)
+	out := e.MustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list"}`)
 	list := providertest.Items(t, out)
 	if len(list) != 6 || out["currency"] != "USD" {
 		t.Fatalf("got %d campaigns in %v", len(list), out["currency"])
@@ -27,16 +27,16 @@ func TestCampaignsList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := providertest.Items(t, e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":`+tt.filter+`}`))
+			got := providertest.Items(t, e.MustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":`+tt.filter+`}`))
 			if len(got) != tt.want {
 				t.Fatalf("matched %d, want %d", len(got), tt.want)
 			}
 		})
 	}
-	_, err := e.run(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"costType","operator":"EQ","value":"CPM"}}`)
+	_, err := e.Run(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"costType","operator":"EQ","value":"CPM"}}`)
 	providertest.WantCode(t, err, gtmgate.EValidation)
-	page := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","limit":4}`)
-	rest := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","limit":4,"cursor":"`+page["next_cursor"].(string)+`"}`)
+	page := e.MustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","limit":4}`)
+	rest := e.MustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","limit":4,"cursor":"`+page["next_cursor"].(string)+`"}`)
 	if len(providertest.Items(t, page)) != 4 || len(providertest.Items(t, rest)) != 2 || rest["next_cursor"] != nil {
 		t.Errorf("pages: %d then %d", len(providertest.Items(t, page)), len(providertest.Items(t, rest)))
 	}
@@ -44,15 +44,15 @@ func TestCampaignsList(t *testing.T) {
 
 func TestCampaignsUpdateStatus(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"508123102","status":"PAUSED"}`)
+	out := e.MustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"508123102","status":"PAUSED"}`)
 	if out["status"] != "PAUSED" || out["urn"] != "urn:li:sponsoredCampaign:508123102" {
 		t.Fatalf("update_status = %v", out)
 	}
-	paused := providertest.Items(t, e.mustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"status","operator":"EQ","value":"PAUSED"}}`))
+	paused := providertest.Items(t, e.MustRun(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"status","operator":"EQ","value":"PAUSED"}}`))
 	if len(paused) != 3 {
 		t.Errorf("paused campaigns after update = %d, want 3", len(paused))
 	}
-	_, err := e.run(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"999","status":"PAUSED"}`)
+	_, err := e.Run(t, "linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"999","status":"PAUSED"}`)
 	if ge := providertest.WantCode(t, err, gtmgate.EUpstream); ge.Detail.(gtmgate.UpstreamDetail).Status != 404 {
 		t.Errorf("detail = %+v", ge.Detail)
 	}

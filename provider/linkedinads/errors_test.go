@@ -13,7 +13,7 @@ const listInput = `{"rationale":"r","action":"list"}`
 func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 	e := newEnv(t)
 	const stale, fresh = "AQV-stale-token-123456", "AQV-fresh-but-revoked"
-	ge := providertest.WantCode(t, e.runWithTokens(t, "linkedin_ads_campaigns", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, listInput), gtmgate.EUpstream)
+	ge := providertest.WantCode(t, e.RunWithTokens(t, "linkedin_ads_campaigns", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, listInput), gtmgate.EUpstream)
 	d := ge.Detail.(gtmgate.UpstreamDetail)
 	if d.Status != 401 || !strings.Contains(d.Body, "INVALID_ACCESS_TOKEN") || !strings.Contains(ge.Message, "Invalid access token") {
 		t.Fatalf("error = %v, detail = %+v", ge, d)
@@ -23,7 +23,7 @@ func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 			t.Errorf("token %q leaked", tok)
 		}
 	}
-	_, err := providertest.Run(t, e.tools["linkedin_ads_campaigns"], e.acct, "wrong", listInput)
+	_, err := providertest.Run(t, e.Tools["linkedin_ads_campaigns"], e.Account, "wrong", listInput)
 	providertest.WantCode(t, err, gtmgate.EReauthRequired)
 }
 
@@ -44,7 +44,7 @@ func TestProviderErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			e.sb.FailNext(tt.status, tt.fails)
-			_, err := e.run(t, "linkedin_ads_campaigns", tt.input)
+			_, err := e.Run(t, "linkedin_ads_campaigns", tt.input)
 			if tt.code == "" && err != nil {
 				t.Fatal(err)
 			}

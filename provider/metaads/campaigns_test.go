@@ -10,7 +10,7 @@ import (
 
 func TestCampaignsList(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list"}`)
+	out := e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list"}`)
 	list := providertest.Items(t, out)
 	if len(list) != 4 || out["currency"] != "USD" {
 		t.Fatalf("got %d ACTIVE/PAUSED campaigns in %v, want 4 in USD", len(list), out["currency"])
@@ -21,16 +21,16 @@ func TestCampaignsList(t *testing.T) {
 	if list[3]["lifetime_budget"] != 3000.0 {
 		t.Errorf("lifetime budget = %v", list[3]["lifetime_budget"])
 	}
-	archived := providertest.Items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","effective_status":["ARCHIVED"]}`))
+	archived := providertest.Items(t, e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","effective_status":["ARCHIVED"]}`))
 	if len(archived) != 1 {
 		t.Errorf("archived = %v", archived)
 	}
-	leads := providertest.Items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"objective","operator":"EQ","value":"OUTCOME_LEADS"}}`))
+	leads := providertest.Items(t, e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"objective","operator":"EQ","value":"OUTCOME_LEADS"}}`))
 	if len(leads) != 2 {
 		t.Errorf("filter objective EQ OUTCOME_LEADS matched %d, want 2", len(leads))
 	}
-	page := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","limit":3}`)
-	rest := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","limit":3,"cursor":"`+page["next_cursor"].(string)+`"}`)
+	page := e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","limit":3}`)
+	rest := e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","limit":3,"cursor":"`+page["next_cursor"].(string)+`"}`)
 	if len(providertest.Items(t, rest)) != 1 || rest["next_cursor"] != nil {
 		t.Errorf("second page = %v", rest)
 	}
@@ -38,14 +38,14 @@ func TestCampaignsList(t *testing.T) {
 
 func TestCampaignsUpdateStatus(t *testing.T) {
 	e := newEnv(t)
-	out := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"236100000000000","status":"PAUSED"}`)
+	out := e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"236100000000000","status":"PAUSED"}`)
 	if out["status"] != "PAUSED" || out["previous_status"] != "ACTIVE" {
 		t.Fatalf("update_status = %v", out)
 	}
 	if got := e.sb.accounts["1012345678901234"].Campaigns[0].Status; got != "PAUSED" {
 		t.Errorf("sandbox status = %s", got)
 	}
-	_, err := e.run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"246100000000000","status":"PAUSED"}`)
+	_, err := e.Run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"246100000000000","status":"PAUSED"}`)
 	providertest.WantCode(t, err, gtmgate.EForbidden)
 }
 
@@ -63,19 +63,19 @@ func TestCampaignsUpdateBudgetConvertsToMinorUnits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			e.acct = gtmgate.Account{ID: tt.account}
-			out := e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"`+tt.campaign+`",`+tt.input+`}`)
+			e.Account = gtmgate.Account{ID: tt.account}
+			out := e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"`+tt.campaign+`",`+tt.input+`}`)
 			if out[tt.field] != tt.wantUnits || out[tt.field+"_minor"] != float64(tt.wantMinor) {
 				t.Fatalf("update_budget = %v", out)
 			}
-			list := providertest.Items(t, e.mustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"id","operator":"EQ","value":"`+tt.campaign+`"}}`))
+			list := providertest.Items(t, e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":{"property":"id","operator":"EQ","value":"`+tt.campaign+`"}}`))
 			if len(list) != 1 || list[0][tt.field] != tt.wantUnits {
 				t.Errorf("read back %v", list)
 			}
 		})
 	}
 	e := newEnv(t)
-	_, err := e.run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"236100000000000","amount":0.5}`)
+	_, err := e.Run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"236100000000000","amount":0.5}`)
 	if ge := providertest.WantCode(t, err, gtmgate.EUpstream); !strings.Contains(ge.Message, "budget is too low") {
 		t.Errorf("message = %q", ge.Message)
 	}

@@ -13,7 +13,7 @@ const campaignReport = `{"rationale":"r","level":"campaign"}`
 func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 	e := newEnv(t)
 	const stale, fresh = "EAAB-stale-token-123456", "EAAB-fresh-but-revoked"
-	ge := providertest.WantCode(t, e.runWithTokens(t, "meta_ads_insights", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, campaignReport), gtmgate.EUpstream)
+	ge := providertest.WantCode(t, e.RunWithTokens(t, "meta_ads_insights", providertest.RefreshingToken{Stale: stale, Fresh: fresh}, campaignReport), gtmgate.EUpstream)
 	d := ge.Detail.(gtmgate.UpstreamDetail)
 	if d.Status != 401 || !strings.Contains(d.Body, `"code":190`) {
 		t.Fatalf("detail = %+v", d)
@@ -23,7 +23,7 @@ func TestBadTokenIsUpstream401WithoutToken(t *testing.T) {
 			t.Errorf("token %q leaked", tok)
 		}
 	}
-	_, err := providertest.Run(t, e.tools["meta_ads_insights"], e.acct, "wrong", campaignReport)
+	_, err := providertest.Run(t, e.Tools["meta_ads_insights"], e.Account, "wrong", campaignReport)
 	providertest.WantCode(t, err, gtmgate.EReauthRequired)
 }
 
@@ -45,7 +45,7 @@ func TestProviderErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			tt.fault(e.sb)
-			_, err := e.run(t, tt.tool, tt.input)
+			_, err := e.Run(t, tt.tool, tt.input)
 			if tt.code == "" && err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestProviderErrors(t *testing.T) {
 func TestFailedMutationLeavesState(t *testing.T) {
 	e := newEnv(t)
 	e.sb.FailNextPost(500, 1)
-	_, err := e.run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"236100000000000","amount":10}`)
+	_, err := e.Run(t, "meta_ads_campaigns", `{"rationale":"r","action":"update_budget","campaign_id":"236100000000000","amount":10}`)
 	providertest.WantCode(t, err, gtmgate.EUpstream)
 	if got := e.sb.accounts["1012345678901234"].Campaigns[0].DailyBudget; got != 8000 {
 		t.Errorf("budget = %d after a failed change", got)

@@ -50,7 +50,7 @@ func TestInsights(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
-			out := e.mustRun(t, "meta_ads_insights", tt.input)
+			out := e.MustRun(t, "meta_ads_insights", tt.input)
 			if out["currency"] != "USD" {
 				t.Errorf("currency = %v", out["currency"])
 			}
@@ -68,7 +68,7 @@ func TestInsightsPaging(t *testing.T) {
 		if cursor != "" {
 			in += `,"cursor":"` + cursor + `"`
 		}
-		out := e.mustRun(t, "meta_ads_insights", in+"}")
+		out := e.MustRun(t, "meta_ads_insights", in+"}")
 		for _, r := range providertest.Items(t, out) {
 			seen[r["ad_id"].(string)] = true
 		}
