@@ -90,11 +90,15 @@ func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
 
 // LogEnabled reports whether the request's logger keeps records of level.
 func LogEnabled(ctx context.Context, level slog.Level) bool {
-	l, ok := ctx.Value(loggerKey{}).(*slog.Logger)
-	if !ok {
-		l = slog.Default()
+	return surfaceLogger(ctx).Enabled(ctx, level)
+}
+
+// surfaceLogger returns the logger WithLogger put in ctx, or slog.Default.
+func surfaceLogger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
 	}
-	return l.Enabled(ctx, level)
+	return slog.Default()
 }
 
 // LoggerFrom returns the request's logger, or slog.Default, with the
@@ -102,10 +106,7 @@ func LogEnabled(ctx context.Context, level slog.Level) bool {
 // something is logged, rather than once per request: most requests log
 // nothing but their access line.
 func LoggerFrom(ctx context.Context) *slog.Logger {
-	l, ok := ctx.Value(loggerKey{}).(*slog.Logger)
-	if !ok {
-		l = slog.Default()
-	}
+	l := surfaceLogger(ctx)
 	if id := gtmgate.RequestIDFromContext(ctx); id != "" {
 		return l.With("request_id", id)
 	}

@@ -52,7 +52,7 @@ func (s *Store) ApplyJournal(ctx context.Context, journal string, from, to int64
 			return err
 		} else if n == 0 {
 			var mark int64
-			err := tx.QueryRowContext(ctx, s.q("SELECT applied_to FROM audit_journal WHERE journal = ?"), journal).Scan(&mark)
+			err := tx.QueryRowContext(ctx, s.q(journalMarkQuery), journal).Scan(&mark)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 				mark = 0
@@ -68,10 +68,12 @@ func (s *Store) ApplyJournal(ctx context.Context, journal string, from, to int64
 	})
 }
 
+const journalMarkQuery = "SELECT applied_to FROM audit_journal WHERE journal = ?"
+
 // JournalMark returns how far a journal has been applied, 0 when unknown.
 func (s *Store) JournalMark(ctx context.Context, journal string) (int64, error) {
 	var mark int64
-	err := s.read.QueryRowContext(ctx, s.q("SELECT applied_to FROM audit_journal WHERE journal = ?"), journal).Scan(&mark)
+	err := s.read.QueryRowContext(ctx, s.q(journalMarkQuery), journal).Scan(&mark)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
