@@ -1,6 +1,8 @@
 # bench/site.sh — the site scenario of bench/run.sh (sourced; uses its
-# helpers, WORK, LEVELS and load): gtmgate's site listener against nginx
-# serving the very same bytes from disk, gzip off on both sides.
+# helpers, WORK, BIN, LEVELS and load): gtmgate's site listener against nginx
+# serving the very same bytes from disk, gzip off on both sides, and against
+# a bare net/http server serving them from memory (floors -static), which
+# splits the gap into what gtmgate adds and what Go's net/http costs.
 
 NGINX_PID=""
 
@@ -97,15 +99,26 @@ site_bench() {
 		return 0
 	fi
 	local nginx=http://127.0.0.1:$port
+	"$BIN/floors" -static "$root" >"$WORK/static.out" 2>"$WORK/static.err" &
+	local static_pid=$!
+	PIDS+=("$static_pid")
+	wait_ready "$WORK/static.out" "$static_pid" || die "floors -static did not start: $(cat "$WORK/static.err")"
+	local gohttp
+	gohttp=$(field "$WORK/static.out" static)
 	for p in about.md llms-full.txt; do
 		http_status GET "$nginx/$p" >/dev/null
 		cmp -s "$WORK/probe.body" "$root/$p" || die "nginx does not serve the same bytes of /$p"
+		http_status GET "$gohttp/$p" >/dev/null
+		cmp -s "$WORK/probe.body" "$root/$p" || die "floors -static does not serve the same bytes of /$p"
 	done
 	for c in $LEVELS; do
 		load site about-gtmgate "$c" "$site/about.md"
 		load site about-nginx "$c" "$nginx/about.md"
+		load site about-nethttp "$c" "$gohttp/about.md"
 		load site llms-full-gtmgate "$c" "$site/llms-full.txt"
 		load site llms-full-nginx "$c" "$nginx/llms-full.txt"
+		load site llms-full-nethttp "$c" "$gohttp/llms-full.txt"
 	done
 	stop_pid "$NGINX_PID"
+	stop_pid "$static_pid"
 }

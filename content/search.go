@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -26,7 +28,10 @@ const (
 var ErrInvalidQuery = errors.New("invalid query")
 
 // Index is an in-memory full-text index of a tree's pages (English analyzer:
-// stop words, possessives, stemming).
+// stop words, possessives, stemming). It is a scorch index without a path:
+// its segments are byte slices the garbage collector does not scan, where
+// bleve's older upsidedown memory store held a treap of small objects that
+// made up most of the process's live heap (and searches ran 3x slower).
 type Index struct {
 	idx  bleve.Index
 	tree *Tree
@@ -70,10 +75,15 @@ func buildIndex(t *Tree) (*Index, error) {
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = en.AnalyzerName
-	idx, err := bleve.NewMemOnly(m)
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("content: search index: %w", err)
 	}
+	ix := &Index{idx: idx, tree: t}
+	// A scorch index runs a goroutine until closed. A tree is dropped without
+	// ceremony when a watched source reloads (searches in flight keep the old
+	// one), so the index closes once its Index is unreachable.
+	runtime.AddCleanup(ix, func(idx bleve.Index) { _ = idx.Close() }, idx)
 	batch := idx.NewBatch()
 	for _, p := range t.pages {
 		if err := batch.Index(p.Path, indexedPage{Title: p.Title, Description: p.Description, Body: p.Text, Section: p.Section}); err != nil {
@@ -83,7 +93,7 @@ func buildIndex(t *Tree) (*Index, error) {
 	if err := idx.Batch(batch); err != nil {
 		return nil, fmt.Errorf("content: search index: %w", err)
 	}
-	return &Index{idx: idx, tree: t}, nil
+	return ix, nil
 }
 
 // ValidateQuery checks a query string; the error wraps ErrInvalidQuery.

@@ -3,6 +3,7 @@ package content
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -62,6 +63,35 @@ func TestSearch(t *testing.T) {
 			t.Errorf("%q: err %v", q, err)
 		}
 	}
+}
+
+// TestDroppedIndexCloses checks that a tree dropped without ceremony (as a
+// watched source drops the tree it replaces) does not leave its index's
+// goroutine running: the process would otherwise grow with every reload.
+func TestDroppedIndexCloses(t *testing.T) {
+	searchTree(t) // warm up whatever bleve starts once per process
+	runtime.GC()
+	before := runtime.NumGoroutine()
+	const trees = 20
+	held := make([]*Tree, trees)
+	for i := range held {
+		held[i] = searchTree(t)
+	}
+	if grown := runtime.NumGoroutine() - before; grown < trees {
+		t.Fatalf("%d trees started %d goroutines; the check below would prove nothing", trees, grown)
+	}
+	runtime.KeepAlive(held)
+	held = nil
+	// Cleanups run after the collection that finds the index unreachable;
+	// give them a few cycles, bounded by count rather than time.
+	for range 200 {
+		runtime.GC()
+		runtime.Gosched()
+		if runtime.NumGoroutine()-before < trees/2 {
+			return
+		}
+	}
+	t.Fatalf("goroutines: %d before, %d after dropping %d trees", before, runtime.NumGoroutine(), trees)
 }
 
 // generated1000 is a tree of 1,000 pages in 10 sections, ~400 words each.

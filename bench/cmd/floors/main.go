@@ -13,6 +13,11 @@
 // them in a process of their own, so that the floor has the same shape as
 // gtmgate: client, then a separate process, then the upstream's process.
 //
+// With -static DIR it serves only "static": the files of DIR, read into
+// memory at start, through a bare net/http handler that sets Content-Type
+// and writes the bytes. It is the site's Go floor: what net/http itself
+// costs for the bytes gtmgate's site and nginx serve.
+//
 // It runs until interrupted.
 package main
 
@@ -53,6 +58,7 @@ func run(args []string, out io.Writer) error {
 		proxies = append(proxies, v)
 		return nil
 	})
+	static := fs.String("static", "", "serve only the files of this directory from memory (the site's Go floor)")
 	chunks := fs.Int("chat-chunks", 20, "chunks of a streamed chat completion")
 	chunkDelay := fs.Duration("chat-chunk-delay", 0, "pause before each streamed chunk")
 	chatKey := fs.String("chat-key", "", "API key the fake chat upstream requires (empty: any)")
@@ -75,6 +81,18 @@ func run(args []string, out io.Writer) error {
 		servers = append(servers, srv)
 		fmt.Fprintf(out, "%-14s %s%s\n", name, base, suffix)
 		return base, nil
+	}
+	if *static != "" {
+		h, err := staticFloor(*static)
+		if err != nil {
+			return err
+		}
+		if _, err := serve("static", "", h); err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "ready")
+		<-ctx.Done()
+		return nil
 	}
 	if len(proxies) > 0 {
 		for _, p := range proxies {

@@ -49,6 +49,14 @@ var comparisons = []comparison{
 		subject: ref{"site", "about-gtmgate"}, floor: ref{"site", "about-nginx"}},
 	{scenario: "site", name: "GET /llms-full.txt: gtmgate vs nginx",
 		subject: ref{"site", "llms-full-gtmgate"}, floor: ref{"site", "llms-full-nginx"}},
+	{scenario: "site", name: "GET /about.md: gtmgate vs bare net/http",
+		subject: ref{"site", "about-gtmgate"}, floor: ref{"site", "about-nethttp"}},
+	{scenario: "site", name: "GET /llms-full.txt: gtmgate vs bare net/http",
+		subject: ref{"site", "llms-full-gtmgate"}, floor: ref{"site", "llms-full-nethttp"}},
+	{scenario: "site", name: "GET /about.md: bare net/http vs nginx",
+		subject: ref{"site", "about-nethttp"}, floor: ref{"site", "about-nginx"}},
+	{scenario: "site", name: "GET /llms-full.txt: bare net/http vs nginx",
+		subject: ref{"site", "llms-full-nethttp"}, floor: ref{"site", "llms-full-nginx"}},
 }
 
 // comparisonResult is one comparison at one concurrency. Ratios are
