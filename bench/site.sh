@@ -1,8 +1,11 @@
 # bench/site.sh — the site scenario of bench/run.sh (sourced; uses its
 # helpers, WORK, BIN, LEVELS and load): gtmgate's site listener against nginx
-# serving the very same bytes from disk, gzip off on both sides, and against
-# a bare net/http server serving them from memory (floors -static), which
-# splits the gap into what gtmgate adds and what Go's net/http costs.
+# serving the very same bytes from disk, and against a bare net/http server
+# serving them from memory (floors -static), which splits the gap into what
+# gtmgate adds and what Go's net/http costs. Each file is loaded twice: as
+# is, and gzip-encoded (Accept-Encoding: gzip, as most HTTP clients send),
+# where nginx serves gtmgate's own .gz bytes with gzip_static, its fastest
+# way to send compressed files.
 
 NGINX_PID=""
 
@@ -44,6 +47,7 @@ http {
 	sendfile on;
 	tcp_nopush on;
 	gzip off;
+	gzip_static on;
 	keepalive_timeout 120s;
 	keepalive_requests 1000000;
 	types { text/markdown md; text/plain txt; }
@@ -88,6 +92,12 @@ site_bench() {
 			return 0
 		fi
 		cp "$WORK/probe.body" "$root/$p"
+		code=$(http_status GET "$site/$p" -H 'Accept-Encoding: gzip')
+		if [[ $code != 200 || $(head -c2 "$WORK/probe.body" | od -An -tx1 | tr -d ' ') != 1f8b ]]; then
+			unavailable site "GET /$p with Accept-Encoding: gzip answered $code without a gzip body"
+			return 0
+		fi
+		cp "$WORK/probe.body" "$root/$p.gz"
 	done
 	if ! ensure_nginx; then
 		unavailable site "nginx is not installed and apt-get install nginx failed"
@@ -105,19 +115,25 @@ site_bench() {
 	wait_ready "$WORK/static.out" "$static_pid" || die "floors -static did not start: $(cat "$WORK/static.err")"
 	local gohttp
 	gohttp=$(field "$WORK/static.out" static)
+	local server url
 	for p in about.md llms-full.txt; do
-		http_status GET "$nginx/$p" >/dev/null
-		cmp -s "$WORK/probe.body" "$root/$p" || die "nginx does not serve the same bytes of /$p"
-		http_status GET "$gohttp/$p" >/dev/null
-		cmp -s "$WORK/probe.body" "$root/$p" || die "floors -static does not serve the same bytes of /$p"
+		for url in "$nginx" "$gohttp"; do
+			http_status GET "$url/$p" >/dev/null
+			cmp -s "$WORK/probe.body" "$root/$p" || die "$url does not serve the same bytes of /$p"
+			http_status GET "$url/$p" -H 'Accept-Encoding: gzip' >/dev/null
+			cmp -s "$WORK/probe.body" "$root/$p.gz" || die "$url does not serve the same gzip bytes of /$p"
+		done
 	done
+	local gz=(-H 'Accept-Encoding: gzip')
 	for c in $LEVELS; do
-		load site about-gtmgate "$c" "$site/about.md"
-		load site about-nginx "$c" "$nginx/about.md"
-		load site about-nethttp "$c" "$gohttp/about.md"
-		load site llms-full-gtmgate "$c" "$site/llms-full.txt"
-		load site llms-full-nginx "$c" "$nginx/llms-full.txt"
-		load site llms-full-nethttp "$c" "$gohttp/llms-full.txt"
+		for server in "gtmgate $site" "nginx $nginx" "nethttp $gohttp"; do
+			url=${server#* }
+			server=${server%% *}
+			load site "about-$server" "$c" "$url/about.md"
+			load site "llms-full-$server" "$c" "$url/llms-full.txt"
+			load site "about-gzip-$server" "$c" "$url/about.md" "${gz[@]}"
+			load site "llms-full-gzip-$server" "$c" "$url/llms-full.txt" "${gz[@]}"
+		done
 	done
 	stop_pid "$NGINX_PID"
 	stop_pid "$static_pid"

@@ -91,7 +91,14 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	var br bytes.Buffer
 	// A window sized to the body: the default 4 MiB window makes the encoder
 	// set up hash tables far larger than a page, which dominated load time.
-	bw := brotli.NewWriterOptions(&br, brotli.WriterOptions{Quality: brotliQuality, LGWin: min(max(bits.Len(uint(len(data))), 10), 24)})
+	lgwin := min(max(bits.Len(uint(len(data))), 10), 24)
+	bw, _ := brotliWriters[lgwin].Get().(*brotli.Writer)
+	if bw == nil {
+		bw = brotli.NewWriterOptions(&br, brotli.WriterOptions{Quality: brotliQuality, LGWin: lgwin})
+	} else {
+		bw.Reset(&br)
+	}
+	defer brotliWriters[lgwin].Put(bw)
 	if _, err := bw.Write(data); err != nil {
 		return nil, fmt.Errorf("content: brotli: %w", err)
 	}
@@ -152,6 +159,11 @@ var gzipWriters = sync.Pool{New: func() any {
 	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
 	return zw
 }}
+
+// brotliWriters reuses compressors by window size (a Reset keeps the
+// options and the hash tables they sized): allocating the tables for every
+// body was a third of a large tree's load time.
+var brotliWriters [25]sync.Pool
 
 func newVariant(encoding string, data []byte) variant {
 	sum := sha256.Sum256(data)

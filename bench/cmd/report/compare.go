@@ -23,7 +23,7 @@ type comparison struct {
 }
 
 // comparisons are the scenarios of bench/run.sh and their floors.
-var comparisons = []comparison{
+var comparisons = slices.Concat([]comparison{
 	{scenario: "rest", name: "gateway vs bare ReverseProxy (added over direct)",
 		subject: ref{"rest", "gateway"}, floor: ref{"rest", "floor"},
 		subjectBase: &ref{"rest", "direct"}, floorBase: &ref{"rest", "direct"}},
@@ -45,18 +45,20 @@ var comparisons = []comparison{
 	{scenario: "chat", name: "streaming, whole stream: gateway vs bare ReverseProxy (added)",
 		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-floor"},
 		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}},
-	{scenario: "site", name: "GET /about.md: gtmgate vs nginx",
-		subject: ref{"site", "about-gtmgate"}, floor: ref{"site", "about-nginx"}},
-	{scenario: "site", name: "GET /llms-full.txt: gtmgate vs nginx",
-		subject: ref{"site", "llms-full-gtmgate"}, floor: ref{"site", "llms-full-nginx"}},
-	{scenario: "site", name: "GET /about.md: gtmgate vs bare net/http",
-		subject: ref{"site", "about-gtmgate"}, floor: ref{"site", "about-nethttp"}},
-	{scenario: "site", name: "GET /llms-full.txt: gtmgate vs bare net/http",
-		subject: ref{"site", "llms-full-gtmgate"}, floor: ref{"site", "llms-full-nethttp"}},
-	{scenario: "site", name: "GET /about.md: bare net/http vs nginx",
-		subject: ref{"site", "about-nethttp"}, floor: ref{"site", "about-nginx"}},
-	{scenario: "site", name: "GET /llms-full.txt: bare net/http vs nginx",
-		subject: ref{"site", "llms-full-nethttp"}, floor: ref{"site", "llms-full-nginx"}},
+}, siteComparisons("about", "GET /about.md"), siteComparisons("llms-full", "GET /llms-full.txt"))
+
+// siteComparisons sets gtmgate's site against nginx and bare net/http, and
+// net/http against nginx, for one file as is and gzip-encoded.
+func siteComparisons(file, name string) []comparison {
+	var out []comparison
+	for _, enc := range []struct{ variant, label string }{{"", ""}, {"-gzip", ", gzip"}} {
+		v := func(server string) ref { return ref{"site", file + enc.variant + "-" + server} }
+		out = append(out,
+			comparison{scenario: "site", name: name + enc.label + ": gtmgate vs nginx", subject: v("gtmgate"), floor: v("nginx")},
+			comparison{scenario: "site", name: name + enc.label + ": gtmgate vs bare net/http", subject: v("gtmgate"), floor: v("nethttp")},
+			comparison{scenario: "site", name: name + enc.label + ": bare net/http vs nginx", subject: v("nethttp"), floor: v("nginx")})
+	}
+	return out
 }
 
 // comparisonResult is one comparison at one concurrency. Ratios are
