@@ -15,6 +15,21 @@ import (
 // InstallCommand is what a developer runs to install the tools.
 const InstallCommand = "bash scripts/install-node-tools.sh"
 
+// InstallBrowserCommand is what a developer runs to install the browser.
+const InstallBrowserCommand = "bash scripts/install-browser.sh"
+
+// Chromium returns the path of Debian's Chromium, which
+// scripts/install-browser.sh installs. When it is missing the test is
+// skipped with the install command, or fails when CI=true.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	const bin = "/usr/bin/chromium"
+	if _, err := exec.Command(bin, "--version").Output(); err != nil {
+		missingTool(t, "Chromium not found at "+bin, InstallBrowserCommand)
+	}
+	return bin
+}
+
 // Root returns the repository root (the directory holding go.mod).
 func Root(t testing.TB) string {
 	t.Helper()
@@ -58,10 +73,12 @@ func Bin(t testing.TB, pkg, entry string) string {
 	return p
 }
 
-func missing(t testing.TB, what string) {
+func missing(t testing.TB, what string) { t.Helper(); missingTool(t, what, InstallCommand) }
+
+func missingTool(t testing.TB, what, install string) {
 	t.Helper()
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("nodetools: %s; CI must run: %s", what, InstallCommand)
+		t.Fatalf("nodetools: %s; CI must run: %s", what, install)
 	}
-	t.Skipf("nodetools: %s; install with: %s", what, InstallCommand)
+	t.Skipf("nodetools: %s; install with: %s", what, install)
 }
