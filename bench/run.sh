@@ -16,6 +16,8 @@
 #   BENCH_CHAT_CHUNKS   chunks of a streamed chat answer (default 20)
 #   BENCH_CHAT_DELAY    pause before each streamed chunk (default 1ms)
 #   BENCH_SITE_URL      site to compare with nginx (default: gtmgate's site listener)
+#   BENCH_SITE_ROUNDS   interleaved rounds of the site runs, reported as medians (default 3)
+#   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
 #   BENCH_ONLY          run only these scenarios (default "rest mcp admin chat site postgres")
 set -euo pipefail
 

@@ -124,15 +124,23 @@ site_bench() {
 			cmp -s "$WORK/probe.body" "$root/$p.gz" || die "$url does not serve the same gzip bytes of /$p"
 		done
 	done
-	local gz=(-H 'Accept-Encoding: gzip')
-	for c in $LEVELS; do
-		for server in "gtmgate $site" "nginx $nginx" "nethttp $gohttp"; do
-			url=${server#* }
-			server=${server%% *}
-			load site "about-$server" "$c" "$url/about.md"
-			load site "llms-full-$server" "$c" "$url/llms-full.txt"
-			load site "about-gzip-$server" "$c" "$url/about.md" "${gz[@]}"
-			load site "llms-full-gzip-$server" "$c" "$url/llms-full.txt" "${gz[@]}"
+	# Rounds interleave the three servers, each round in another order, and
+	# the report takes the median of the rounds: the machine's load drifts
+	# over minutes, and one slow stretch should not decide a ratio.
+	local gz=(-H 'Accept-Encoding: gzip') round order
+	local SECS=${BENCH_SITE_SECONDS:-2}
+	local servers=("gtmgate $site" "nginx $nginx" "nethttp $gohttp")
+	for round in $(seq "${BENCH_SITE_ROUNDS:-3}"); do
+		for c in $LEVELS; do
+			for order in 0 1 2; do
+				server=${servers[(order + round) % 3]}
+				url=${server#* }
+				server=${server%% *}
+				load site "about-$server" "$c" "$url/about.md"
+				load site "llms-full-$server" "$c" "$url/llms-full.txt"
+				load site "about-gzip-$server" "$c" "$url/about.md" "${gz[@]}"
+				load site "llms-full-gzip-$server" "$c" "$url/llms-full.txt" "${gz[@]}"
+			done
 		done
 	done
 	stop_pid "$NGINX_PID"

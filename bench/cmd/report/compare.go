@@ -86,15 +86,24 @@ type comparisonResult struct {
 // index finds a run by variant and concurrency.
 type index map[ref]map[int]*loadgen.Result
 
+// indexRuns indexes runs; a variant measured in several rounds at one
+// concurrency is indexed as the median of its rounds.
 func indexRuns(runs []loadgen.Result) index {
-	ix := index{}
+	rounds := map[ref]map[int][]*loadgen.Result{}
 	for i := range runs {
 		r := &runs[i]
 		k := ref{r.Scenario, r.Variant}
-		if ix[k] == nil {
-			ix[k] = map[int]*loadgen.Result{}
+		if rounds[k] == nil {
+			rounds[k] = map[int][]*loadgen.Result{}
 		}
-		ix[k][r.Concurrency] = r
+		rounds[k][r.Concurrency] = append(rounds[k][r.Concurrency], r)
+	}
+	ix := index{}
+	for k, byLevel := range rounds {
+		ix[k] = map[int]*loadgen.Result{}
+		for c, rs := range byLevel {
+			ix[k][c] = medianOfRounds(rs)
+		}
 	}
 	return ix
 }
