@@ -115,7 +115,7 @@ site_bench() {
 	wait_ready "$WORK/static.out" "$static_pid" || die "floors -static did not start: $(cat "$WORK/static.err")"
 	local gohttp
 	gohttp=$(field "$WORK/static.out" static)
-	local server url
+	local server url pids
 	for p in about.md llms-full.txt; do
 		for url in "$nginx" "$gohttp"; do
 			http_status GET "$url/$p" >/dev/null
@@ -129,17 +129,20 @@ site_bench() {
 	# over minutes, and one slow stretch should not decide a ratio.
 	local gz=(-H 'Accept-Encoding: gzip') round order
 	local SECS=${BENCH_SITE_SECONDS:-2}
-	local servers=("gtmgate $site" "nginx $nginx" "nethttp $gohttp")
+	# Each run also reports its server's CPU per request (-server-pids): all
+	# of nginx's workers, gtmgate's one process, the static floor's process.
+	local workers
+	workers=$(pgrep -P "$NGINX_PID" | paste -sd, -)
+	[[ -n $workers ]] || die "nginx started no worker processes"
+	local servers=("gtmgate $site $GTM_PID" "nginx $nginx $workers" "nethttp $gohttp $static_pid")
 	for round in $(seq "${BENCH_SITE_ROUNDS:-3}"); do
 		for c in $LEVELS; do
 			for order in 0 1 2; do
-				server=${servers[(order + round) % 3]}
-				url=${server#* }
-				server=${server%% *}
-				load site "about-$server" "$c" "$url/about.md"
-				load site "llms-full-$server" "$c" "$url/llms-full.txt"
-				load site "about-gzip-$server" "$c" "$url/about.md" "${gz[@]}"
-				load site "llms-full-gzip-$server" "$c" "$url/llms-full.txt" "${gz[@]}"
+				read -r server url pids <<<"${servers[(order + round) % 3]}"
+				load site "about-$server" "$c" "$url/about.md" -server-pids "$pids"
+				load site "llms-full-$server" "$c" "$url/llms-full.txt" -server-pids "$pids"
+				load site "about-gzip-$server" "$c" "$url/about.md" -server-pids "$pids" "${gz[@]}"
+				load site "llms-full-gzip-$server" "$c" "$url/llms-full.txt" -server-pids "$pids" "${gz[@]}"
 			done
 		done
 	done

@@ -47,6 +47,9 @@ type Config struct {
 	// earlier after that many requests. At least one must be set.
 	Duration time.Duration
 	Requests int
+	// ServerPIDs, when set, are the processes serving the target: their CPU
+	// time during the measured phase is reported per request (Linux).
+	ServerPIDs []int
 	// Warmup runs the same loop first, unmeasured, and leaves its
 	// connections idle for the measured phase.
 	Warmup time.Duration
@@ -88,10 +91,27 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	mctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
+	var cpuBefore int64
+	if len(cfg.ServerPIDs) > 0 {
+		var err error
+		if cpuBefore, err = processCPU(cfg.ServerPIDs); err != nil {
+			return nil, err
+		}
+	}
 	start := time.Now()
 	tallies := loop(mctx, client, cfg, &counter, cfg.Requests)
 	elapsed := time.Since(start)
-	return summarise(cfg, tallies, elapsed), nil
+	res := summarise(cfg, tallies, elapsed)
+	if len(cfg.ServerPIDs) > 0 {
+		cpuAfter, err := processCPU(cfg.ServerPIDs)
+		if err != nil {
+			return nil, err
+		}
+		if res.Requests > 0 {
+			res.ServerCPUPerRequest = round(float64(cpuAfter-cpuBefore) * 1e6 / clockTicks / float64(res.Requests))
+		}
+	}
+	return res, nil
 }
 
 func validate(cfg *Config) error {

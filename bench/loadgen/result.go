@@ -35,7 +35,11 @@ type Result struct {
 	Non2xx      int            `json:"non_2xx"`
 	Status      map[string]int `json:"status,omitempty"`
 	FirstError  string         `json:"first_error,omitempty"`
-	Time        time.Time      `json:"time"`
+	// ServerCPUPerRequest is the serving processes' CPU time (user plus
+	// system) in the measured phase divided by its requests, in µs; set
+	// when the run was given their pids.
+	ServerCPUPerRequest float64   `json:"server_cpu_us_per_request,omitempty"`
+	Time                time.Time `json:"time"`
 }
 
 func summarise(cfg Config, tallies []tally, elapsed time.Duration) *Result {

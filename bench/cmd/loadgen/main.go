@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,6 +70,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&scenario, "scenario", "", "scenario name recorded in the JSON line")
 	fs.StringVar(&variant, "variant", "", "variant name recorded in the JSON line")
 	fs.BoolVar(&quiet, "q", false, "no table on stderr")
+	fs.Func("server-pids", "comma-separated pids of the serving processes: report their CPU per request", func(v string) error {
+		for _, f := range strings.Split(v, ",") {
+			pid, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || pid <= 0 {
+				return fmt.Errorf("%q is not a pid", f)
+			}
+			cfg.ServerPIDs = append(cfg.ServerPIDs, pid)
+		}
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

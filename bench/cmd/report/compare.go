@@ -79,6 +79,10 @@ type comparisonResult struct {
 	SubjectRPS  float64  `json:"subject_rps"`
 	FloorRPS    float64  `json:"floor_rps"`
 	RPSRatio    *float64 `json:"rps_ratio"`
+	// Server CPU per request (µs), when both sides measured it.
+	SubjectCPU  float64  `json:"subject_cpu_us_per_request,omitempty"`
+	FloorCPU    float64  `json:"floor_cpu_us_per_request,omitempty"`
+	CPURatio    *float64 `json:"cpu_ratio,omitempty"`
 	Errors      bool     `json:"errors,omitempty"`
 	Unavailable string   `json:"unavailable,omitempty"`
 }
@@ -169,6 +173,10 @@ func (c comparison) at(ix index, n int) comparisonResult {
 	res.RatioP50 = ratio(res.SubjectP50, res.FloorP50)
 	res.RatioP99 = ratio(res.SubjectP99, res.FloorP99)
 	res.RPSRatio = ratio(s.RPS, f.RPS)
+	if s.ServerCPUPerRequest > 0 && f.ServerCPUPerRequest > 0 {
+		res.SubjectCPU, res.FloorCPU = s.ServerCPUPerRequest, f.ServerCPUPerRequest
+		res.CPURatio = ratio(s.ServerCPUPerRequest, f.ServerCPUPerRequest)
+	}
 	return res
 }
 

@@ -39,6 +39,7 @@ func medianOfRounds(runs []*loadgen.Result) *loadgen.Result {
 		func(r *loadgen.Result) *float64 { return &r.TTFB50 },
 		func(r *loadgen.Result) *float64 { return &r.TTFB90 },
 		func(r *loadgen.Result) *float64 { return &r.TTFB99 },
+		func(r *loadgen.Result) *float64 { return &r.ServerCPUPerRequest },
 	} {
 		vals := make([]float64, len(runs))
 		for i, r := range runs {

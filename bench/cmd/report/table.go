@@ -51,6 +51,25 @@ func printComparisons(w io.Writer, r *run) {
 	fmt.Fprintln(w, strings.TrimSpace(`
 "added" rows: latencies are the variant's percentile minus the same upstream called directly.
 MCP: the floor is the bare SDK echo server's whole latency (it has no upstream).`))
+	printCPU(w, r)
+}
+
+// printCPU lists the comparisons whose servers' CPU was measured: CPU time
+// per request, the figure that drifts least with the machine's other load.
+func printCPU(w io.Writer, r *run) {
+	header := false
+	for _, c := range r.Comparisons {
+		if c.CPURatio == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "\nServer CPU per request (µs, user + system, all of the server's processes)\n")
+			fmt.Fprintf(w, "%-7s %-62s %4s %9s %9s %7s\n", "scen", "comparison", "c", "subject", "floor", "×cpu")
+			header = true
+		}
+		fmt.Fprintf(w, "%-7s %-62s %4d %9.1f %9.1f %7s\n", c.Scenario, clip(c.Name, 62), c.Concurrency,
+			c.SubjectCPU, c.FloorCPU, show(c.CPURatio))
+	}
 }
 
 func show(v *float64) string {
