@@ -46,6 +46,8 @@ type Body struct {
 	Header http.Header
 	// variants are identity, then gzip and br when they are smaller.
 	variants []variant
+	// encodings names variants[1:], for negotiation on every request.
+	encodings []string
 }
 
 type variant struct {
@@ -126,6 +128,10 @@ func (b *Body) precomputeHeaders() {
 	if !b.LastModified.IsZero() {
 		lastModified = b.LastModified.Format(http.TimeFormat)
 	}
+	b.encodings = nil
+	for _, v := range b.variants[1:] {
+		b.encodings = append(b.encodings, v.encoding)
+	}
 	for i := range b.variants {
 		v := &b.variants[i]
 		h := http.Header{}
@@ -176,11 +182,6 @@ func (b *Body) Bytes() []byte { return b.variants[0].data }
 // ETag returns the strong ETag of the identity encoding.
 func (b *Body) ETag() string { return b.variants[0].etag }
 
-// Encodings returns the content codings kept besides identity.
-func (b *Body) Encodings() []string {
-	var out []string
-	for _, v := range b.variants[1:] {
-		out = append(out, v.encoding)
-	}
-	return out
-}
+// Encodings returns the content codings kept besides identity. The slice
+// is the body's own: callers must not modify it.
+func (b *Body) Encodings() []string { return b.encodings }

@@ -5,32 +5,38 @@ import (
 	"strings"
 )
 
-// qualities parses an Accept or Accept-Encoding header into lower-cased
-// values with their q (1 when absent; malformed q counts as 0).
-func qualities(header string) map[string]float64 {
-	out := map[string]float64{}
-	for _, part := range strings.Split(header, ",") {
-		fields := strings.Split(part, ";")
-		name := strings.ToLower(strings.TrimSpace(fields[0]))
-		if name == "" {
+// quality returns the q of name in an Accept or Accept-Encoding header
+// (names compared case-insensitively; q is 1 when absent, a malformed q
+// counts as 0; the highest q wins when name is listed twice) and whether
+// name is listed at all. It scans the header in place: negotiation runs on
+// every request, and building a map of the header per request cost more
+// than serving the body.
+func quality(header, name string) (q float64, listed bool) {
+	for rest := header; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
+		value, params, _ := strings.Cut(part, ";")
+		if !strings.EqualFold(strings.TrimSpace(value), name) {
 			continue
 		}
-		q := 1.0
-		for _, param := range fields[1:] {
+		pq := 1.0
+		for params != "" {
+			var param string
+			param, params, _ = strings.Cut(params, ";")
 			k, v, ok := strings.Cut(strings.TrimSpace(param), "=")
 			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
 				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 				if err != nil || f < 0 || f > 1 {
 					f = 0
 				}
-				q = f
+				pq = f
 			}
 		}
-		if old, seen := out[name]; !seen || q > old {
-			out[name] = q
+		if !listed || pq > q {
+			q, listed = pq, true
 		}
 	}
-	return out
+	return q, listed
 }
 
 // chooseEncoding picks among the available codings ("br", "gzip") the one
@@ -41,12 +47,14 @@ func chooseEncoding(acceptEncoding string, available []string) string {
 	if acceptEncoding == "" {
 		return ""
 	}
-	qs := qualities(acceptEncoding)
-	best, bestQ := "", qs["identity"]
+	best, bestQ := "", 0.0
+	if q, ok := quality(acceptEncoding, "identity"); ok {
+		bestQ = q
+	}
 	for _, c := range available {
-		q, ok := qs[c]
+		q, ok := quality(acceptEncoding, c)
 		if !ok {
-			q = qs["*"]
+			q, _ = quality(acceptEncoding, "*")
 		}
 		if q > 0 && q > bestQ {
 			best, bestQ = c, q
@@ -62,14 +70,15 @@ func prefersMarkdown(accept string) bool {
 	if accept == "" {
 		return false
 	}
-	qs := qualities(accept)
-	md, ok := qs["text/markdown"]
+	md, ok := quality(accept, "text/markdown")
 	if !ok || md == 0 {
 		return false
 	}
-	html, ok := qs["text/html"]
+	html, ok := quality(accept, "text/html")
 	if !ok {
-		html = max(qs["text/*"], qs["*/*"])
+		textAny, _ := quality(accept, "text/*")
+		anyAny, _ := quality(accept, "*/*")
+		html = max(textAny, anyAny)
 	}
 	return md > html || (md == html && !ok)
 }
@@ -77,7 +86,7 @@ func prefersMarkdown(accept string) bool {
 // prefersHTML reports whether Accept ranks text/html above text/markdown; used
 // for the 404 body, which is markdown unless a browser asks for a page.
 func prefersHTML(accept string) bool {
-	qs := qualities(accept)
-	html, ok := qs["text/html"]
-	return ok && html > 0 && html > qs["text/markdown"]
+	html, ok := quality(accept, "text/html")
+	md, _ := quality(accept, "text/markdown")
+	return ok && html > 0 && html > md
 }

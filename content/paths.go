@@ -74,12 +74,16 @@ func CleanPath(escaped string) (string, bool) {
 	if p == "/" {
 		return p, true
 	}
-	for _, seg := range strings.Split(p[1:], "/") {
+	for rest := p[1:]; ; {
+		seg, more, found := strings.Cut(rest, "/")
 		if seg == "" || seg == "." || seg == ".." {
 			return "", false
 		}
+		if !found {
+			return p, true
+		}
+		rest = more
 	}
-	return p, true
 }
 
 // normalizePageRef turns what a caller may use to name a page — "/about",
