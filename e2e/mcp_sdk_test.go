@@ -1,10 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gtmgate/gtmgate/internal/nodetools"
@@ -13,16 +9,8 @@ import (
 // TestMCPTypeScriptSDK connects the official MCP TypeScript SDK client to the
 // real binary's /mcp with the demo tenant's token.
 func TestMCPTypeScriptSDK(t *testing.T) {
-	node := nodetools.Node(t)
-	dir := nodetools.Dir(t)
+	nodetools.Dir(t) // skip before starting the binary when the tools are missing
 	p := start(t, t.TempDir())
-	cmd := exec.Command(node, filepath.Join(dir, "mcp-client.mjs"))
-	cmd.Dir = dir
-	cmd.Env = append(cmd.Environ(), "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_TOKEN="+p.demoToken)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("mcp-client.mjs: %v\n%s\n%s", err, out, p.stderr.String())
-	}
 	var got struct {
 		Server struct{ Name string }
 		Tools  []struct {
@@ -35,10 +23,7 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 			Body    map[string]any
 		}
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
-		t.Fatalf("summary: %v\n%s", err, out)
-	}
+	runNodeScript(t, p, "mcp-client.mjs", &got, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_TOKEN="+p.demoToken)
 	if got.Server.Name != "gtmgate" || len(got.Tools) < 10 {
 		t.Fatalf("server %q with %d tools", got.Server.Name, len(got.Tools))
 	}

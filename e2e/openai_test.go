@@ -6,8 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -54,8 +52,7 @@ func (f *fakeModelGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // TestOpenAIClient drives the chat pass-through of the real binary with the
 // official openai npm client, streaming and not, with a per-tenant model list.
 func TestOpenAIClient(t *testing.T) {
-	node := nodetools.Node(t)
-	dir := nodetools.Dir(t)
+	nodetools.Dir(t) // skip before starting anything when the tools are missing
 	upstream := &fakeModelGateway{}
 	srv := httptest.NewServer(upstream)
 	defer srv.Close()
@@ -80,13 +77,6 @@ func TestOpenAIClient(t *testing.T) {
 	body, _ := json.Marshal(map[string]any{"name": got.Tenant["name"], "status": "active", "providers": got.Tenant["providers"], "allowed_models": []string{"gpt-test"}})
 	admin("PUT", "/admin/tenants/demo", string(body))
 
-	cmd := exec.Command(node, filepath.Join(dir, "openai-client.mjs"))
-	cmd.Dir = dir
-	cmd.Env = append(cmd.Environ(), "GTMGATE_BASE_URL="+p.gateway+"/v1", "GTMGATE_TOKEN="+p.demoToken)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("openai-client.mjs: %v\n%s\n%s", err, out, p.stderr.String())
-	}
 	var res struct {
 		Models   []string
 		Content  string
@@ -97,10 +87,7 @@ func TestOpenAIClient(t *testing.T) {
 			Message string
 		}
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
-		t.Fatalf("summary: %v\n%s", err, out)
-	}
+	runNodeScript(t, p, "openai-client.mjs", &res, "GTMGATE_BASE_URL="+p.gateway+"/v1", "GTMGATE_TOKEN="+p.demoToken)
 	if strings.Join(res.Models, ",") != "gpt-test" {
 		t.Errorf("models not filtered to the tenant's list: %v", res.Models)
 	}
