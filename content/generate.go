@@ -50,10 +50,14 @@ func Sitemap(t *Tree) ([]byte, time.Time, error) {
 	return buf.Bytes(), newest, nil
 }
 
-// Robots renders robots.txt: everything allowed, the content usage signal,
-// and the sitemap's absolute URL.
+// Robots renders robots.txt: everything allowed but the search results page,
+// the content usage signal, and the sitemap's absolute URL.
 func Robots(t *Tree) []byte {
-	return []byte("User-agent: *\nContent-Signal: " + ContentSignal + "\nAllow: /\n\nSitemap: " + t.URL("/sitemap.xml") + "\n")
+	var disallow string
+	if sp := t.searchPath(); sp != "" {
+		disallow = "Disallow: " + sp + "\n" // results pages: thin, endless, not worth a crawl
+	}
+	return []byte("User-agent: *\nContent-Signal: " + ContentSignal + "\nAllow: /\n" + disallow + "\nSitemap: " + t.URL("/sitemap.xml") + "\n")
 }
 
 // FullCorpus renders every page in reading order in one markdown document:

@@ -15,6 +15,10 @@ func (t *Tree) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key, ok := CleanPath(r.URL.EscapedPath())
+	if ok && key == t.searchPath() && key != "" {
+		t.serveSearch(w, r)
+		return
+	}
 	rt := t.routes[key]
 	if !ok || rt == nil {
 		t.ServeNotFound(w, r)

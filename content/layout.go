@@ -40,6 +40,11 @@ type layoutData struct {
 	Nav          []navItem
 	FooterLinks  []Link
 	Content      template.HTML
+	// SearchPath shows the search form; Query fills it in on results pages,
+	// which NoIndex keeps out of search engines.
+	SearchPath string
+	Query      string
+	NoIndex    bool
 }
 
 // stylesheet returns the embedded CSS.

@@ -56,6 +56,9 @@ func Load(fsys fs.FS, opts Options) (*Tree, error) {
 			return nil, err
 		}
 	}
+	if err := t.checkSearchPath(); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

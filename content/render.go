@@ -26,7 +26,7 @@ func (t *Tree) renderPages() error {
 		p.Text = plain
 		d := layoutData{SiteName: t.siteName, Title: p.Title, Description: p.Description, Canonical: t.URL(p.Path),
 			MarkdownPath: p.MarkdownPath(), IsHome: p.Path == "/", Nav: navFor(nav, p.Path),
-			FooterLinks: t.opts.FooterLinks, Content: template.HTML(frag)}
+			FooterLinks: t.opts.FooterLinks, Content: template.HTML(frag), SearchPath: t.searchPath()}
 		if !p.Date.IsZero() && p.Depth() > 1 {
 			d.Date = &p.Date
 		}
@@ -140,7 +140,7 @@ func (t *Tree) addBuiltins() error {
 		return err
 	}
 	html, err := renderLayout(layoutData{SiteName: t.siteName, Title: "Page not found", Nav: navFor(t.nav(), ""),
-		FooterLinks: t.opts.FooterLinks, Content: template.HTML(frag)})
+		FooterLinks: t.opts.FooterLinks, Content: template.HTML(frag), SearchPath: t.searchPath()})
 	if err != nil {
 		return err
 	}

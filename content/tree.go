@@ -30,6 +30,11 @@ type Options struct {
 	IncludeDrafts bool
 	// NoSearch skips building the search index.
 	NoSearch bool
+	// SearchPath, when set (and search is on), is where people search the
+	// tree: every HTML page gets a search form in its header, and GET
+	// SearchPath?q=… answers a results page (markdown to Accept:
+	// text/markdown). Results are rendered per request, never cached.
+	SearchPath string
 }
 
 // Resource is a generated response served at an exact path.

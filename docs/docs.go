@@ -41,6 +41,8 @@ const (
 	PathRobots   = "/robots.txt"
 	PathMCP      = "/mcp"
 	PathSearch   = "/api/search"
+	// PathSearchPage is the search page for people (HTML; markdown on request).
+	PathSearchPage = "/search"
 )
 
 // New loads the docs tree and returns the docs host's handler.
@@ -64,6 +66,7 @@ func New(opts Options) (http.Handler, error) {
 			`</llms-full.txt>; rel="describedby"; type="text/markdown"; title="llms-full.txt"`,
 		},
 		FooterLinks: []content.Link{{Title: "llms.txt", Path: PathLLMS}, {Title: "Sitemap", Path: PathSitemap}},
+		SearchPath:  PathSearchPage,
 	}, content.SourceOptions{Watch: opts.Watch, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)

@@ -220,7 +220,7 @@ func TestServerCard(t *testing.T) {
 
 func TestRobots(t *testing.T) {
 	b := body(t, get(t, newHandler(t, ""), "GET", "/robots.txt"))
-	for _, want := range []string{"User-agent: *\n", "Content-Signal: search=yes, ai-train=yes, ai-input=yes\n", "Allow: /\n", "Sitemap: " + testSiteURL + "/sitemap.xml\n"} {
+	for _, want := range []string{"User-agent: *\n", "Content-Signal: search=yes, ai-train=yes, ai-input=yes\n", "Allow: /\n", "Disallow: /search\n", "Sitemap: " + testSiteURL + "/sitemap.xml\n"} {
 		if !strings.Contains(b, want) {
 			t.Errorf("robots.txt lacks %q:\n%s", want, b)
 		}

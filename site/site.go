@@ -50,6 +50,7 @@ const (
 	PathServerCard  = "/.well-known/mcp/server-card.json"
 	PathMCP         = "/public-mcp"
 	PathMCPCard     = "/public-mcp/server-card"
+	PathSearchPage  = "/search"
 	skillsDirectory = "/.well-known/agent-skills/"
 )
 
@@ -76,6 +77,7 @@ func New(opts Options) (http.Handler, error) {
 			`<` + PathSkills + `>; rel="service-doc"; type="application/json"; title="Agent skills"`,
 		},
 		FooterLinks: []content.Link{{Title: "llms.txt", Path: PathLLMS}, {Title: "Sitemap", Path: PathSitemap}, {Title: "Agent skills", Path: PathSkills}},
+		SearchPath:  PathSearchPage,
 	}, content.SourceOptions{Watch: opts.Watch, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("site: %w", err)

@@ -89,6 +89,28 @@ for (const [name, viewport] of Object.entries(viewports)) {
     const agentLinks = await page.evaluate(() => [...document.querySelectorAll("link[rel=alternate]")].map((l) => l.getAttribute("href")));
     check(agentLinks.some((h) => h && h.endsWith(".md")), `${tag} insight: no link to the page's markdown (${agentLinks})`);
 
+    // Search from the header form (a plain GET form: no JavaScript needed),
+    // then open the first result.
+    for (const [host, base, query] of [["site", site, "pricing"], ["docs", docs, "bearer token"]]) {
+      await page.goto(base + "/");
+      const box = page.locator('header form[role="search"] input[name="q"]');
+      check(await box.count() === 1, `${tag} ${host}: no search box in the header`);
+      if (await box.count() !== 1) continue;
+      await box.fill(query);
+      const [resp] = await Promise.all([page.waitForNavigation(), box.press("Enter")]);
+      check(new URL(page.url()).pathname === "/search", `${tag} ${host}: search led to ${page.url()}`);
+      await readable(page, `${tag} ${host} search`, resp, 200, "Search");
+      const first = page.locator("main ol.results li a").first();
+      check(await first.count() === 1, `${tag} ${host} search: no results for "${query}"`);
+      check(await page.locator("main ol.results mark").count() > 0, `${tag} ${host} search: no highlighted match`);
+      check(await box.inputValue() === query, `${tag} ${host} search: the box lost the query`);
+      if (await first.count() === 1) {
+        const title = (await first.textContent()).trim();
+        const [hit] = await Promise.all([page.waitForNavigation(), first.click()]);
+        await readable(page, `${tag} ${host} search hit`, hit, 200, title);
+      }
+    }
+
     await readable(page, `${tag} 404`, await page.goto(site + "/no-such-page"), 404, "not found");
     for (const href of ["/sitemap.xml", "/llms.txt", "/"]) {
       check(await page.locator(`main a[href="${href}"]`).count() > 0, `${tag} 404: no link to ${href}`);
