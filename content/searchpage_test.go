@@ -118,3 +118,36 @@ func get(h http.Handler, target string) *http.Response {
 	h.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
 	return w.Result()
 }
+
+// FuzzSearchPage sends arbitrary queries to the search page: every answer is
+// a 200 or a 400 with the query escaped, never a panic, a 500 or markup
+// taken from the query.
+func FuzzSearchPage(f *testing.F) {
+	tree, err := Load(fstest.MapFS{
+		"index.md":   page("Home", "", "Welcome to the practice. Pricing is fixed."),
+		"a/b.md":     page("B <b>", "", "Tokens, bearer tokens and \"phrases\"."),
+		"a/index.md": page("A", "", "Section a."),
+	}, Options{BaseURL: "https://x.test", SearchPath: "/search"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"pricing", `"bearer tokens"`, "tok*", "*", `"`, "a AND b", "+x -y", "title:b", "<script>", "\xff", "~2", "x^3", strings.Repeat("a ", 130)} {
+		f.Add(s, "")
+		f.Add(s, "a")
+	}
+	f.Fuzz(func(t *testing.T, q, section string) {
+		for _, accept := range []string{"text/html", "text/markdown"} {
+			r := httptest.NewRequest("GET", "/search?"+url.Values{"q": {q}, "section": {section}}.Encode(), nil)
+			r.Header.Set("Accept", accept)
+			w := httptest.NewRecorder()
+			tree.ServeHTTP(w, r)
+			if w.Code != http.StatusOK && w.Code != http.StatusBadRequest {
+				t.Fatalf("q %q section %q (%s): status %d\n%s", q, section, accept, w.Code, w.Body.String())
+			}
+			// The layout has no script; one in the page came from the query.
+			if accept == "text/html" && strings.Contains(strings.ToLower(w.Body.String()), "<script") {
+				t.Fatalf("q %q put a script into the page", q)
+			}
+		}
+	})
+}
