@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // searchPageLimit is how many results a search page lists.
@@ -59,6 +61,7 @@ func (t *Tree) serveSearch(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, ErrInvalidQuery):
 			status, out.problem = http.StatusBadRequest, strings.TrimPrefix(err.Error(), ErrInvalidQuery.Error()+": ")
 		case err != nil:
+			jsonapi.LoggerFrom(r.Context()).Error("content: search page", "err", err)
 			status, out.problem = http.StatusInternalServerError, "the search failed; try again"
 		default:
 			out.results = res
@@ -73,6 +76,7 @@ func (t *Tree) serveSearch(w http.ResponseWriter, r *http.Request) {
 	} else {
 		var err error
 		if body, err = t.searchHTML(out); err != nil {
+			jsonapi.LoggerFrom(r.Context()).Error("content: search page", "err", err)
 			http.Error(w, "internal error", http.StatusInternalServerError)
 			return
 		}
