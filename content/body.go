@@ -128,7 +128,6 @@ func (b *Body) precomputeHeaders() {
 	if !b.LastModified.IsZero() {
 		lastModified = b.LastModified.Format(http.TimeFormat)
 	}
-	b.encodings = nil
 	for _, v := range b.variants[1:] {
 		b.encodings = append(b.encodings, v.encoding)
 	}

@@ -73,46 +73,36 @@ func run(args []string, out io.Writer) error {
 			s.Close()
 		}
 	}()
-	serve := func(name, suffix string, h http.Handler) (string, error) {
-		srv, base, err := listen(h)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", name, err)
-		}
-		servers = append(servers, srv)
-		fmt.Fprintf(out, "%-14s %s%s\n", name, base, suffix)
-		return base, nil
+	// Each mode serves its own set of floors; all print "name URL" lines and
+	// then "ready", and run until interrupted.
+	type floor struct {
+		name, suffix string
+		h            http.Handler
 	}
-	if *static != "" {
+	var floors []floor
+	switch {
+	case *static != "":
 		h, err := staticFloor(*static)
 		if err != nil {
 			return err
 		}
-		if _, err := serve("static", "", h); err != nil {
-			return err
-		}
-		fmt.Fprintln(out, "ready")
-		<-ctx.Done()
-		return nil
-	}
-	if len(proxies) > 0 {
+		floors = append(floors, floor{"static", "", h})
+	case len(proxies) > 0:
 		for _, p := range proxies {
 			name, u, _ := strings.Cut(p, "=")
-			if _, err := serve(name, "", bareProxy(strings.TrimRight(u, "/"))); err != nil {
-				return err
-			}
+			floors = append(floors, floor{name, "", bareProxy(strings.TrimRight(u, "/"))})
 		}
-		fmt.Fprintln(out, "ready")
-		<-ctx.Done()
-		return nil
+	default:
+		floors = append(floors, floor{"hubspot", "", hubspot.NewSandbox().Handler},
+			floor{"chat", "/v1", newChatUpstream(*chunks, *chunkDelay, *chatKey)}, floor{"mcp", "/mcp", newMCPFloor()})
 	}
-	if _, err := serve("hubspot", "", hubspot.NewSandbox().Handler); err != nil {
-		return err
-	}
-	if _, err := serve("chat", "/v1", newChatUpstream(*chunks, *chunkDelay, *chatKey)); err != nil {
-		return err
-	}
-	if _, err := serve("mcp", "/mcp", newMCPFloor()); err != nil {
-		return err
+	for _, f := range floors {
+		srv, base, err := listen(f.h)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		servers = append(servers, srv)
+		fmt.Fprintf(out, "%-14s %s%s\n", f.name, base, f.suffix)
 	}
 	fmt.Fprintln(out, "ready")
 	<-ctx.Done()

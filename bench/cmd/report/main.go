@@ -58,6 +58,7 @@ func mainErr(args []string, out io.Writer) error {
 	r.Comparisons = compareAll(r)
 	printRuns(out, r)
 	printComparisons(out, r)
+	printCPU(out, r)
 	if *jsonOut != "" {
 		b, err := json.MarshalIndent(r, "", "  ")
 		if err != nil {

@@ -51,7 +51,6 @@ func printComparisons(w io.Writer, r *run) {
 	fmt.Fprintln(w, strings.TrimSpace(`
 "added" rows: latencies are the variant's percentile minus the same upstream called directly.
 MCP: the floor is the bare SDK echo server's whole latency (it has no upstream).`))
-	printCPU(w, r)
 }
 
 // printCPU lists the comparisons whose servers' CPU was measured: CPU time
