@@ -1,6 +1,10 @@
 package gtmgate
 
-import "context"
+import (
+	"context"
+	"errors"
+	"slices"
+)
 
 // Principal is an authenticated caller of the gateway.
 type Principal struct {
@@ -11,6 +15,34 @@ type Principal struct {
 	Kind     string
 	ClientID string
 	Scopes   []string
+}
+
+// Scopes of OAuth access tokens. tools:read allows listing tools and calling
+// read-only actions; tools:write allows every call and implies tools:read.
+const (
+	ScopeToolsRead  = "tools:read"
+	ScopeToolsWrite = "tools:write"
+)
+
+// PrincipalOAuth is the Kind of principals authenticated by an OAuth access token.
+const PrincipalOAuth = "oauth"
+
+// ErrInsufficientScope marks a FORBIDDEN error raised because an OAuth access
+// token lacks the scope a call needs, so the MCP transport can answer with a
+// step-up challenge.
+var ErrInsufficientScope = errors.New("insufficient scope")
+
+// MayCall reports whether p may make a call, mutating or not. Tenant bearer
+// tokens carry every right; OAuth principals need tools:write for a mutating
+// call and tools:read or tools:write otherwise.
+func (p *Principal) MayCall(mutating bool) bool {
+	if p == nil {
+		return false
+	}
+	if p.Kind != PrincipalOAuth || slices.Contains(p.Scopes, ScopeToolsWrite) {
+		return true
+	}
+	return !mutating && slices.Contains(p.Scopes, ScopeToolsRead)
 }
 
 type principalKey struct{}

@@ -56,7 +56,9 @@ func TestRESTErrorCodes(t *testing.T) {
 			return env.Tool("not-a-real-token-at-all", "demo", "crm", "crm_contacts", listInput())
 		}, 401, "UNAUTHORIZED", ""},
 		{"other tenant's token", func() *apptest.Response { return env.Tool(other, "demo", "crm", "crm_contacts", listInput()) }, 403, "FORBIDDEN", ""},
-		{"unknown tenant", func() *apptest.Response { return env.Tool(env.DemoToken, "nobody", "crm", "crm_contacts", listInput()) }, 404, "TENANT_NOT_FOUND", ""},
+		// A missing tenant answers like another tenant's: the credential is
+		// checked first, so a caller cannot probe which tenants exist.
+		{"unknown tenant", func() *apptest.Response { return env.Tool(env.DemoToken, "nobody", "crm", "crm_contacts", listInput()) }, 403, "FORBIDDEN", `tenant \"nobody\"`},
 		{"tool not in domain", func() *apptest.Response {
 			return env.Tool(env.DemoToken, "demo", "search", "crm_contacts", listInput())
 		}, 404, "TOOL_NOT_FOUND", ""},
@@ -91,6 +93,34 @@ func TestRESTErrorCodes(t *testing.T) {
 				t.Fatal("401 without WWW-Authenticate")
 			}
 		})
+	}
+}
+
+// TestForeignTenantRecordedUnderCredential: a call naming another (or a
+// made-up) tenant is audited and ledgered under the caller's own tenant, with
+// the requested id as a detail, so no token can write another tenant's records.
+func TestForeignTenantRecordedUnderCredential(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	env.NewTenant("acme", nil)
+	for _, target := range []string{"acme", "made-up"} {
+		if r := env.Tool(env.DemoToken, target, "crm", "crm_contacts", listInput()); r.Status != 403 {
+			t.Fatalf("%s: status %d: %s", target, r.Status, r.Body)
+		}
+	}
+	for _, target := range []string{"acme", "made-up"} {
+		r := env.Admin("GET", "/admin/audit?source=rest&tenant="+target, nil)
+		if entries, _ := r.JSON(t)["entries"].([]any); len(entries) != 0 {
+			t.Fatalf("audit under %s holds the demo token's calls: %s", target, r.Body)
+		}
+		r = env.Admin("GET", "/admin/errors?tenant="+target, nil)
+		if strings.Contains(string(r.Body), `"led_`) {
+			t.Fatalf("ledger under %s holds the demo token's calls: %s", target, r.Body)
+		}
+	}
+	r := env.Admin("GET", "/admin/audit?tenant=demo&limit=5", nil)
+	if !strings.Contains(string(r.Body), `requested tenant \"made-up\"`) || !strings.Contains(string(r.Body), `requested tenant \"acme\"`) {
+		t.Fatalf("demo's audit does not name the requested tenants: %s", r.Body)
 	}
 }
 

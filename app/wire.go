@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -116,12 +115,13 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(*http.ServeMux){oauthSrv.MountAdmin, a.refresher.Mount},
 	})
-	requireScope := oauthSrv.RequireScope(a.mutatingCall, a.cfg.MaxBodyBytes)
 	mcp := mcpgateway.New(mcpgateway.Options{
-		Runner:         a.runner,
-		Require:        func(h http.Handler) http.Handler { return mcpAuth.Require(requireScope(h)) },
-		AllowedOrigins: append([]string{a.cfg.GatewayURL}, a.cfg.AllowedOrigins...),
-		Version:        a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger,
+		Runner:          a.runner,
+		Require:         func(h http.Handler) http.Handler { return mcpAuth.Require(oauthSrv.RequireScope(h)) },
+		DenyScope:       oauthSrv.DenyScope,
+		AllowedOrigins:  append([]string{a.cfg.GatewayURL}, a.cfg.AllowedOrigins...),
+		LoopbackOrigins: loopbackBind(a.cfg.GatewayAddr),
+		Version:         a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger,
 	})
 	chatHandler, err := a.chatHandler()
 	if err != nil {
@@ -135,22 +135,10 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	return a.buildContentSurfaces(ctx)
 }
 
-// mutatingCall reports whether a tools/call changes provider state, for the
-// OAuth scope check (tools:write).
-func (a *App) mutatingCall(name string, args json.RawMessage) bool {
-	e, ok := a.registry.Tool(name)
-	if !ok {
-		return false
-	}
-	var in struct {
-		Action string `json:"action"`
-	}
-	json.Unmarshal(args, &in)
-	if act, ok := e.Tool.Action(in.Action); ok {
-		return act.Mutating
-	}
-	readOnly, _, _ := e.Annotations()
-	return !readOnly
+// loopbackBind reports whether a listener address binds loopback only.
+func loopbackBind(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	return err == nil && host != "" && mcpgateway.IsLoopbackHost(host)
 }
 
 // chatHandler is the OpenAI-compatible pass-through, or a handler that says

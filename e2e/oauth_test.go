@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/gtmgate/gtmgate/oauth/oauthtest"
@@ -89,6 +91,7 @@ func TestOAuthWithMCPClient(t *testing.T) {
 	if n := listTools(tok); n < 30 {
 		t.Fatalf("tools/list returned %d tools", n)
 	}
+	stepUpRequired(t, mcpURL, tok.AccessToken)
 	next, err := conf.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 	if err != nil || next.AccessToken == tok.AccessToken {
 		t.Fatalf("refresh: %v", err)
@@ -97,5 +100,32 @@ func TestOAuthWithMCPClient(t *testing.T) {
 	// The rotated-out refresh token is refused now.
 	if _, err := conf.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token(); err == nil {
 		t.Fatal("reused refresh token accepted")
+	}
+}
+
+// stepUpRequired checks that a tools:read token cannot run a mutation, also
+// with a body crafted to confuse a scope check that parses the body apart
+// from the MCP SDK: the answer is 403 with an insufficient_scope challenge.
+func stepUpRequired(t *testing.T, mcpURL, accessToken string) {
+	t.Helper()
+	const create = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crm_contacts","arguments":` +
+		`{"action":"create","rationale":"oauth e2e","properties":{"email":"stepup@example.com"}}}}`
+	for _, body := range []string{create, create + "}", strings.Replace(create, `"method"`, `"Method":"ping","method"`, 1)} {
+		req, err := http.NewRequest(http.MethodPost, mcpURL, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+accessToken)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="insufficient_scope"`) {
+			t.Fatalf("mutation with tools:read: status %d, challenge %q: %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), b)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package mcpgateway
 
 import (
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,16 +13,19 @@ import (
 
 // checkOrigin refuses browser requests from foreign origins (403), as the
 // 2025-11-25 transport requires against DNS rebinding. A request without an
-// Origin (a non-browser client) passes; so does one whose Origin is the host
-// it is addressed to, or a configured origin.
-func checkOrigin(allowed []string, next http.Handler) http.Handler {
+// Origin (a non-browser client) passes; so does a configured origin (the
+// gateway URL is one) and, when loopback is set (the gateway listens on
+// loopback only), an origin whose host is localhost or a loopback address.
+// An Origin equal to the request's Host is not trusted: a rebinding attacker
+// controls both.
+func checkOrigin(allowed []string, loopback bool, next http.Handler) http.Handler {
 	norm := make([]string, 0, len(allowed))
 	for _, a := range allowed {
 		norm = append(norm, strings.TrimRight(strings.ToLower(a), "/"))
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
-		if origin != "" && !originAllowed(origin, r.Host, norm) {
+		if origin != "" && !originAllowed(origin, norm, loopback) {
 			jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EForbidden, "origin %q may not call this endpoint", origin).
 				WithHint("add it to GTMGATE_ALLOWED_ORIGINS if it is yours"))
 			return
@@ -30,14 +34,26 @@ func checkOrigin(allowed []string, next http.Handler) http.Handler {
 	})
 }
 
-func originAllowed(origin, host string, allowed []string) bool {
+func originAllowed(origin string, allowed []string, loopback bool) bool {
 	o := strings.TrimRight(strings.ToLower(origin), "/")
 	if slices.Contains(allowed, o) {
 		return true
 	}
-	u, err := url.Parse(o)
-	if err != nil || u.Host == "" {
+	if !loopback {
 		return false
 	}
-	return strings.EqualFold(u.Host, host)
+	u, err := url.Parse(o)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return IsLoopbackHost(u.Hostname())
+}
+
+// IsLoopbackHost reports whether host is localhost or a loopback IP literal.
+func IsLoopbackHost(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

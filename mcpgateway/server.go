@@ -6,6 +6,7 @@ package mcpgateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -23,8 +24,15 @@ type Options struct {
 	// Require authenticates a request (writing the 401 itself) and puts the
 	// principal in the context.
 	Require func(http.Handler) http.Handler
-	// AllowedOrigins are browser origins allowed besides the gateway's own.
+	// DenyScope writes the 403 insufficient_scope challenge asking an OAuth
+	// client to step up to a scope a tools/call needs. Without it such calls
+	// get a FORBIDDEN tool result.
+	DenyScope func(http.ResponseWriter, *http.Request)
+	// AllowedOrigins are the browser origins allowed to call /mcp.
 	AllowedOrigins []string
+	// LoopbackOrigins also allows an Origin naming a loopback host, for a
+	// gateway bound to loopback only (local MCP clients in a browser).
+	LoopbackOrigins bool
 	Version        string
 	MaxBodyBytes   int64
 	Logger         *slog.Logger
@@ -35,7 +43,10 @@ type extraKey string
 const (
 	principalExtra extraKey = "principal"
 	requestIDExtra extraKey = "request_id"
+	stepUpExtra    extraKey = "step_up"
 )
+
+type stepUpKey struct{}
 
 // New returns the /mcp handler.
 func New(opts Options) http.Handler {
@@ -64,11 +75,26 @@ func New(opts Options) http.Handler {
 		if p == nil {
 			return nil, auth.ErrInvalidToken
 		}
-		return &auth.TokenInfo{UserID: p.TenantID, Scopes: p.Scopes, Extra: map[string]any{
-			string(principalExtra): p, string(requestIDExtra): gtmgate.RequestIDFromContext(r.Context()),
-		}}, nil
+		extra := map[string]any{string(principalExtra): p, string(requestIDExtra): gtmgate.RequestIDFromContext(r.Context())}
+		if su, ok := r.Context().Value(stepUpKey{}).(*stepUp); ok {
+			extra[string(stepUpExtra)] = su
+		}
+		return &auth.TokenInfo{UserID: p.TenantID, Scopes: p.Scopes, Extra: extra}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	return checkOrigin(opts.AllowedOrigins, opts.Require(withInfo(streamable)))
+	return checkOrigin(opts.AllowedOrigins, opts.LoopbackOrigins, opts.Require(withStepUp(opts.DenyScope, withInfo(streamable))))
+}
+
+// withStepUp gives each request a step-up flag that its tool handlers can set
+// and the response writer honours.
+func withStepUp(deny func(http.ResponseWriter, *http.Request), next http.Handler) http.Handler {
+	if deny == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		flag := &stepUp{}
+		sw := &stepUpWriter{ResponseWriter: w, r: r, flag: flag, deny: deny}
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), stepUpKey{}, flag)))
+	})
 }
 
 func toolOf(e *registry.Entry) *mcp.Tool {
@@ -92,9 +118,11 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var p *gtmgate.Principal
 		var rid string
+		var su *stepUp
 		if req.Extra != nil && req.Extra.TokenInfo != nil {
 			p, _ = req.Extra.TokenInfo.Extra[string(principalExtra)].(*gtmgate.Principal)
 			rid, _ = req.Extra.TokenInfo.Extra[string(requestIDExtra)].(string)
+			su, _ = req.Extra.TokenInfo.Extra[string(stepUpExtra)].(*stepUp)
 		}
 		if p == nil {
 			return errorResult(gtmgate.Errorf(gtmgate.EUnauthorized, "missing credential"), rid), nil
@@ -107,6 +135,9 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 			Principal: p, TenantID: p.TenantID, Tool: name, Input: input, Source: gtmgate.SourceMCP, RequestID: rid,
 		})
 		if err != nil {
+			if su != nil && errors.Is(err, gtmgate.ErrInsufficientScope) {
+				su.needed.Store(true)
+			}
 			return errorResult(err, rid), nil
 		}
 		body := map[string]any{"ok": true, "tool": out.Tool, "action": out.Action, "result": out.Result, "request_id": rid, "duration_ms": out.DurationMS}

@@ -82,19 +82,12 @@ func newEnv(t *testing.T, configure ...func(*Options)) *env {
 	e.srv.Mount(mux)
 	e.srv.MountAdmin(mux)
 	auth := &gateway.Authenticator{Tokens: st, OAuth: e.srv.Verify, Challenge: e.srv.Challenge()}
-	mux.Handle("/mcp", auth.Require(e.srv.RequireScope(stubMutating, 1<<20)(http.HandlerFunc(stubMCP))))
+	mux.Handle("/mcp", auth.Require(e.srv.RequireScope(http.HandlerFunc(stubMCP))))
 	mux.Handle("/mcp/tenants/{tenant}", auth.Require(http.HandlerFunc(stubMCP)))
 	e.ts.Config.Handler = mux
 	e.ts.Start()
 	t.Cleanup(e.ts.Close)
 	return e
-}
-
-// stubMutating treats crm_contacts with action "update" as mutating.
-func stubMutating(tool string, args json.RawMessage) bool {
-	var a struct{ Action string }
-	json.Unmarshal(args, &a)
-	return tool == "crm_contacts" && a.Action == "update"
 }
 
 // stubMCP answers with the caller; under /mcp/tenants/{tenant} it refuses a

@@ -8,32 +8,18 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// Scopes of gateway access tokens. tools:read allows listing tools and
-// calling read-only actions; tools:write allows every call, mutating ones
-// included, and implies tools:read.
+// Scopes of gateway access tokens (see gtmgate.ScopeToolsRead).
 const (
-	ScopeRead  = "tools:read"
-	ScopeWrite = "tools:write"
+	ScopeRead  = gtmgate.ScopeToolsRead
+	ScopeWrite = gtmgate.ScopeToolsWrite
 )
 
 // Scopes returns the supported scopes.
 func Scopes() []string { return []string{ScopeRead, ScopeWrite} }
 
-// Allows reports whether p may make a call, mutating or not. Tenant bearer
-// tokens carry every right; OAuth principals need tools:write for a
-// mutating call and tools:read or tools:write otherwise.
-func Allows(p *gtmgate.Principal, mutating bool) bool {
-	if p == nil {
-		return false
-	}
-	if p.Kind != "oauth" {
-		return true
-	}
-	if slices.Contains(p.Scopes, ScopeWrite) {
-		return true
-	}
-	return !mutating && slices.Contains(p.Scopes, ScopeRead)
-}
+// Allows reports whether p may make a call, mutating or not (see
+// gtmgate.Principal.MayCall).
+func Allows(p *gtmgate.Principal, mutating bool) bool { return p.MayCall(mutating) }
 
 // parseScope splits a scope parameter, refusing unknown scopes. An empty
 // parameter yields def.

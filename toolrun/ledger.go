@@ -15,7 +15,7 @@ func (r *Runner) ledger(ctx context.Context, c *call, err error) {
 	e := gtmgate.AsError(err)
 	entry := &gtmgate.LedgerEntry{
 		ID: gtmgate.NewID("led_"), Kind: gtmgate.LedgerFailure, Time: c.start,
-		TenantID: c.req.TenantID, Source: c.req.Source, Tool: c.req.Tool, ErrorCode: e.Code,
+		TenantID: c.recordTenant(), Source: c.req.Source, Tool: c.req.Tool, ErrorCode: e.Code,
 		Message: jsonapi.NewErrorBody(e, "").Error.Message, RequestID: c.req.RequestID,
 	}
 	if json.Valid(c.req.Input) {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -151,6 +152,12 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 // resolve checks tenant, caller, tool, input and account, in that order.
 func (r *Runner) resolve(ctx context.Context, c *call) error {
 	req := c.req
+	// The credential is checked before the tenant is looked up, so a caller
+	// cannot tell another tenant from one that does not exist.
+	if req.Principal == nil || req.Principal.TenantID != req.TenantID {
+		return gtmgate.Errorf(gtmgate.EForbidden, "this credential is not valid for tenant %q", req.TenantID).
+			WithHint("use a token issued for this tenant")
+	}
 	t, err := r.opts.Store.GetTenant(ctx, req.TenantID)
 	if errors.Is(err, gtmgate.ErrNotFound) {
 		return gtmgate.Errorf(gtmgate.ETenantNotFound, "tenant %q is not provisioned", req.TenantID)
@@ -158,9 +165,6 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 		return err
 	}
 	c.tenant = t
-	if req.Principal == nil || req.Principal.TenantID != t.ID {
-		return gtmgate.Errorf(gtmgate.EForbidden, "this credential is not valid for tenant %q", t.ID)
-	}
 	if t.Status != gtmgate.TenantActive {
 		return gtmgate.Errorf(gtmgate.EForbidden, "tenant %q is %s", t.ID, t.Status)
 	}
@@ -172,6 +176,12 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 	c.input, c.action, err = entry.Validate(req.Input)
 	if err != nil {
 		return err
+	}
+	// The scope decision reads the action the adapter will run, from the same
+	// parse, never a second reading of the raw request.
+	if !req.Principal.MayCall(c.action.Mutating) {
+		return &gtmgate.Error{Code: gtmgate.EForbidden, Message: "the access token lacks the scope this call needs",
+			Hint: "reauthorize the client with scope " + gtmgate.ScopeToolsWrite, Err: gtmgate.ErrInsufficientScope}
 	}
 	if entry.Provider == "" {
 		return nil
@@ -228,18 +238,21 @@ func (r *Runner) finish(ctx context.Context, c *call, err error) float64 {
 	}
 	code := gtmgate.ErrorCode(err)
 	entry := gtmgate.AuditEntry{
-		Time: c.start, TenantID: req.TenantID, Action: action, Source: req.Source, Outcome: outcomeOf(code),
+		Time: c.start, TenantID: c.recordTenant(), Action: action, Source: req.Source, Outcome: outcomeOf(code),
 		Status: 200, ErrorCode: code, DurationMS: ms, RequestID: req.RequestID,
 	}
 	if req.Principal != nil {
 		entry.Key = req.Principal.KeyID
+	}
+	if entry.TenantID != req.TenantID {
+		entry.Detail = "requested tenant " + strconv.Quote(req.TenantID)
 	}
 	if err != nil {
 		entry.Status = jsonapi.Status(code)
 	}
 	var usage *gtmgate.UsageEvent
 	if c.entry != nil && c.action.Name != "" && code != gtmgate.EApprovalRequired && code != gtmgate.EValidation {
-		usage = &gtmgate.UsageEvent{Time: c.start, TenantID: req.TenantID, Source: req.Source, Tool: c.entry.Name,
+		usage = &gtmgate.UsageEvent{Time: c.start, TenantID: c.recordTenant(), Source: req.Source, Tool: c.entry.Name,
 			Action: c.action.Name, OK: err == nil, DurationMS: ms}
 		if c.upstream != nil {
 			usage.UpstreamMS = float64(c.upstream.Total().Microseconds()) / 1000
@@ -252,6 +265,16 @@ func (r *Runner) finish(ctx context.Context, c *call, err error) float64 {
 		r.ledger(ctx, c, err)
 	}
 	return ms
+}
+
+// recordTenant is the tenant a call's records belong to: the credential's own,
+// so that a token cannot write audit or ledger entries under another tenant's
+// id (or a made-up one) by naming it in the path.
+func (c *call) recordTenant() string {
+	if c.req.Principal != nil && c.req.Principal.TenantID != "" {
+		return c.req.Principal.TenantID
+	}
+	return c.req.TenantID
 }
 
 func outcomeOf(code string) string {
