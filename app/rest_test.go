@@ -43,6 +43,15 @@ func TestRESTErrorCodes(t *testing.T) {
 		{"unknown body field", func() *apptest.Response {
 			return env.Do("POST", env.GatewayURL+"/api/v1/demo/crm", `{"tool":"crm_contacts","input":{},"extra":1}`, "Authorization", "Bearer "+env.DemoToken)
 		}, 400, "VALIDATION_ERROR", "extra"},
+		{"case-variant tool key", func() *apptest.Response {
+			return env.Do("POST", env.GatewayURL+"/api/v1/demo/crm", `{"tool":"crm_contacts","TOOL":"crm_companies","input":{"action":"list","rationale":"r"}}`, "Authorization", "Bearer "+env.DemoToken)
+		}, 400, "VALIDATION_ERROR", "differ only in case"},
+		{"duplicate tool key", func() *apptest.Response {
+			return env.Do("POST", env.GatewayURL+"/api/v1/demo/crm", `{"tool":"crm_contacts","tool":"crm_companies","input":{"action":"list","rationale":"r"}}`, "Authorization", "Bearer "+env.DemoToken)
+		}, 400, "VALIDATION_ERROR", "duplicate field tool"},
+		{"duplicate action in input", func() *apptest.Response {
+			return env.Do("POST", env.GatewayURL+"/api/v1/demo/crm", `{"tool":"crm_contacts","input":{"action":"list","action":"create","rationale":"r"}}`, "Authorization", "Bearer "+env.DemoToken)
+		}, 400, "VALIDATION_ERROR", "duplicate field input.action"},
 		{"too large", func() *apptest.Response {
 			return env.Do("POST", env.GatewayURL+"/api/v1/demo/crm", big, "Authorization", "Bearer "+env.DemoToken)
 		}, 413, "PAYLOAD_TOO_LARGE", ""},

@@ -97,6 +97,18 @@ func TestCompletionsRejected(t *testing.T) {
 			opts: func(o *Options) { o.MaxBodyBytes = 200 }, wantStatus: 413, wantCode: gtmgate.EPayloadTooLarge},
 		{name: "unauthenticated", tenant: "-", body: clientBody, wantStatus: 401, wantCode: gtmgate.EUnauthorized, wantOutcome: gtmgate.OutcomeDenied},
 		{name: "unknown tenant", tenant: "ghost", body: clientBody, wantStatus: 404, wantCode: gtmgate.ETenantNotFound},
+		// The body is forwarded as sent: a second spelling of model could make
+		// the upstream run a model the allow-list never saw.
+		{name: "case-variant model smuggles a forbidden model", tenant: "limited", body: `{"model":"huge","MODEL":"small","messages":[]}`,
+			wantStatus: 400, wantCode: gtmgate.EValidation, wantInMsg: []string{`"model" and "MODEL"`}},
+		{name: "duplicate model", tenant: "limited", body: `{"model":"huge","messages":[],"model":"small"}`,
+			wantStatus: 400, wantCode: gtmgate.EValidation, wantInMsg: []string{"duplicate field model"}},
+		{name: "duplicate model, streamed", tenant: "limited", body: `{"model":"huge","stream":true,"model":"small","messages":[]}`,
+			wantStatus: 400, wantCode: gtmgate.EValidation, wantInMsg: []string{"duplicate field model"}},
+		{name: "case-variant stream", body: `{"model":"small","stream":false,"Stream":true,"messages":[]}`,
+			wantStatus: 400, wantCode: gtmgate.EValidation, wantInMsg: []string{"differ only in case"}},
+		{name: "duplicate stream_options", body: `{"model":"small","stream":true,"stream_options":{"include_usage":false},"stream_options":null,"messages":[]}`,
+			wantStatus: 400, wantCode: gtmgate.EValidation, wantInMsg: []string{"duplicate field stream_options"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // chatRequest is what the gateway reads of a chat body; the rest is forwarded untouched.
@@ -27,7 +28,11 @@ func (c *chatRequest) wantsUsage() bool {
 	return len(c.StreamOptions) > 0 && json.Unmarshal(c.StreamOptions, &so) == nil && so.IncludeUsage
 }
 
-// parseChatRequest reads model, stream and stream_options from body.
+// parseChatRequest reads model, stream and stream_options from body. The
+// body is forwarded as sent, so one that the upstream could read differently
+// from this parse (a duplicate or case-variant top-level name: "model" and
+// "MODEL") is refused; otherwise the allow-list would check one model while
+// the upstream runs another.
 func parseChatRequest(body []byte) (*chatRequest, error) {
 	var req chatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -37,6 +42,9 @@ func parseChatRequest(body []byte) (*chatRequest, error) {
 		}
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "request body is not a JSON object: %v", err).
 			WithHint("send an OpenAI chat completions body")
+	}
+	if err := jsonapi.CheckTopLevelNames(body); err != nil {
+		return nil, err
 	}
 	if req.Model == "" {
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "field model is required").

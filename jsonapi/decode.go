@@ -50,7 +50,9 @@ func Decode(w http.ResponseWriter, r *http.Request, max int64, v any) error {
 	return Unmarshal(b, v)
 }
 
-// Unmarshal strictly decodes one JSON value from b into v.
+// Unmarshal strictly decodes one JSON value from b into v: unknown fields,
+// trailing data, duplicate names and case-variant top-level names are
+// VALIDATION_ERRORs.
 func Unmarshal(b []byte, v any) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return gtmgate.Errorf(gtmgate.EValidation, "request body is empty: send a JSON object")
@@ -64,7 +66,9 @@ func Unmarshal(b []byte, v any) error {
 		line, col := position(b, dec.InputOffset())
 		return gtmgate.Errorf(gtmgate.EValidation, "unexpected data after the JSON value at line %d, column %d", line, col)
 	}
-	return nil
+	// encoding/json matches names case-insensitively and keeps the last of
+	// duplicates; refuse bodies where that could differ from what was meant.
+	return CheckMemberNames(b)
 }
 
 func decodeError(b []byte, err error) error {

@@ -69,6 +69,9 @@ func TestValidate(t *testing.T) {
 		{name: "filter without operator", input: `{"rationale":"r","action":"list","filter":{"property":"a"}}`, code: gtmgate.EValidation, contains: "filter"},
 		{name: "bad operator", input: `{"rationale":"r","action":"list","filter":{"property":"a","operator":"LIKE"}}`, code: gtmgate.EValidation, contains: "filter.operator"},
 		{name: "per-action required", input: `{"rationale":"r","action":"get"}`, code: gtmgate.EValidation, contains: "id is required for action get"},
+		{name: "duplicate action", input: `{"rationale":"r","action":"list","action":"get"}`, code: gtmgate.EValidation, contains: "duplicate field action"},
+		{name: "duplicate nested name", input: `{"rationale":"r","action":"list","filter":{"property":"a","operator":"EQ","property":"b"}}`, code: gtmgate.EValidation, contains: "duplicate field filter.property"},
+		{name: "case-variant action", input: `{"rationale":"r","action":"list","Action":"get"}`, code: gtmgate.EValidation, contains: "differ only in case"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

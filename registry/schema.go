@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // Limits of the common list parameters.
@@ -89,6 +90,12 @@ func (e *Entry) Validate(input json.RawMessage) (map[string]any, gtmgate.Action,
 	if err := json.Unmarshal(input, &m); err != nil || m == nil {
 		return nil, gtmgate.Action{}, gtmgate.Errorf(gtmgate.EValidation, "input must be a JSON object").
 			WithHint("send the tool parameters as an object, for example {\"rationale\": \"…\"}")
+	}
+	// The map keeps the last of duplicate names while an adapter binding the
+	// same bytes to a struct matches names case-insensitively: refuse input
+	// that the two could read differently.
+	if err := jsonapi.CheckMemberNames(input); err != nil {
+		return nil, gtmgate.Action{}, err
 	}
 	if r, ok := m["rationale"].(string); !ok || strings.TrimSpace(r) == "" {
 		return nil, gtmgate.Action{}, gtmgate.Errorf(gtmgate.EValidation, "rationale is required").
