@@ -49,7 +49,7 @@ type cachedClient struct {
 func newMetadataFetcher(opts ClientMetadataOptions, now func() time.Time) *metadataFetcher {
 	tr := &http.Transport{
 		Proxy:                 nil, // a proxy would dial for us, past the guard
-		DialContext:           guardedDialer(opts.Timeout, opts.AllowLoopback).DialContext,
+		DialContext:           guardedDial(opts.Timeout, opts.AllowLoopback),
 		TLSClientConfig:       opts.TLSConfig,
 		TLSHandshakeTimeout:   opts.Timeout,
 		ResponseHeaderTimeout: opts.Timeout,

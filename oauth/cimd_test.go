@@ -5,35 +5,21 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"testing"
 
 	"golang.org/x/oauth2"
 )
 
-func TestPublicAddress(t *testing.T) {
-	for _, tc := range []struct {
-		addr string
-		want bool
-	}{
-		{"8.8.8.8", true},
-		{"2606:4700::1111", true},
-		{"127.0.0.1", false},
-		{"::1", false},
-		{"10.1.2.3", false},
-		{"172.16.0.1", false},
-		{"192.168.1.1", false},
-		{"169.254.169.254", false},
-		{"100.64.0.1", false},
-		{"0.0.0.0", false},
-		{"fc00::1", false},
-		{"fe80::1", false},
-		{"::ffff:10.0.0.1", false},
-		{"224.0.0.1", false},
-	} {
-		t.Run(tc.addr, func(t *testing.T) {
-			if got := publicAddress(netip.MustParseAddr(tc.addr), false); got != tc.want {
-				t.Errorf("publicAddress(%s) = %v, want %v", tc.addr, got, tc.want)
+// TestClientMetadataAddressPolicy: client ID metadata URLs are dialled under
+// the egress policy, IPv6 forms that embed a loopback or private IPv4
+// address (NAT64, 6to4, mapped) included.
+func TestClientMetadataAddressPolicy(t *testing.T) {
+	e := newEnv(t)
+	for _, host := range []string{"[64:ff9b::7f00:1]", "[2002:7f00:1::1]", "[::ffff:127.0.0.1]", "[64:ff9b::a9fe:a9fe]", "127.0.0.1", "[::1]"} {
+		t.Run(host, func(t *testing.T) {
+			_, err := e.srv.client(t.Context(), "https://"+host+"/oauth/client.json")
+			if !errors.Is(err, errForbiddenAddress) {
+				t.Fatalf("err = %v, want the egress policy's refusal", err)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/egress"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -167,16 +168,22 @@ func contentType(header string, body []byte) (string, map[string]string) {
 	return mt, params
 }
 
+// refused names the host but never what it resolves to: a caller must not
+// learn the operator's internal addresses through web_fetch.
 func refused(err error) *gtmgate.Error {
-	return &gtmgate.Error{Code: gtmgate.EValidation, Message: err.Error(), Err: err,
+	host := "the URL"
+	var re *egress.RefusedError
+	if errors.As(err, &re) {
+		host = re.Host
+	}
+	return &gtmgate.Error{Code: gtmgate.EValidation, Message: "refusing to fetch " + host + ": the address is not allowed", Err: err,
 		Hint: "web_fetch only reads pages on public internet addresses"}
 }
 
 // transportError maps a failed request to a gtmgate error.
 func (f *fetcher) transportError(err error, host string) error {
-	var re *refusedError
-	if errors.As(err, &re) {
-		return refused(re)
+	if errors.Is(err, egress.ErrRefused) {
+		return refused(err)
 	}
 	var rd *redirectError
 	if errors.As(err, &rd) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/egress"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
@@ -181,8 +182,8 @@ func TestFetchErrors(t *testing.T) {
 		{"gopher scheme", "gopher://example.com/", gtmgate.EValidation, "http or https", 0},
 		{"relative", "/just/a/path", gtmgate.EValidation, "http or https", 0},
 		{"credentials", "http://user:pw@example.com/", gtmgate.EValidation, "credentials", 0},
-		{"metadata literal", "http://169.254.169.254/latest/meta-data/", gtmgate.EValidation, "refusing to fetch 169.254.169.254: resolves to a private address", 0},
-		{"private literal v6", "http://[fd00::1]/", gtmgate.EValidation, "private address", 0},
+		{"metadata literal", "http://169.254.169.254/latest/meta-data/", gtmgate.EValidation, "refusing to fetch 169.254.169.254: the address is not allowed", 0},
+		{"private literal v6", "http://[fd00::1]/", gtmgate.EValidation, "refusing to fetch fd00::1: the address is not allowed", 0},
 		{"redirect to metadata", srv.URL + "/to?u=" + url.QueryEscape("http://169.254.169.254/"), gtmgate.EValidation, "refusing to fetch 169.254.169.254", 0},
 		{"redirect to file", srv.URL + "/to?u=" + url.QueryEscape("file:///etc/passwd"), gtmgate.EValidation, "http or https", 0},
 	}
@@ -221,7 +222,7 @@ func TestLoopbackRefused(t *testing.T) {
 		if ap == publicAddr {
 			return nil
 		}
-		return f.policy.check(host, ap.Addr())
+		return f.policy.Check(host, ap.Addr())
 	}
 	tool := tool(f)
 	_, port, _ := strings.Cut(strings.TrimPrefix(internal.URL, "http://"), ":")
@@ -229,11 +230,11 @@ func TestLoopbackRefused(t *testing.T) {
 		name, url   string
 		wantMessage string
 	}{
-		{"ip literal", internal.URL + "/article", "refusing to fetch 127.0.0.1: resolves to a private address (127.0.0.1 is loopback)"},
-		{"name resolving to loopback", "http://localhost:" + port + "/article", "refusing to fetch localhost: resolves to a private address"},
+		{"ip literal", internal.URL + "/article", "refusing to fetch 127.0.0.1: the address is not allowed"},
+		{"name resolving to loopback", "http://localhost:" + port + "/article", "refusing to fetch localhost: the address is not allowed"},
 		{"redirect to loopback", public.URL + "/to?u=" + url.QueryEscape(internal.URL+"/article"), "refusing to fetch 127.0.0.1"},
 		{"redirect to loopback name", public.URL + "/to?u=" + url.QueryEscape("http://localhost:"+port+"/article"), "refusing to fetch localhost"},
-		{"redirect to mapped loopback", public.URL + "/to?u=" + url.QueryEscape("http://[::ffff:127.0.0.1]:"+port+"/"), "loopback"},
+		{"redirect to mapped loopback", public.URL + "/to?u=" + url.QueryEscape("http://[::ffff:127.0.0.1]:"+port+"/"), "refusing to fetch ::ffff:127.0.0.1: the address is not allowed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -243,9 +244,38 @@ func TestLoopbackRefused(t *testing.T) {
 			if !errors.As(err, &e) || e.Code != gtmgate.EValidation || !strings.Contains(e.Message, tc.wantMessage) {
 				t.Fatalf("err = %v, want VALIDATION_ERROR containing %q", err, tc.wantMessage)
 			}
+			if strings.Contains(tc.url, "localhost") && strings.Contains(e.Message+e.Hint, "127.0.0.1") {
+				t.Fatalf("message reveals what the name resolves to: %q", e.Message)
+			}
 		})
 	}
 	if _, err := call(t, tool, public.URL+"/article"); err != nil {
 		t.Errorf("the stand-in public host was refused too: %v", err)
 	}
+}
+
+// FuzzValidateURL checks that every URL the pre-flight check accepts is
+// http(s) and, when its host is an IP literal, a public one.
+func FuzzValidateURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/", "http://127.0.0.1/", "http://[::ffff:10.0.0.1]:8080/x",
+		"HTTP://169.254.169.254", "file:///etc/passwd", "http://user@h/", "//example.com", "http://[fe80::1%25eth0]/",
+		"http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/"} {
+		f.Add(s)
+	}
+	fe := newFetcher(Options{})
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := fe.validateURL(raw)
+		if err != nil {
+			if gtmgate.ErrorCode(err) != gtmgate.EValidation {
+				t.Fatalf("validateURL(%q) = %v, want VALIDATION_ERROR", raw, err)
+			}
+			return
+		}
+		if u.Scheme != "http" && u.Scheme != "https" {
+			t.Fatalf("validateURL(%q) accepted scheme %q", raw, u.Scheme)
+		}
+		if ip, err := netip.ParseAddr(u.Hostname()); err == nil && egress.Classify(ip) != "" {
+			t.Fatalf("validateURL(%q) accepted non-public %s", raw, ip)
+		}
+	})
 }

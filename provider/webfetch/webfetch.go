@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/egress"
 )
 
 // Defaults of Options.
@@ -87,16 +88,16 @@ func tool(f *fetcher) gtmgate.Tool {
 // fetcher holds one configured HTTP client for web_fetch.
 type fetcher struct {
 	opts   Options
-	policy policy
+	policy egress.Policy
 	// check vets every address before it is dialled, and IP-literal hosts
 	// before the request; tests replace it to stand in for a public host.
-	check  checkDialFunc
+	check  egress.CheckFunc
 	client *http.Client
 }
 
 func newFetcher(opts Options) *fetcher {
-	f := &fetcher{opts: opts.withDefaults(), policy: policy{allowLoopback: opts.AllowLoopback}}
-	f.check = func(host string, ap netip.AddrPort) error { return f.policy.check(host, ap.Addr()) }
+	f := &fetcher{opts: opts.withDefaults(), policy: egress.Policy{AllowLoopback: opts.AllowLoopback}}
+	f.check = func(host string, ap netip.AddrPort) error { return f.policy.Check(host, ap.Addr()) }
 	transport := newTransport(func(host string, ap netip.AddrPort) error { return f.check(host, ap) })
 	f.client = &http.Client{Transport: transport, CheckRedirect: f.checkRedirect}
 	return f
