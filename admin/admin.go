@@ -13,6 +13,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/secret"
+	"github.com/gtmgate/gtmgate/throttle"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
@@ -29,6 +30,8 @@ type Options struct {
 	Now          func() time.Time
 	// Extra mounts routes of other features (OAuth seeding, schedules…) on the admin mux.
 	Extra []func(mux *http.ServeMux)
+	// KeyGuard throttles wrong admin keys per client address.
+	KeyGuard *throttle.Guard
 }
 
 // Handler serves /admin/.
@@ -87,7 +90,12 @@ var bearerAccepted = map[string]bool{"/admin/feedback": true, "/admin/grader/ver
 // only then sends the response: an answered admin call is always audited.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.opts.Now()
+	if err := h.opts.KeyGuard.Check(r); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
 	if !h.authorized(r) {
+		h.opts.KeyGuard.Fail(r)
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EUnauthorized, "missing or wrong admin key").
 			WithHint("send the admin key in the x-admin-key header"))
 		return

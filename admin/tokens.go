@@ -13,6 +13,8 @@ import (
 // MinTokenLength is the shortest tenant bearer token accepted (seed 001).
 const MinTokenLength = 16
 
+const tokenHint = "generate a random token, for example with: openssl rand -hex 32"
+
 type registerTokenBody struct {
 	TenantID string `json:"tenant_id"`
 	Token    string `json:"token"`
@@ -31,7 +33,14 @@ func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(b.Token) < MinTokenLength {
-		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "token must be at least %d characters", MinTokenLength))
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "token must be at least %d characters", MinTokenLength).
+			WithHint(tokenHint))
+		return
+	}
+	if bits := secret.EntropyBits(b.Token); bits < secret.MinTokenEntropyBits {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation,
+			"token is too easy to guess: about %.0f bits of entropy, at least %d needed", bits, secret.MinTokenEntropyBits).
+			WithHint(tokenHint))
 		return
 	}
 	if _, err := h.tenant(r, b.TenantID); err != nil {

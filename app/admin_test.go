@@ -63,6 +63,11 @@ func TestAdminTokens(t *testing.T) {
 	if r := env.Admin("POST", "/admin/auth", map[string]any{"tenant_id": "acme", "token": "short"}); r.Status != 400 {
 		t.Fatalf("short token: %d %s", r.Status, r.Body)
 	}
+	for _, weak := range []string{"aaaaaaaaaaaaaaaaaaaaaaaa", "0101010101010101010101", "password12345678"} {
+		if r := env.Admin("POST", "/admin/auth", map[string]any{"tenant_id": "acme", "token": weak}); r.Status != 400 || !strings.Contains(string(r.Body), "too easy to guess") {
+			t.Fatalf("weak token %q: %d %s", weak, r.Status, r.Body)
+		}
+	}
 	if r := env.Admin("POST", "/admin/auth", map[string]any{"tenant_id": "nobody", "token": "0123456789abcdef0123"}); r.ErrorCode(t) != "TENANT_NOT_FOUND" {
 		t.Fatalf("unknown tenant: %d %s", r.Status, r.Body)
 	}

@@ -39,9 +39,11 @@ func (a *App) buildContentSurfaces(context.Context) error {
 	return nil
 }
 
-// observe gives a surface request ids, access logs, metrics and panic recovery.
+// observe gives a content surface request ids, access logs, metrics, panic
+// recovery and its security headers.
 func (a *App) observe(surface string, h http.Handler) http.Handler {
-	return middleware.Chain(h, middleware.RequestID(a.logger), middleware.Observe(surface, a.metrics), middleware.Recover)
+	return middleware.Chain(h, middleware.RequestID(a.logger), middleware.Observe(surface, a.metrics), middleware.Recover,
+		middleware.Headers(middleware.ContentSecurityHeaders))
 }
 
 // dirOrNil returns the directory as a file system, or nil for the embedded tree.

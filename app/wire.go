@@ -12,12 +12,14 @@ import (
 	"github.com/gtmgate/gtmgate/admin"
 	"github.com/gtmgate/gtmgate/agenttools"
 	"github.com/gtmgate/gtmgate/chat"
+	"github.com/gtmgate/gtmgate/clientip"
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/mcpgateway"
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/refresh"
+	"github.com/gtmgate/gtmgate/throttle"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
@@ -104,15 +106,23 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		return err
 	}
 	a.AdminKey = generated
-	oauthSrv, err := oauth.New(oauth.Options{Store: a.store, BaseURL: a.cfg.GatewayURL, CSRFKey: a.derivedKey("gtmgate oauth csrf"), Logger: a.logger})
+	clients, err := clientip.New(a.cfg.TrustedProxies)
 	if err != nil {
 		return err
 	}
-	// OAuth access tokens are issued for /mcp only; REST and chat take tenant tokens.
-	restAuth := &gateway.Authenticator{Tokens: a.store}
-	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge()}
+	guard := a.credentialGuards(clients)
+	oauthSrv, err := oauth.New(oauth.Options{Store: a.store, BaseURL: a.cfg.GatewayURL, CSRFKey: a.derivedKey("gtmgate oauth csrf"),
+		Clients: clients, CredentialGuard: guard("consent"), Logger: a.logger})
+	if err != nil {
+		return err
+	}
+	// OAuth access tokens are issued for /mcp only; REST and chat take tenant
+	// tokens. Both share one guard: a wrong token is a wrong token.
+	bearerGuard := guard("bearer")
+	restAuth := &gateway.Authenticator{Tokens: a.store, Guard: bearerGuard}
+	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard}
 	adminAPI := admin.New(admin.Options{
-		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash,
+		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"),
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(*http.ServeMux){oauthSrv.MountAdmin, a.refresher.Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
@@ -133,6 +143,15 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		Chat: chatHandler, OAuth: oauthSrv,
 	})
 	return a.buildContentSurfaces(ctx)
+}
+
+// credentialGuards returns a constructor of credential-guessing guards that
+// share one client-address resolver and one set of metrics.
+func (a *App) credentialGuards(clients *clientip.Resolver) func(name string) *throttle.Guard {
+	metrics := throttle.NewMetrics(a.metrics.Registry)
+	return func(name string) *throttle.Guard {
+		return throttle.New(throttle.Options{Name: name, Clients: clients, Metrics: metrics, Logger: a.logger})
+	}
 }
 
 // loopbackBind reports whether a listener address binds loopback only.

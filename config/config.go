@@ -6,6 +6,7 @@ package config
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -52,6 +53,13 @@ type Config struct {
 
 	// AllowedOrigins may call /mcp from a browser, besides the gateway's own origin.
 	AllowedOrigins []string
+	// TrustedProxies are reverse proxies (addresses or CIDR ranges) whose
+	// X-Forwarded-For/Forwarded headers name the client, for per-address limits.
+	TrustedProxies []string
+	// ChatMaxStreams bounds concurrent streamed chat responses in total, and
+	// ChatMaxStreamsPerTenant per tenant; past either the call answers 429.
+	ChatMaxStreams          int64
+	ChatMaxStreamsPerTenant int64
 
 	// AuditJournal acknowledges calls once their audit records are in the
 	// local journal under DataDir rather than committed to the store.
@@ -66,15 +74,16 @@ type Config struct {
 // Default returns the embedded defaults.
 func Default() Config {
 	return Config{
-		SiteAddr:        "127.0.0.1:8080",
-		GatewayAddr:     "127.0.0.1:8081",
-		DocsAddr:        "127.0.0.1:8082",
-		DebugAddr:       Off,
-		DataDir:         "./data",
-		AuditJournal:    true,
-		LogFormat:       "text",
-		LogLevel:        "info",
-		MaxBodyBytes:    1 << 20,
+		SiteAddr:       "127.0.0.1:8080",
+		GatewayAddr:    "127.0.0.1:8081",
+		DocsAddr:       "127.0.0.1:8082",
+		DebugAddr:      Off,
+		DataDir:        "./data",
+		AuditJournal:   true,
+		LogFormat:      "text",
+		LogLevel:       "info",
+		MaxBodyBytes:   1 << 20,
+		ChatMaxStreams: 256, ChatMaxStreamsPerTenant: 32,
 		UpstreamTimeout: 15 * time.Second,
 		ShutdownTimeout: 15 * time.Second,
 		ApprovalTTL:     24 * time.Hour,
@@ -155,6 +164,14 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("MODEL_GATEWAY_URL: %w", err)
 		}
 	}
+	for _, p := range c.TrustedProxies {
+		if !validAddrOrPrefix(strings.TrimSpace(p)) {
+			return fmt.Errorf("GTMGATE_TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range", p)
+		}
+	}
+	if c.ChatMaxStreams < 1 || c.ChatMaxStreamsPerTenant < 1 || c.ChatMaxStreamsPerTenant > c.ChatMaxStreams {
+		return fmt.Errorf("GTMGATE_CHAT_MAX_STREAMS_PER_TENANT: %d must be between 1 and GTMGATE_CHAT_MAX_STREAMS (%d)", c.ChatMaxStreamsPerTenant, c.ChatMaxStreams)
+	}
 	for _, o := range c.AllowedOrigins {
 		if err := checkURL(o); err != nil {
 			return fmt.Errorf("GTMGATE_ALLOWED_ORIGINS: %w", err)
@@ -186,4 +203,12 @@ func isHex64(s string) bool {
 		}
 	}
 	return true
+}
+
+func validAddrOrPrefix(s string) bool {
+	if _, err := netip.ParsePrefix(s); err == nil {
+		return true
+	}
+	_, err := netip.ParseAddr(s)
+	return err == nil
 }

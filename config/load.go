@@ -76,6 +76,15 @@ func Load(args []string, environ []string) (Config, error) {
 	if v := env.str("GTMGATE_ALLOWED_ORIGINS", ""); v != "" {
 		c.AllowedOrigins = strings.Split(v, ",")
 	}
+	if v := env.str("GTMGATE_TRUSTED_PROXIES", ""); v != "" {
+		c.TrustedProxies = strings.Split(v, ",")
+	}
+	if c.ChatMaxStreams, err = env.int64("GTMGATE_CHAT_MAX_STREAMS", c.ChatMaxStreams); err != nil {
+		return c, err
+	}
+	if c.ChatMaxStreamsPerTenant, err = env.int64("GTMGATE_CHAT_MAX_STREAMS_PER_TENANT", c.ChatMaxStreamsPerTenant); err != nil {
+		return c, err
+	}
 	for k, v := range vars {
 		if p, ok := strings.CutPrefix(k, "GTMGATE_UPSTREAM_"); ok && p != "TIMEOUT" && v != "" {
 			c.Upstreams[strings.ToLower(p)] = v
@@ -198,6 +207,9 @@ func Settings() []Setting {
 		Setting{"GTMGATE_UPSTREAM_<PROVIDER>", "", "(the provider's API)", "base URL of one provider's API, e.g. GTMGATE_UPSTREAM_HUBSPOT"},
 		Setting{"GTMGATE_WEBFETCH_ALLOW_LOOPBACK", "", "false", "let web_fetch read loopback addresses (tests only)"},
 		Setting{"GTMGATE_ALLOWED_ORIGINS", "", "", "comma-separated browser origins allowed to call /mcp"},
+		Setting{"GTMGATE_TRUSTED_PROXIES", "", "", "comma-separated reverse-proxy addresses or CIDR ranges whose X-Forwarded-For/Forwarded name the client"},
+		Setting{"GTMGATE_CHAT_MAX_STREAMS", "", "256", "concurrent streamed chat responses, in total; past it 429"},
+		Setting{"GTMGATE_CHAT_MAX_STREAMS_PER_TENANT", "", "32", "concurrent streamed chat responses per tenant; past it 429"},
 		Setting{"GTMGATE_ALLOW_INSECURE_TOKEN_ENDPOINT", "", "false", "accept http token endpoints on loopback in POST /admin/seed-oauth (tests only)"},
 		Setting{"GTMGATE_DEMO", "demo", "false", "start sandbox upstreams and seed the demo tenant"},
 		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},

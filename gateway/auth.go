@@ -9,6 +9,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/secret"
+	"github.com/gtmgate/gtmgate/throttle"
 )
 
 // TokenVerifier resolves a bearer token that is not a tenant token (an OAuth
@@ -22,6 +23,8 @@ type Authenticator struct {
 	OAuth TokenVerifier
 	// Challenge is the WWW-Authenticate value of a 401 (defaults to Bearer).
 	Challenge string
+	// Guard throttles wrong bearer tokens per client address.
+	Guard *throttle.Guard
 }
 
 // Authenticate returns the caller of r or an UNAUTHORIZED error that says
@@ -43,6 +46,9 @@ func (a *Authenticator) Authenticate(r *http.Request) (*gtmgate.Principal, error
 		return nil, gtmgate.Errorf(gtmgate.EUnauthorized, "the Authorization header is not a bearer token").
 			WithHint("send the token as Authorization: Bearer <ACCESS_TOKEN>")
 	}
+	if err := a.Guard.Check(r); err != nil {
+		return nil, err
+	}
 	t, err := a.Tokens.FindTenantToken(r.Context(), secret.HashToken(token))
 	if err == nil {
 		return &gtmgate.Principal{TenantID: t.TenantID, KeyID: t.ID, Kind: "token"}, nil
@@ -59,6 +65,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*gtmgate.Principal, error
 			return nil, err
 		}
 	}
+	a.Guard.Fail(r)
 	return nil, gtmgate.Errorf(gtmgate.EUnauthorized, "invalid, expired or revoked token")
 }
 

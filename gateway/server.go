@@ -58,7 +58,8 @@ func New(opts Options) *Server {
 		opts.Logger = slog.Default()
 	}
 	s := &Server{opts: opts, started: time.Now()}
-	s.handler = middleware.Chain(s.routes(), middleware.RequestID(opts.Logger), middleware.Observe("gateway", opts.Metrics), middleware.Recover)
+	s.handler = middleware.Chain(s.routes(), middleware.RequestID(opts.Logger), middleware.Observe("gateway", opts.Metrics), middleware.Recover,
+		middleware.Headers(middleware.GatewayHeaders))
 	return s
 }
 
@@ -82,7 +83,7 @@ func (s *Server) routes() *http.ServeMux {
 		mux.Handle("GET /v1/models", auth(http.HandlerFunc(s.opts.Chat.ServeModels)))
 	}
 	if s.opts.Admin != nil {
-		mux.Handle("/admin/", s.opts.Admin)
+		mux.Handle("/admin/", middleware.Headers(middleware.AdminHeaders)(s.opts.Admin))
 	}
 	if s.opts.OAuth != nil {
 		s.opts.OAuth.Mount(mux)

@@ -8,7 +8,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gtmgate/gtmgate/throttle"
 	"golang.org/x/oauth2"
 )
 
@@ -190,5 +192,31 @@ func TestConnectCode(t *testing.T) {
 	form.Set("decision", "approve")
 	if resp := e.submit(t, b, form); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("reused connect code: status %d, want 401 page", resp.StatusCode)
+	}
+}
+
+// TestConsentThrottled: wrong credentials on the consent page from one
+// address end in 429 (the page again, with Retry-After) even for a correct
+// credential from that address, until its budget refills.
+func TestConsentThrottled(t *testing.T) {
+	e := newEnv(t, func(o *Options) {
+		o.CredentialGuard = throttle.New(throttle.Options{Name: "consent", Burst: 3, Refill: time.Hour})
+	})
+	authURL := e.publicClient(t).AuthCodeURL("st", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()))
+	try := func(credential string) *http.Response {
+		b := browser(t)
+		_, form := consentForm(t, b, authURL)
+		form.Set("credential", credential)
+		form.Set("decision", "approve")
+		return e.submit(t, b, form)
+	}
+	for i := range 3 {
+		if resp := try("not-a-token-of-anyone"); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("wrong attempt %d: status %d", i+1, resp.StatusCode)
+		}
+	}
+	resp := try(e.tokens["acme"])
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || resp.Header.Get("Location") != "" {
+		t.Fatalf("after 3 wrong attempts: status %d, Retry-After %q, Location %q", resp.StatusCode, resp.Header.Get("Retry-After"), resp.Header.Get("Location"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
@@ -35,10 +36,16 @@ func (s *Server) handleDecision(w http.ResponseWriter, r *http.Request, decision
 // approve proves the tenant with the entered credential and sends the client
 // an authorization code bound to everything the token request must repeat.
 func (s *Server) approve(w http.ResponseWriter, r *http.Request, req *authRequest) {
+	if err := s.opts.CredentialGuard.Check(r); err != nil {
+		w.Header().Set("Retry-After", strconv.Itoa(gtmgate.AsError(err).RetryAfter))
+		s.renderConsent(w, r, req, http.StatusTooManyRequests, "Too many wrong credentials from this address. Wait a minute, then try again.")
+		return
+	}
 	tenantID, err := s.proveTenant(r, strings.TrimSpace(r.PostForm.Get("credential")))
 	if err != nil {
 		var pe *pageError
 		if errors.As(err, &pe) {
+			s.opts.CredentialGuard.Fail(r)
 			s.renderConsent(w, r, req, http.StatusUnauthorized, pe.message)
 			return
 		}

@@ -1,10 +1,11 @@
 package oauth
 
 import (
-	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/gtmgate/gtmgate/clientip"
 )
 
 // maxTrackedIPs bounds the limiter's memory; past it the table restarts.
@@ -13,8 +14,9 @@ const maxTrackedIPs = 10_000
 // ipLimiter allows n requests per minute per client IP (a fixed window). It
 // is per process: with several replicas the bound is per replica.
 type ipLimiter struct {
-	n   int
-	now func() time.Time
+	n       int
+	now     func() time.Time
+	clients *clientip.Resolver
 
 	mu      sync.Mutex
 	windows map[string]window
@@ -25,16 +27,13 @@ type window struct {
 	count int
 }
 
-func newIPLimiter(n int, now func() time.Time) *ipLimiter {
-	return &ipLimiter{n: n, now: now, windows: map[string]window{}}
+func newIPLimiter(n int, now func() time.Time, clients *clientip.Resolver) *ipLimiter {
+	return &ipLimiter{n: n, now: now, clients: clients, windows: map[string]window{}}
 }
 
 // allow counts a request from r and reports whether it is within the limit.
 func (l *ipLimiter) allow(r *http.Request) bool {
-	ip, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		ip = r.RemoteAddr
-	}
+	ip := l.clients.Addr(r)
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/clientip"
+	"github.com/gtmgate/gtmgate/throttle"
 )
 
 // Store is what the authorization server keeps and reads: its own state and
@@ -56,6 +58,11 @@ type Options struct {
 	RedirectSchemes []string
 	// RegistrationsPerMinute bounds registrations per client IP (default 10).
 	RegistrationsPerMinute int
+	// Clients finds a request's client address (behind trusted proxies) for
+	// the registration limit; the peer address when nil.
+	Clients *clientip.Resolver
+	// CredentialGuard throttles wrong credentials on the consent page.
+	CredentialGuard *throttle.Guard
 	// ClientMetadata configures fetching client ID metadata documents.
 	ClientMetadata ClientMetadataOptions
 	Logger         *slog.Logger
@@ -118,7 +125,7 @@ func New(opts Options) (*Server, error) {
 	return &Server{
 		opts: opts, issuer: issuer, resource: issuer + "/mcp", csrfKey: key,
 		clients: newMetadataFetcher(opts.ClientMetadata, opts.Now),
-		limiter: newIPLimiter(opts.RegistrationsPerMinute, opts.Now),
+		limiter: newIPLimiter(opts.RegistrationsPerMinute, opts.Now, opts.Clients),
 	}, nil
 }
 
