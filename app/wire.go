@@ -168,7 +168,7 @@ func (a *App) chatHandler() (gateway.ChatHandler, error) {
 	}
 	return chat.New(chat.Options{
 		UpstreamURL: a.cfg.ModelGatewayURL, APIKey: a.cfg.ModelGatewayAPIKey, Tenants: a.store, Recorder: a.recorder,
-		MaxBodyBytes: 4 << 20, Logger: a.logger,
+		MaxBodyBytes: 4 << 20, MaxStreams: a.cfg.ChatMaxStreams, MaxStreamsPerTenant: a.cfg.ChatMaxStreamsPerTenant, Logger: a.logger,
 	})
 }
 

@@ -40,6 +40,10 @@ type Options struct {
 	StreamIdleTimeout time.Duration
 	// MaxBodyBytes bounds the request body (default 4 MiB).
 	MaxBodyBytes int64
+	// MaxStreams bounds concurrent streamed responses in total (default 256),
+	// MaxStreamsPerTenant per tenant (default 32); past either, 429.
+	MaxStreams          int64
+	MaxStreamsPerTenant int64
 	// HTTPClient defaults to a client on a shared keep-alive transport.
 	HTTPClient *http.Client
 	// Logger defaults to slog.Default().
@@ -58,6 +62,7 @@ type Handler struct {
 	timeout        time.Duration
 	idle           time.Duration
 	maxBody        int64
+	streams        *streamSlots
 	hc             *http.Client
 	log            *slog.Logger
 }
@@ -97,6 +102,7 @@ func New(opts Options) (*Handler, error) {
 		timeout:        orDefault(opts.Timeout, 120*time.Second),
 		idle:           orDefault(opts.StreamIdleTimeout, 60*time.Second),
 		maxBody:        orDefault(opts.MaxBodyBytes, 4<<20),
+		streams:        newStreamSlots(orDefault(opts.MaxStreams, 256), orDefault(opts.MaxStreamsPerTenant, 32)),
 		hc:             opts.HTTPClient,
 		log:            opts.Logger,
 	}

@@ -19,9 +19,14 @@ import (
 // goes away cancels it. An idle timer cancels it when the upstream is silent
 // for longer than StreamIdleTimeout, headers included.
 func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request, c *call, req *chatRequest, body []byte) {
+	release, err := h.streams.acquire(c.principal.TenantID)
+	if err != nil {
+		h.fail(w, r, c, gtmgate.AsError(err))
+		return
+	}
+	defer release()
 	strip := !req.wantsUsage()
 	if strip {
-		var err error
 		if body, err = withIncludeUsage(body, req.StreamOptions); err != nil {
 			h.fail(w, r, c, gtmgate.AsError(err))
 			return
