@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -68,5 +69,32 @@ func TestReopenWithWrongKey(t *testing.T) {
 	_, err = s2.GetProviderToken(ctx, "acme", "hubspot", "1")
 	if !errors.Is(err, secret.ErrOpen) {
 		t.Fatalf("wrong key: err = %v, want secret.ErrOpen", err)
+	}
+}
+
+// TestDataFilesPrivate: the database and its WAL files are readable by their
+// owner only, also when an older version left the file world-readable.
+func TestDataFilesPrivate(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gtmgate.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlite.Open(t.Context(), path, &sqlstore.Options{Sealer: storetest.NewSealer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gtmgate.db", "gtmgate.db-wal", "gtmgate.db-shm"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if perm := fi.Mode().Perm(); perm != 0o600 {
+			t.Errorf("%s has mode %o, want 600", name, perm)
+		}
 	}
 }

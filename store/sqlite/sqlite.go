@@ -45,6 +45,9 @@ func Open(ctx context.Context, path string, opts *sqlstore.Options) (*sqlstore.S
 			return nil, fmt.Errorf("sqlite: open: %w", err)
 		}
 	}
+	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
 	write, err := openPool(path, url.Values{"_txlock": {"immediate"}})
 	if err != nil {
 		return nil, err
@@ -105,4 +108,26 @@ func openPool(path string, extra url.Values) (*sql.DB, error) {
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}
 	return db, nil
+}
+
+// createPrivate creates the database file readable by its owner only (it
+// holds hashes, ciphertext and the audit log); SQLite gives its -wal and
+// -shm files the database file's permissions. An existing file readable by
+// others is tightened the same way.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("sqlite: create %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("sqlite: stat %s: %w", path, err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(path, fi.Mode().Perm()&0o700); err != nil {
+			return fmt.Errorf("sqlite: restrict %s: %w", path, err)
+		}
+	}
+	return nil
 }
