@@ -1,6 +1,6 @@
 # The two commands of the README: `go run ./cmd/gtmgate serve --demo` runs the
 # product on its embedded defaults; `make test` runs the whole test suite.
-.PHONY: run test build bench fuzz
+.PHONY: run test build bench fuzz image-binary image image-test
 
 run:
 	go run ./cmd/gtmgate serve --demo
@@ -17,3 +17,15 @@ bench:
 # Short fuzzing of every decoder of outside input (seed corpora also run in `make test`).
 fuzz:
 	bash scripts/fuzz
+
+# Container image: a static binary and the image's files in bin/image/, then
+# an image built from them with podman (nothing downloaded at image-build time).
+image-binary:
+	bash scripts/image-binary
+
+image: image-binary
+	podman build --format docker -t gtmgate:latest .
+
+# Builds the image, runs it, checks /health, a tool call and the site, stops it.
+image-test:
+	bash scripts/image-test

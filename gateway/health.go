@@ -5,15 +5,18 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gtmgate/gtmgate/buildinfo"
 	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // healthBody is GET /health's answer.
 type healthBody struct {
-	Status  string      `json:"status"`
-	Version string      `json:"version"`
-	Uptime  float64     `json:"uptime_seconds"`
-	Store   storeHealth `json:"store"`
+	Status    string      `json:"status"`
+	Version   string      `json:"version"`
+	Commit    string      `json:"commit,omitempty"`
+	GoVersion string      `json:"go_version"`
+	Uptime    float64     `json:"uptime_seconds"`
+	Store     storeHealth `json:"store"`
 }
 
 type storeHealth struct {
@@ -29,7 +32,8 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	start := time.Now()
 	err := s.opts.Store.Ping(ctx)
-	body := healthBody{Status: "ok", Version: s.opts.Version, Uptime: time.Since(s.started).Seconds(),
+	bi := buildinfo.Get()
+	body := healthBody{Status: "ok", Version: s.opts.Version, Commit: bi.Commit, GoVersion: bi.GoVersion, Uptime: time.Since(s.started).Seconds(),
 		Store: storeHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000}}
 	status := http.StatusOK
 	if err != nil {

@@ -14,11 +14,9 @@ import (
 	"syscall"
 
 	"github.com/gtmgate/gtmgate/app"
+	"github.com/gtmgate/gtmgate/buildinfo"
 	"github.com/gtmgate/gtmgate/config"
 )
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -27,7 +25,8 @@ func main() {
 const usage = `usage:
   gtmgate serve [flags]     run the site, gateway and docs listeners (gtmgate serve -h lists flags)
   gtmgate hash-key KEY      print the SHA-256 of an admin key, for ADMIN_API_KEY
-  gtmgate version           print the version
+  gtmgate health [--url U]  query a running gateway's /health; exit 0 when healthy (for container health checks)
+  gtmgate version           print the version, commit and Go version
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -46,8 +45,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		sum := sha256.Sum256([]byte(args[1]))
 		fmt.Fprintln(stdout, hex.EncodeToString(sum[:]))
 		return 0
+	case "health":
+		return healthCheck(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, version)
+		bi := buildinfo.Get()
+		commit := bi.Commit
+		if commit == "" {
+			commit = "unknown"
+		} else if bi.Modified {
+			commit += " (modified)"
+		}
+		fmt.Fprintf(stdout, "gtmgate %s\ncommit %s\n%s\n", bi.Version, commit, bi.GoVersion)
 		return 0
 	}
 	fmt.Fprint(stderr, usage)
@@ -64,7 +72,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	a, err := app.New(ctx, cfg, logger, version)
+	a, err := app.New(ctx, cfg, logger, buildinfo.Version)
 	if err != nil {
 		fmt.Fprintln(stderr, "gtmgate:", err)
 		return 1

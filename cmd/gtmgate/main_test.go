@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestVersion(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"version"}, &out, &out); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "gtmgate ") || !strings.HasPrefix(lines[1], "commit ") || !strings.HasPrefix(lines[2], "go1.") {
+		t.Fatalf("version output %q", out.String())
+	}
+}
+
+func TestHealthCommand(t *testing.T) {
+	status := http.StatusOK
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/health" {
+			http.NotFound(w, r)
+			return
+		}
+		w.WriteHeader(status)
+		w.Write([]byte(`{"status":"ok"}`))
+	}))
+	defer srv.Close()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"health", "--url", srv.URL}, &out, &errOut); code != 0 || !strings.Contains(out.String(), `"ok"`) {
+		t.Fatalf("healthy: exit %d, %q %q", code, out.String(), errOut.String())
+	}
+	status = http.StatusServiceUnavailable
+	if code := run([]string{"health", "--url", srv.URL}, &out, &errOut); code != 1 {
+		t.Fatalf("503: exit %d", code)
+	}
+	srv.Close()
+	if code := run([]string{"health", "--url", srv.URL}, &out, &errOut); code != 1 {
+		t.Fatalf("unreachable: exit %d", code)
+	}
+}
+
+func TestDefaultHealthURL(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, "http://127.0.0.1:8081"},
+		{map[string]string{"GTMGATE_GATEWAY_ADDR": "0.0.0.0:9000"}, "http://127.0.0.1:9000"},
+		{map[string]string{"GTMGATE_GATEWAY_ADDR": ":9000"}, "http://127.0.0.1:9000"},
+		{map[string]string{"GTMGATE_GATEWAY_ADDR": "[::]:9000"}, "http://127.0.0.1:9000"},
+		{map[string]string{"GTMGATE_GATEWAY_ADDR": "10.0.0.5:9000"}, "http://10.0.0.5:9000"},
+		{map[string]string{"GTMGATE_HEALTH_URL": "https://gw.example", "GTMGATE_GATEWAY_ADDR": ":1"}, "https://gw.example"},
+	} {
+		if got := defaultHealthURL(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}
