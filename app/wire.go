@@ -19,8 +19,8 @@ import (
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/refresh"
-	"github.com/gtmgate/gtmgate/throttle"
 	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/throttle"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 

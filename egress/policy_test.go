@@ -2,10 +2,9 @@ package egress
 
 import (
 	"errors"
-	"strings"
 	"net/netip"
+	"strings"
 	"testing"
-
 )
 
 func TestClassify(t *testing.T) {

@@ -33,9 +33,9 @@ type Options struct {
 	// LoopbackOrigins also allows an Origin naming a loopback host, for a
 	// gateway bound to loopback only (local MCP clients in a browser).
 	LoopbackOrigins bool
-	Version        string
-	MaxBodyBytes   int64
-	Logger         *slog.Logger
+	Version         string
+	MaxBodyBytes    int64
+	Logger          *slog.Logger
 }
 
 type extraKey string

@@ -14,7 +14,6 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-
 func TestGuard(t *testing.T) {
 	c := &clock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	reg := prometheus.NewRegistry()
@@ -67,4 +66,3 @@ func TestNilGuardAllows(t *testing.T) {
 	}
 	g.Fail(httptest.NewRequest("GET", "/", nil))
 }
-
