@@ -35,6 +35,8 @@ type AuditEntry struct {
 	RequestID  string    `json:"request_id"`
 	// Detail is a short, secret-free note (for example who decided an approval).
 	Detail string `json:"detail,omitempty"`
+	// TraceID is the OpenTelemetry trace of the request, when it was traced.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // AuditFilter selects audit entries, newest first.

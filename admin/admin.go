@@ -13,6 +13,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/secret"
+	"github.com/gtmgate/gtmgate/telemetry"
 	"github.com/gtmgate/gtmgate/throttle"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
@@ -110,6 +111,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, r.Pattern), Source: gtmgate.SourceAdmin,
 		Key: "admin", Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
 		DurationMS: float64(h.opts.Now().Sub(start).Microseconds()) / 1000, Detail: buf.auditDetail,
+		TraceID: telemetry.TraceID(r.Context()),
 	}
 	if buf.status >= 400 {
 		entry.Outcome = gtmgate.OutcomeError

@@ -10,6 +10,9 @@ import (
 	"github.com/gtmgate/gtmgate/app/apptest"
 	"github.com/gtmgate/gtmgate/config"
 	"github.com/gtmgate/gtmgate/provider/hubspot"
+	"github.com/gtmgate/gtmgate/telemetry"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // BenchmarkRESTToolCall measures a whole tool call through the gateway
@@ -42,5 +45,12 @@ func BenchmarkRESTToolCall(b *testing.B) {
 	})
 	b.Run("gateway", func(b *testing.B) {
 		run(b, env.GatewayURL+"/api/v1/demo/crm", body, "POST", env.DemoToken)
+	})
+	// Last: tracing, once installed, stays on for the process. Every span is
+	// sampled and batched; the exporter drops them.
+	b.Run("gateway_traced", func(b *testing.B) {
+		telemetry.Install(sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter())))
+		traced := apptest.Start(b, func(c *config.Config) { c.Upstreams["hubspot"] = sb.URL })
+		run(b, traced.GatewayURL+"/api/v1/demo/crm", body, "POST", traced.DemoToken)
 	})
 }

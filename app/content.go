@@ -11,6 +11,7 @@ import (
 	"github.com/gtmgate/gtmgate/docs"
 	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/site"
+	"github.com/gtmgate/gtmgate/telemetry"
 )
 
 // buildContentSurfaces builds the site and docs listeners' handlers from the
@@ -42,7 +43,8 @@ func (a *App) buildContentSurfaces(context.Context) error {
 // observe gives a content surface request ids, access logs, metrics, panic
 // recovery and its security headers.
 func (a *App) observe(surface string, h http.Handler) http.Handler {
-	return middleware.Chain(h, middleware.RequestID(a.logger), middleware.Observe(surface, a.metrics), middleware.Recover,
+	return middleware.Chain(h, middleware.RequestID(a.logger), telemetry.ServerMiddleware(surface),
+		middleware.Observe(surface, a.metrics), middleware.Recover,
 		middleware.Headers(middleware.ContentSecurityHeaders))
 }
 

@@ -10,12 +10,16 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/telemetry"
 )
 
 // ServeChatCompletions handles POST /v1/chat/completions: decode (size-limited
 // body, model, stream), authorize the model for the tenant, then forward the
 // original bytes and relay the answer, buffered or streamed.
 func (h *Handler) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
+	ctx, span := telemetry.Start(r.Context(), "chat", telemetry.GenAIOperationName.String("chat"))
+	defer span.End()
+	r = r.WithContext(ctx)
 	c := newCall(r, actionCompletions)
 	body, err := readBody(w, r, h.maxBody)
 	if err != nil {
@@ -28,6 +32,7 @@ func (h *Handler) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.model = req.Model
+	span.SetName("chat " + req.Model)
 	allowed, err := allowedModels(r.Context(), h.tenants, c.principal)
 	if err == nil {
 		err = checkModel(req.Model, allowed)

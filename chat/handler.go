@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/telemetry"
 )
 
 // Options configures a Handler. UpstreamURL, Tenants and Recorder are required.
@@ -111,7 +112,7 @@ func New(opts Options) (*Handler, error) {
 	}
 	if h.hc == nil {
 		h.hc = &http.Client{
-			Transport:     sharedTransport,
+			Transport:     telemetry.Transport(sharedTransport, "model_gateway"),
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}

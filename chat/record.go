@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/telemetry"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Audit actions of the two routes.
@@ -75,7 +77,12 @@ func (h *Handler) record(ctx context.Context, c *call) error {
 	a := gtmgate.AuditEntry{
 		Time: c.start, TenantID: tenantID, Action: c.action, Source: gtmgate.SourceChat,
 		Key: keyID, Outcome: outcome, Status: c.status, ErrorCode: c.code,
-		DurationMS: millis(now.Sub(c.start)), RequestID: c.requestID, Detail: c.model,
+		DurationMS: millis(now.Sub(c.start)), RequestID: c.requestID, Detail: c.model, TraceID: telemetry.TraceID(ctx),
+	}
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(telemetry.GenAIRequestModel.String(c.model), telemetry.TenantID.String(tenantID),
+			telemetry.GenAIInputTokens.Int64(c.usage.PromptTokens), telemetry.GenAIOutputTokens.Int64(c.usage.CompletionTokens))
+		telemetry.Fail(span, c.code)
 	}
 	var u *gtmgate.UsageEvent
 	if c.action == actionCompletions && c.model != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/telemetry"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
@@ -58,7 +59,8 @@ func New(opts Options) *Server {
 		opts.Logger = slog.Default()
 	}
 	s := &Server{opts: opts, started: time.Now()}
-	s.handler = middleware.Chain(s.routes(), middleware.RequestID(opts.Logger), middleware.Observe("gateway", opts.Metrics), middleware.Recover,
+	s.handler = middleware.Chain(s.routes(), middleware.RequestID(opts.Logger), telemetry.ServerMiddleware("gateway"),
+		middleware.Observe("gateway", opts.Metrics), middleware.Recover,
 		middleware.Headers(middleware.GatewayHeaders))
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	fastjson "github.com/go-json-experiment/json/v1"
 
 	"github.com/gtmgate/gtmgate"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // ErrorBody is the JSON body of every gateway error, also inside MCP tool
@@ -102,13 +103,16 @@ func surfaceLogger(ctx context.Context) *slog.Logger {
 }
 
 // LoggerFrom returns the request's logger, or slog.Default, with the
-// request id attached when ctx has one. The attribute is added here, when
+// request id and the trace id attached when ctx has them. The attribute is added here, when
 // something is logged, rather than once per request: most requests log
 // nothing but their access line.
 func LoggerFrom(ctx context.Context) *slog.Logger {
 	l := surfaceLogger(ctx)
 	if id := gtmgate.RequestIDFromContext(ctx); id != "" {
-		return l.With("request_id", id)
+		l = l.With("request_id", id)
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		l = l.With("trace_id", sc.TraceID().String())
 	}
 	return l
 }

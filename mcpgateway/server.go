@@ -13,9 +13,11 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/telemetry"
 	"github.com/gtmgate/gtmgate/toolrun"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Options configures the MCP endpoint. Runner and Authenticate are required.
@@ -44,6 +46,7 @@ const (
 	principalExtra extraKey = "principal"
 	requestIDExtra extraKey = "request_id"
 	stepUpExtra    extraKey = "step_up"
+	traceExtra     extraKey = "trace"
 )
 
 type stepUpKey struct{}
@@ -76,6 +79,9 @@ func New(opts Options) http.Handler {
 			return nil, auth.ErrInvalidToken
 		}
 		extra := map[string]any{string(principalExtra): p, string(requestIDExtra): gtmgate.RequestIDFromContext(r.Context())}
+		if sc := trace.SpanContextFromContext(r.Context()); sc.IsValid() {
+			extra[string(traceExtra)] = sc
+		}
 		if su, ok := r.Context().Value(stepUpKey{}).(*stepUp); ok {
 			extra[string(stepUpExtra)] = su
 		}
@@ -123,7 +129,14 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 			p, _ = req.Extra.TokenInfo.Extra[string(principalExtra)].(*gtmgate.Principal)
 			rid, _ = req.Extra.TokenInfo.Extra[string(requestIDExtra)].(string)
 			su, _ = req.Extra.TokenInfo.Extra[string(stepUpExtra)].(*stepUp)
+			// Continue the HTTP request's trace whether or not the SDK
+			// handed its context down.
+			if sc, ok := req.Extra.TokenInfo.Extra[string(traceExtra)].(trace.SpanContext); ok && !trace.SpanContextFromContext(ctx).IsValid() {
+				ctx = trace.ContextWithSpanContext(ctx, sc)
+			}
 		}
+		ctx, span := telemetry.Start(ctx, "tools/call "+name, telemetry.MCPMethodName.String("tools/call"), telemetry.GenAIToolName.String(name))
+		defer span.End()
 		if p == nil {
 			return errorResult(gtmgate.Errorf(gtmgate.EUnauthorized, "missing credential"), rid), nil
 		}

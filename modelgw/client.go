@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/gtmgate/gtmgate/telemetry"
 )
 
 // Options tunes a Client. The zero value gives the documented defaults.
@@ -88,7 +90,7 @@ func New(baseURL, apiKey string, opts *Options) (*Client, error) {
 		now:           time.Now,
 	}
 	if c.hc == nil {
-		c.hc = &http.Client{Transport: sharedTransport}
+		c.hc = &http.Client{Transport: telemetry.Transport(sharedTransport, "model_gateway")}
 	}
 	if c.timeout <= 0 {
 		c.timeout = 60 * time.Second

@@ -18,6 +18,7 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/telemetry"
 )
 
 // Store is what the runner needs from the store.
@@ -107,9 +108,16 @@ type call struct {
 // Call runs req through the whole path. Errors are *gtmgate.Error values;
 // APPROVAL_REQUIRED carries the new gate's id.
 func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
+	ctx, span := telemetry.Start(ctx, "execute_tool "+req.Tool, telemetry.GenAIOperationName.String("execute_tool"),
+		telemetry.GenAIToolName.String(req.Tool), telemetry.CallSource.String(req.Source))
+	defer span.End()
 	c := &call{req: req, start: r.opts.Now()}
 	result, err := r.execute(ctx, c)
 	outcome := r.finish(ctx, c, err)
+	if span.IsRecording() {
+		span.SetAttributes(telemetry.TenantID.String(c.recordTenant()), telemetry.ToolAction.String(c.action.Name))
+		telemetry.Fail(span, gtmgate.ErrorCode(err))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +129,12 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 		return nil, err
 	}
 	if !c.req.approved && gated(c.tenant, c.entry.Tool, c.action) {
-		return nil, r.gate(ctx, c)
+		gctx, span := telemetry.Start(ctx, "toolrun.approval_gate")
+		defer span.End()
+		return nil, r.gate(gctx, c)
 	}
+	ctx, span := telemetry.Start(ctx, "toolrun.adapter", telemetry.Provider.String(c.entry.Provider))
+	defer span.End()
 	var tokens gtmgate.TokenSource
 	if c.entry.Provider != "" {
 		ts, err := r.opts.Tokens.TokenSource(ctx, c.tenant.ID, c.entry.Provider, c.account.ID)
@@ -144,16 +156,65 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 		if errors.Is(err, context.DeadlineExceeded) && gtmgate.ErrorCode(err) == gtmgate.EInternal {
 			err = &gtmgate.Error{Code: gtmgate.EUpstreamTimeout, Message: "the tool did not finish within " + r.opts.CallTimeout.String(), Err: err}
 		}
+		telemetry.Fail(span, gtmgate.ErrorCode(err))
 		return nil, err
 	}
 	return res, nil
 }
 
-// resolve checks tenant, caller, tool, input and account, in that order.
+// resolve checks caller, tenant, tool, input, scope and account, in that order.
 func (r *Runner) resolve(ctx context.Context, c *call) error {
 	req := c.req
-	// The credential is checked before the tenant is looked up, so a caller
-	// cannot tell another tenant from one that does not exist.
+	actx, span := telemetry.Start(ctx, "toolrun.authorize")
+	err := r.authorize(actx, c)
+	telemetry.Fail(span, gtmgate.ErrorCode(err))
+	span.End()
+	if err != nil {
+		return err
+	}
+	_, span = telemetry.Start(ctx, "toolrun.validate")
+	defer span.End()
+	entry, ok := r.opts.Registry.Tool(req.Tool)
+	if !ok || (req.Domain != "" && entry.Domain != req.Domain) {
+		return r.toolNotFound(req)
+	}
+	c.entry = entry
+	c.input, c.action, err = entry.Validate(req.Input)
+	if err != nil {
+		telemetry.Fail(span, gtmgate.ErrorCode(err))
+		return err
+	}
+	// The scope decision reads the action the adapter will run, from the same
+	// parse, never a second reading of the raw request.
+	if !req.Principal.MayCall(c.action.Mutating) {
+		return &gtmgate.Error{Code: gtmgate.EForbidden, Message: "the access token lacks the scope this call needs",
+			Hint: "reauthorize the client with scope " + gtmgate.ScopeToolsWrite, Err: gtmgate.ErrInsufficientScope}
+	}
+	if entry.Provider == "" {
+		return nil
+	}
+	t := c.tenant
+	accounts, ok := t.Providers[entry.Provider]
+	if !ok || len(accounts.Accounts) == 0 {
+		return gtmgate.Errorf(gtmgate.EValidation, "tenant %q has no %s account configured", t.ID, entry.Provider).
+			WithHint("add one under providers." + entry.Provider + " with PUT /admin/tenants/" + t.ID)
+	}
+	id, _ := c.input["account_id"].(string)
+	acct, ok := accounts.Account(id)
+	if !ok {
+		return gtmgate.Errorf(gtmgate.EValidation, "account_id %q is not a %s account of tenant %q; known: %s",
+			id, entry.Provider, t.ID, strings.Join(accountIDs(accounts), ", "))
+	}
+	c.account = acct
+	return nil
+}
+
+// authorize checks the credential against the tenant of the call, then that
+// the tenant exists and is active. The credential is checked before the
+// tenant is looked up, so a caller cannot tell another tenant from one that
+// does not exist.
+func (r *Runner) authorize(ctx context.Context, c *call) error {
+	req := c.req
 	if req.Principal == nil || req.Principal.TenantID != req.TenantID {
 		return gtmgate.Errorf(gtmgate.EForbidden, "this credential is not valid for tenant %q", req.TenantID).
 			WithHint("use a token issued for this tenant")
@@ -168,36 +229,6 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 	if t.Status != gtmgate.TenantActive {
 		return gtmgate.Errorf(gtmgate.EForbidden, "tenant %q is %s", t.ID, t.Status)
 	}
-	entry, ok := r.opts.Registry.Tool(req.Tool)
-	if !ok || (req.Domain != "" && entry.Domain != req.Domain) {
-		return r.toolNotFound(req)
-	}
-	c.entry = entry
-	c.input, c.action, err = entry.Validate(req.Input)
-	if err != nil {
-		return err
-	}
-	// The scope decision reads the action the adapter will run, from the same
-	// parse, never a second reading of the raw request.
-	if !req.Principal.MayCall(c.action.Mutating) {
-		return &gtmgate.Error{Code: gtmgate.EForbidden, Message: "the access token lacks the scope this call needs",
-			Hint: "reauthorize the client with scope " + gtmgate.ScopeToolsWrite, Err: gtmgate.ErrInsufficientScope}
-	}
-	if entry.Provider == "" {
-		return nil
-	}
-	accounts, ok := t.Providers[entry.Provider]
-	if !ok || len(accounts.Accounts) == 0 {
-		return gtmgate.Errorf(gtmgate.EValidation, "tenant %q has no %s account configured", t.ID, entry.Provider).
-			WithHint("add one under providers." + entry.Provider + " with PUT /admin/tenants/" + t.ID)
-	}
-	id, _ := c.input["account_id"].(string)
-	acct, ok := accounts.Account(id)
-	if !ok {
-		return gtmgate.Errorf(gtmgate.EValidation, "account_id %q is not a %s account of tenant %q; known: %s",
-			id, entry.Provider, t.ID, strings.Join(accountIDs(accounts), ", "))
-	}
-	c.account = acct
 	return nil
 }
 
@@ -239,7 +270,7 @@ func (r *Runner) finish(ctx context.Context, c *call, err error) float64 {
 	code := gtmgate.ErrorCode(err)
 	entry := gtmgate.AuditEntry{
 		Time: c.start, TenantID: c.recordTenant(), Action: action, Source: req.Source, Outcome: outcomeOf(code),
-		Status: 200, ErrorCode: code, DurationMS: ms, RequestID: req.RequestID,
+		Status: 200, ErrorCode: code, DurationMS: ms, RequestID: req.RequestID, TraceID: telemetry.TraceID(ctx),
 	}
 	if req.Principal != nil {
 		entry.Key = req.Principal.KeyID

@@ -12,10 +12,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gtmgate/gtmgate/app"
 	"github.com/gtmgate/gtmgate/buildinfo"
 	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/telemetry"
 )
 
 func main() {
@@ -72,6 +74,23 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	// Tracing is process-wide (the OpenTelemetry globals), so it is set up
+	// here rather than per App.
+	shutdownTracing, err := telemetry.Setup(ctx, buildinfo.Version)
+	if err != nil {
+		fmt.Fprintln(stderr, "gtmgate:", err)
+		return 1
+	}
+	defer func() {
+		fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := shutdownTracing(fctx); err != nil {
+			logger.Warn("tracing: flush on shutdown", "err", err)
+		}
+	}()
+	if telemetry.Enabled() {
+		logger.Info("tracing: exporting spans over OTLP/HTTP")
+	}
 	a, err := app.New(ctx, cfg, logger, buildinfo.Version)
 	if err != nil {
 		fmt.Fprintln(stderr, "gtmgate:", err)

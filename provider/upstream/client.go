@@ -18,6 +18,7 @@ import (
 	"time"
 
 	fastjson "github.com/go-json-experiment/json/v1"
+	"github.com/gtmgate/gtmgate/telemetry"
 
 	"github.com/gtmgate/gtmgate"
 )
@@ -71,7 +72,7 @@ func New(opts Options) (*Client, error) {
 		opts.Timeout = 15 * time.Second
 	}
 	if opts.HTTPClient == nil {
-		opts.HTTPClient = &http.Client{Transport: sharedTransport, CheckRedirect: noRedirects}
+		opts.HTTPClient = &http.Client{Transport: telemetry.Transport(sharedTransport, opts.Provider), CheckRedirect: noRedirects}
 	}
 	if opts.Authorize == nil {
 		opts.Authorize = BearerAuth

@@ -15,6 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/gtmgate/gtmgate/store/sqlstore"
+	"github.com/gtmgate/gtmgate/telemetry"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 )
 
 //go:embed migrations/*.sql
@@ -38,7 +40,7 @@ func Open(ctx context.Context, databaseURL string, opts *sqlstore.Options) (*sql
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := stdlib.OpenDBFromPool(pool)
+	db := telemetry.OpenSQLConnector(stdlib.GetPoolConnector(pool), semconv.DBSystemNamePostgreSQL)
 	s, err := sqlstore.New(db, db, Dialect{Schema: schema}, opts, func() error { pool.Close(); return nil })
 	if err != nil {
 		db.Close()

@@ -24,6 +24,8 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/gtmgate/gtmgate/store/sqlstore"
+	"github.com/gtmgate/gtmgate/telemetry"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 )
 
 //go:embed migrations/*.sql
@@ -103,7 +105,7 @@ func openPool(path string, extra url.Values) (*sql.DB, error) {
 	for k, v := range extra {
 		q[k] = v
 	}
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	db, err := telemetry.OpenSQL("sqlite", path+"?"+q.Encode(), semconv.DBSystemNameSQLite)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}

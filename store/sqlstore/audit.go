@@ -12,10 +12,10 @@ import (
 
 const (
 	auditInsert = `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status,
-		error_code, duration_ms, request_id, detail) VALUES `
+		error_code, duration_ms, request_id, detail, trace_id) VALUES `
 	usageInsert = `INSERT INTO usage_events (time, tenant_id, source, tool, action, ok, duration_ms,
 		upstream_ms, prompt_tokens, completion_tokens) VALUES `
-	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail"
+	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id"
 )
 
 // WriteCalls writes audit entries and usage events in one transaction, with
@@ -92,10 +92,10 @@ func (s *Store) ForgetJournal(ctx context.Context, journal string) error {
 }
 
 func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
-	err := s.insertMany(ctx, tx, auditInsert, 11, len(audit), func(i int, dst []any) []any {
+	err := s.insertMany(ctx, tx, auditInsert, 12, len(audit), func(i int, dst []any) []any {
 		a := &audit[i]
 		return append(dst, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
-			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail)
+			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID)
 	})
 	if err != nil {
 		return err
@@ -188,7 +188,7 @@ func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgat
 	for rows.Next() {
 		var a gtmgate.AuditEntry
 		if err := rows.Scan(&a.ID, timeCol{&a.Time}, &a.TenantID, &a.Action, &a.Source, &a.Key, &a.Outcome,
-			&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail); err != nil {
+			&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID); err != nil {
 			return nil, 0, s.fail("query audit", err)
 		}
 		entries = append(entries, a)

@@ -13,7 +13,8 @@ import (
 
 func auditEntry(i int, tenant, action, source, key, outcome string, at time.Time) gtmgate.AuditEntry {
 	return gtmgate.AuditEntry{Time: at, TenantID: tenant, Action: action, Source: source, Key: key,
-		Outcome: outcome, Status: 200, DurationMS: 1.5, RequestID: fmt.Sprintf("req-%d", i), Detail: "d"}
+		Outcome: outcome, Status: 200, DurationMS: 1.5, RequestID: fmt.Sprintf("req-%d", i), Detail: "d",
+		TraceID: fmt.Sprintf("%032x", i+1)}
 }
 
 func testQueryAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
