@@ -17,7 +17,7 @@ import (
 // body, model, stream), authorize the model for the tenant, then forward the
 // original bytes and relay the answer, buffered or streamed.
 func (h *Handler) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
-	ctx, span := telemetry.Start(r.Context(), "chat", telemetry.GenAIOperationName.String("chat"))
+	ctx, span := telemetry.Start(r.Context(), "chat", "", telemetry.GenAIOperationName.String("chat"))
 	defer span.End()
 	r = r.WithContext(ctx)
 	c := newCall(r, actionCompletions)

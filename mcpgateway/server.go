@@ -135,7 +135,7 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 				ctx = trace.ContextWithSpanContext(ctx, sc)
 			}
 		}
-		ctx, span := telemetry.Start(ctx, "tools/call "+name, telemetry.MCPMethodName.String("tools/call"), telemetry.GenAIToolName.String(name))
+		ctx, span := telemetry.Start(ctx, "tools/call", name, telemetry.MCPMethodName.String("tools/call"), telemetry.GenAIToolName.String(name))
 		defer span.End()
 		if p == nil {
 			return errorResult(gtmgate.Errorf(gtmgate.EUnauthorized, "missing credential"), rid), nil

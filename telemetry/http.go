@@ -26,11 +26,17 @@ func Tracer() trace.Tracer { return tracer }
 // noopSpan is returned by Start while tracing is off.
 var noopSpan = trace.SpanFromContext(context.Background())
 
-// Start starts an internal span, or, while tracing is off, returns ctx
-// unchanged and a span that does nothing, without allocating.
-func Start(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+// Start starts an internal span named "op target" (the conventions' form,
+// "execute_tool crm_contacts"; target may be empty), or, while tracing is
+// off, returns ctx unchanged and a span that does nothing, without
+// allocating: not even the name is built.
+func Start(ctx context.Context, op, target string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	if !Enabled() {
 		return ctx, noopSpan
+	}
+	name := op
+	if target != "" {
+		name += " " + target
 	}
 	// A copy, so that attrs does not escape and callers' variadic arrays stay
 	// on the stack while tracing is off.

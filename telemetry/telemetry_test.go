@@ -36,7 +36,7 @@ func TestStartWhileOff(t *testing.T) {
 	}
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(100, func() {
-		_, span := Start(ctx, "x", TenantID.String("t"))
+		_, span := Start(ctx, "x", "y", TenantID.String("t"))
 		span.End()
 	})
 	if allocs != 0 {

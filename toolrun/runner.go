@@ -108,7 +108,7 @@ type call struct {
 // Call runs req through the whole path. Errors are *gtmgate.Error values;
 // APPROVAL_REQUIRED carries the new gate's id.
 func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
-	ctx, span := telemetry.Start(ctx, "execute_tool "+req.Tool, telemetry.GenAIOperationName.String("execute_tool"),
+	ctx, span := telemetry.Start(ctx, "execute_tool", req.Tool, telemetry.GenAIOperationName.String("execute_tool"),
 		telemetry.GenAIToolName.String(req.Tool), telemetry.CallSource.String(req.Source))
 	defer span.End()
 	c := &call{req: req, start: r.opts.Now()}
@@ -129,11 +129,11 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 		return nil, err
 	}
 	if !c.req.approved && gated(c.tenant, c.entry.Tool, c.action) {
-		gctx, span := telemetry.Start(ctx, "toolrun.approval_gate")
+		gctx, span := telemetry.Start(ctx, "toolrun.approval_gate", "")
 		defer span.End()
 		return nil, r.gate(gctx, c)
 	}
-	ctx, span := telemetry.Start(ctx, "toolrun.adapter", telemetry.Provider.String(c.entry.Provider))
+	ctx, span := telemetry.Start(ctx, "toolrun.adapter", "", telemetry.Provider.String(c.entry.Provider))
 	defer span.End()
 	var tokens gtmgate.TokenSource
 	if c.entry.Provider != "" {
@@ -165,14 +165,14 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 // resolve checks caller, tenant, tool, input, scope and account, in that order.
 func (r *Runner) resolve(ctx context.Context, c *call) error {
 	req := c.req
-	actx, span := telemetry.Start(ctx, "toolrun.authorize")
+	actx, span := telemetry.Start(ctx, "toolrun.authorize", "")
 	err := r.authorize(actx, c)
 	telemetry.Fail(span, gtmgate.ErrorCode(err))
 	span.End()
 	if err != nil {
 		return err
 	}
-	_, span = telemetry.Start(ctx, "toolrun.validate")
+	_, span = telemetry.Start(ctx, "toolrun.validate", "")
 	defer span.End()
 	entry, ok := r.opts.Registry.Tool(req.Tool)
 	if !ok || (req.Domain != "" && entry.Domain != req.Domain) {
