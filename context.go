@@ -3,6 +3,7 @@ package gtmgate
 import (
 	"context"
 	"errors"
+	"net/http"
 	"slices"
 )
 
@@ -78,4 +79,12 @@ type Recorder interface {
 	Record(ctx context.Context, a AuditEntry, u *UsageEvent) error
 	// Flush returns once every call recorded before it is in the store.
 	Flush(ctx context.Context) error
+}
+
+// Router is what route-mounting functions need of a mux. *http.ServeMux has
+// it; so does the recorder that lists a surface's routes for its API
+// description.
+type Router interface {
+	Handle(pattern string, handler http.Handler)
+	HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request))
 }

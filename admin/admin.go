@@ -12,6 +12,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/routes"
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/telemetry"
 	"github.com/gtmgate/gtmgate/throttle"
@@ -30,15 +31,16 @@ type Options struct {
 	MaxBodyBytes int64
 	Now          func() time.Time
 	// Extra mounts routes of other features (OAuth seeding, schedules…) on the admin mux.
-	Extra []func(mux *http.ServeMux)
+	Extra []func(mux gtmgate.Router)
 	// KeyGuard throttles wrong admin keys per client address.
 	KeyGuard *throttle.Guard
 }
 
 // Handler serves /admin/.
 type Handler struct {
-	opts Options
-	mux  *http.ServeMux
+	opts   Options
+	mux    *http.ServeMux
+	routes *routes.Recorder
 }
 
 // New returns the admin API handler.
@@ -50,12 +52,24 @@ func New(opts Options) *Handler {
 		opts.MaxBodyBytes = jsonapi.DefaultMaxBody
 	}
 	h := &Handler{opts: opts, mux: http.NewServeMux()}
-	h.routes()
+	h.routes = routes.NewRecorder(h.mux)
+	h.register()
 	return h
 }
 
-func (h *Handler) routes() {
-	m := h.mux
+// Patterns lists the admin API's routes, those mounted through Extra included.
+func (h *Handler) Patterns() []string { return h.routes.Patterns() }
+
+// Route returns the pattern that serves r, or "" for the not-found fallback.
+func (h *Handler) Route(r *http.Request) string {
+	if _, pattern := h.mux.Handler(r); pattern != "/admin/" {
+		return pattern
+	}
+	return ""
+}
+
+func (h *Handler) register() {
+	m := h.routes
 	m.HandleFunc("GET /admin/tenants", h.listTenants)
 	m.HandleFunc("GET /admin/tenants/{tenant_id}", h.getTenant)
 	m.HandleFunc("PUT /admin/tenants/{tenant_id}", h.putTenant)
@@ -78,7 +92,7 @@ func (h *Handler) routes() {
 	for _, mount := range h.opts.Extra {
 		mount(m)
 	}
-	m.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
+	h.mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.ENotFound, "no admin route %s %s", r.Method, r.URL.Path))
 	})
 }

@@ -46,7 +46,8 @@ func (h *Handler) getApproval(w http.ResponseWriter, r *http.Request) {
 	jsonapi.Write(w, http.StatusOK, a)
 }
 
-type decisionBody struct {
+// DecisionBody is the optional body of an approve or reject.
+type DecisionBody struct {
 	Reason    string `json:"reason"`
 	DecidedBy string `json:"decided_by"`
 }
@@ -57,7 +58,7 @@ func (h *Handler) reject(w http.ResponseWriter, r *http.Request)  { h.decide(w, 
 // decide approves (executing the stored call once) or rejects a gate. An
 // empty body is allowed for approve; reject needs a reason.
 func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) {
-	var b decisionBody
+	var b DecisionBody
 	body, err := jsonapi.ReadBody(w, r, h.opts.MaxBodyBytes)
 	if err == nil && len(body) > 0 {
 		err = jsonapi.Unmarshal(body, &b)

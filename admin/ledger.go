@@ -43,14 +43,15 @@ func (h *Handler) getLedger(w http.ResponseWriter, r *http.Request) {
 	jsonapi.Write(w, http.StatusOK, e)
 }
 
-type replayBody struct {
+// ReplayBody is POST /admin/replay's body.
+type ReplayBody struct {
 	EntryID string `json:"entry_id"`
 	Force   bool   `json:"force"`
 }
 
 // replay serves POST /admin/replay {entry_id, force}.
 func (h *Handler) replay(w http.ResponseWriter, r *http.Request) {
-	var b replayBody
+	var b ReplayBody
 	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &b); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return

@@ -16,8 +16,8 @@ var (
 	providerKeyPattrn = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 )
 
-// tenantBody is the tenant configuration of the spec plus gtmgate's options.
-type tenantBody struct {
+// TenantBody is the tenant configuration of the spec plus gtmgate's options.
+type TenantBody struct {
 	Name          string                              `json:"name"`
 	Status        string                              `json:"status"`
 	Providers     map[string]gtmgate.ProviderAccounts `json:"providers"`
@@ -58,7 +58,7 @@ func (h *Handler) tenant(r *http.Request, id string) (*gtmgate.Tenant, error) {
 
 func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("tenant_id")
-	var body tenantBody
+	var body TenantBody
 	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &body); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -87,7 +87,7 @@ func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 	jsonapi.Write(w, status, map[string]any{"tenant": saved, "created": created})
 }
 
-func (h *Handler) validateTenant(id string, b *tenantBody) error {
+func (h *Handler) validateTenant(id string, b *TenantBody) error {
 	bad := func(format string, args ...any) error { return gtmgate.Errorf(gtmgate.EValidation, format, args...) }
 	if !tenantIDPattern.MatchString(id) {
 		return bad("tenant_id %q must be 1-63 lowercase letters, digits, '-' or '_', starting with a letter or digit", id)

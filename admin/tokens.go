@@ -15,7 +15,8 @@ const MinTokenLength = 16
 
 const tokenHint = "generate a random token, for example with: openssl rand -hex 32"
 
-type registerTokenBody struct {
+// RegisterTokenBody is POST /admin/auth's body.
+type RegisterTokenBody struct {
 	TenantID string `json:"tenant_id"`
 	Token    string `json:"token"`
 	Label    string `json:"label,omitempty"`
@@ -23,7 +24,7 @@ type registerTokenBody struct {
 
 // registerToken serves POST /admin/auth. Only the token's hash is kept.
 func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
-	var b registerTokenBody
+	var b RegisterTokenBody
 	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &b); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -91,8 +92,8 @@ func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 	jsonapi.Write(w, http.StatusOK, map[string]any{"revoked": id})
 }
 
-// providerTokenBody is the stored provider token of the spec.
-type providerTokenBody struct {
+// ProviderTokenBody is the stored provider token of the spec.
+type ProviderTokenBody struct {
 	AccessToken string `json:"access_token"`
 	ExpiresAt   int64  `json:"expires_at"`
 	TokenType   string `json:"token_type"`
@@ -101,7 +102,7 @@ type providerTokenBody struct {
 // putProviderToken serves PUT /admin/tokens/{tenant_id}/{provider}/{account_id}.
 func (h *Handler) putProviderToken(w http.ResponseWriter, r *http.Request) {
 	tenantID, provider, account := r.PathValue("tenant_id"), r.PathValue("provider"), r.PathValue("account_id")
-	var b providerTokenBody
+	var b ProviderTokenBody
 	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &b); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return

@@ -39,12 +39,14 @@ type App struct {
 	backend string
 	sealer  *secret.Sealer
 	// key is the encryption key; the demo token is derived from it.
-	key       []byte
-	recorder  *audit.Writer
-	registry  *registry.Registry
-	runner    *toolrun.Runner
-	metrics   *middleware.Metrics
-	refresher *refresh.Refresher
+	key      []byte
+	recorder *audit.Writer
+	registry *registry.Registry
+	// gatewayAPI is the gateway's OpenAPI document, published on the docs host.
+	gatewayAPI []byte
+	runner     *toolrun.Runner
+	metrics    *middleware.Metrics
+	refresher  *refresh.Refresher
 
 	stopWorkers context.CancelFunc
 	workersDone chan struct{}
@@ -186,6 +188,9 @@ func (a *App) Start() error {
 
 // Addr returns the bound address of a surface ("" when off).
 func (a *App) Addr(surface string) string { return a.addrs[surface] }
+
+// Handler returns a surface's handler (nil when the surface is not built).
+func (a *App) Handler(surface string) http.Handler { return a.handlers[surface] }
 
 // Errors reports a listener that failed while serving.
 func (a *App) Errors() <-chan error { return a.serveErr }

@@ -30,7 +30,7 @@ func (a *App) buildContentSurfaces(context.Context) error {
 	if config.Enabled(a.cfg.DocsAddr) {
 		h, err := docs.New(docs.Options{
 			Tree: dirOrNil(a.cfg.DocsContent), DocsURL: a.cfg.DocsURL, GatewayURL: a.cfg.GatewayURL,
-			Registry: a.registry, Version: a.version, Watch: a.cfg.Watch, Logger: a.logger,
+			Registry: a.registry, Version: a.version, GatewayAPI: a.gatewayAPI, Watch: a.cfg.Watch, Logger: a.logger,
 		})
 		if err != nil {
 			return fmt.Errorf("docs content: %w", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/mcpgateway"
 	"github.com/gtmgate/gtmgate/oauth"
+	"github.com/gtmgate/gtmgate/openapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
@@ -123,7 +124,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard}
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"),
-		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(*http.ServeMux){oauthSrv.MountAdmin, a.refresher.Mount},
+		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,
@@ -137,11 +138,23 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.handlers[SurfaceGateway] = gateway.New(gateway.Options{
+	var gw *gateway.Server
+	gw = gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, MCP: mcp,
 		Chat: chatHandler, OAuth: oauthSrv,
+		OpenAPI: openapi.Handler(func() (*openapi.Document, error) { return openapi.Gateway(a.registry, gw.Patterns()) }),
 	})
+	a.handlers[SurfaceGateway] = gw
+	// The docs host publishes the same description, pointed at the gateway.
+	api, err := openapi.Gateway(a.registry, gw.Patterns())
+	if err != nil {
+		return err
+	}
+	api.Servers = []openapi.Server{{URL: a.cfg.GatewayURL, Description: "gtmgate gateway"}}
+	if a.gatewayAPI, err = api.JSON(); err != nil {
+		return fmt.Errorf("gateway API description: %w", err)
+	}
 	return a.buildContentSurfaces(ctx)
 }
 

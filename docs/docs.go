@@ -28,6 +28,9 @@ type Options struct {
 	Registry *registry.Registry
 	// Version is the build version shown by the MCP server.
 	Version string
+	// GatewayAPI is the gateway's OpenAPI document, published at
+	// /openapi.json; nil leaves it out.
+	GatewayAPI []byte
 	// Watch reloads the tree when its files change (development).
 	Watch  bool
 	Logger *slog.Logger
@@ -39,6 +42,7 @@ const (
 	PathLLMSFull = "/llms-full.txt"
 	PathSitemap  = "/sitemap.xml"
 	PathRobots   = "/robots.txt"
+	PathOpenAPI  = "/openapi.json"
 	PathMCP      = "/mcp"
 	PathSearch   = "/api/search"
 	// PathSearchPage is the search page for people (HTML; markdown on request).
@@ -60,7 +64,7 @@ func New(opts Options) (http.Handler, error) {
 		BaseURL:   opts.DocsURL,
 		SiteName:  "",
 		Generated: toolReference(opts.Registry, opts.GatewayURL),
-		Resources: generator,
+		Resources: generator(opts.GatewayAPI),
 		PageLinks: []string{
 			`</llms.txt>; rel="describedby"; type="text/markdown"; title="llms.txt"`,
 			`</llms-full.txt>; rel="describedby"; type="text/markdown"; title="llms-full.txt"`,
@@ -87,18 +91,25 @@ func routes(src *content.Source, opts Options) http.Handler {
 	return src.Guard(mux)
 }
 
-// generator adds llms.txt, llms-full.txt, the sitemap and robots.txt.
-func generator(t *content.Tree) ([]content.Resource, error) {
-	sitemap, newest, err := content.Sitemap(t)
-	if err != nil {
-		return nil, err
+// generator adds llms.txt, llms-full.txt, the sitemap, robots.txt and the
+// gateway's API description.
+func generator(gatewayAPI []byte) func(t *content.Tree) ([]content.Resource, error) {
+	return func(t *content.Tree) ([]content.Resource, error) {
+		sitemap, newest, err := content.Sitemap(t)
+		if err != nil {
+			return nil, err
+		}
+		res := []content.Resource{
+			{Path: PathLLMS, ContentType: content.TypeMarkdown, Data: llmsIndex(t, gatewayAPI != nil), LastModified: newest},
+			{Path: PathLLMSFull, ContentType: content.TypeMarkdown, Data: content.FullCorpus(t, t.SiteName(), summary(t)), LastModified: newest},
+			{Path: PathSitemap, ContentType: content.TypeXML, Data: sitemap, LastModified: newest},
+			{Path: PathRobots, ContentType: content.TypeText, Data: content.Robots(t)},
+		}
+		if gatewayAPI != nil {
+			res = append(res, content.Resource{Path: PathOpenAPI, ContentType: content.TypeJSON, Data: gatewayAPI})
+		}
+		return res, nil
 	}
-	return []content.Resource{
-		{Path: PathLLMS, ContentType: content.TypeMarkdown, Data: llmsIndex(t), LastModified: newest},
-		{Path: PathLLMSFull, ContentType: content.TypeMarkdown, Data: content.FullCorpus(t, t.SiteName(), summary(t)), LastModified: newest},
-		{Path: PathSitemap, ContentType: content.TypeXML, Data: sitemap, LastModified: newest},
-		{Path: PathRobots, ContentType: content.TypeText, Data: content.Robots(t)},
-	}, nil
 }
 
 func summary(t *content.Tree) string {
@@ -111,7 +122,7 @@ func summary(t *content.Tree) string {
 // llmsIndex renders /llms.txt: the docs name and summary, then one line per
 // page — its absolute markdown URL with a short description — grouped by
 // section in reading order.
-func llmsIndex(t *content.Tree) []byte {
+func llmsIndex(t *content.Tree, withAPI bool) []byte {
 	var b strings.Builder
 	b.WriteString("# " + t.SiteName() + "\n\n> " + summary(t) + "\n\n")
 	b.WriteString("Every page is markdown at its URL plus .md. Search: " + t.URL(PathSearch) + "?q=…; MCP (read-only): " + t.URL(PathMCP) + ".\n")
@@ -132,5 +143,8 @@ func llmsIndex(t *content.Tree) []byte {
 	b.WriteString("\n## Optional\n\n")
 	b.WriteString(content.LLMSLine("Full documentation", t.URL(PathLLMSFull), "every page in one markdown document"))
 	b.WriteString(content.LLMSLine("Sitemap", t.URL(PathSitemap), "XML sitemap of every page"))
+	if withAPI {
+		b.WriteString(content.LLMSLine("Gateway OpenAPI description", t.URL(PathOpenAPI), "OpenAPI 3.1 document of the gateway's REST proxy, chat, OAuth, health and admin API"))
+	}
 	return []byte(b.String())
 }

@@ -9,17 +9,18 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
-// healthBody is GET /health's answer.
-type healthBody struct {
+// Health is GET /health's answer.
+type Health struct {
 	Status    string      `json:"status"`
 	Version   string      `json:"version"`
 	Commit    string      `json:"commit,omitempty"`
 	GoVersion string      `json:"go_version"`
 	Uptime    float64     `json:"uptime_seconds"`
-	Store     storeHealth `json:"store"`
+	Store     StoreHealth `json:"store"`
 }
 
-type storeHealth struct {
+// StoreHealth is the store's part of the health answer.
+type StoreHealth struct {
 	Backend   string  `json:"backend"`
 	Reachable bool    `json:"reachable"`
 	LatencyMS float64 `json:"latency_ms"`
@@ -33,8 +34,8 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	err := s.opts.Store.Ping(ctx)
 	bi := buildinfo.Get()
-	body := healthBody{Status: "ok", Version: s.opts.Version, Commit: bi.Commit, GoVersion: bi.GoVersion, Uptime: time.Since(s.started).Seconds(),
-		Store: storeHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000}}
+	body := Health{Status: "ok", Version: s.opts.Version, Commit: bi.Commit, GoVersion: bi.GoVersion, Uptime: time.Since(s.started).Seconds(),
+		Store: StoreHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000}}
 	status := http.StatusOK
 	if err != nil {
 		// The cause can name hosts; keep it out of an unauthenticated answer.

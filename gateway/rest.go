@@ -11,14 +11,14 @@ import (
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
-// toolCallBody is the REST proxy's request body.
-type toolCallBody struct {
+// ToolCallBody is the REST proxy's request body.
+type ToolCallBody struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input"`
 }
 
-// toolCallResult is the REST proxy's success body.
-type toolCallResult struct {
+// ToolCallResult is the REST proxy's success body.
+type ToolCallResult struct {
 	OK         bool    `json:"ok"`
 	Tool       string  `json:"tool"`
 	Action     string  `json:"action"`
@@ -29,7 +29,7 @@ type toolCallResult struct {
 
 // handleToolCall serves POST /api/v1/{tenant}/{domain}.
 func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
-	var body toolCallBody
+	var body ToolCallBody
 	if err := jsonapi.Decode(w, r, s.opts.MaxBodyBytes, &body); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -51,7 +51,7 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	jsonapi.Write(w, http.StatusOK, toolCallResult{OK: true, Tool: out.Tool, Action: out.Action, Result: out.Result, RequestID: rid, DurationMS: out.DurationMS})
+	jsonapi.Write(w, http.StatusOK, ToolCallResult{OK: true, Tool: out.Tool, Action: out.Action, Result: out.Result, RequestID: rid, DurationMS: out.DurationMS})
 }
 
 // handleApprovalStatus serves GET /api/v1/{tenant}/approvals/{id}.

@@ -17,7 +17,7 @@ func FuzzToolCallBody(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var body toolCallBody
+		var body ToolCallBody
 		err := jsonapi.Unmarshal(b, &body)
 		if err != nil && gtmgate.ErrorCode(err) != gtmgate.EValidation {
 			t.Fatalf("code %s for %q", gtmgate.ErrorCode(err), b)

@@ -11,6 +11,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/routes"
 	"github.com/gtmgate/gtmgate/telemetry"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
@@ -30,6 +31,8 @@ type Options struct {
 	MCP   http.Handler
 	Chat  ChatHandler
 	OAuth Mounter
+	// OpenAPI serves GET /openapi.json, the description of this surface.
+	OpenAPI http.Handler
 }
 
 // ChatHandler serves the OpenAI-compatible routes.
@@ -40,14 +43,16 @@ type ChatHandler interface {
 
 // Mounter adds its own routes to a mux.
 type Mounter interface {
-	Mount(mux *http.ServeMux)
+	Mount(mux gtmgate.Router)
 }
 
 // Server is the gateway surface.
 type Server struct {
-	opts    Options
-	started time.Time
-	handler http.Handler
+	opts     Options
+	started  time.Time
+	handler  http.Handler
+	mux      *http.ServeMux
+	recorded *routes.Recorder
 }
 
 // New builds the gateway surface.
@@ -69,7 +74,9 @@ func New(opts Options) *Server {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
+	root := http.NewServeMux()
+	mux := routes.NewRecorder(root)
+	s.mux, s.recorded = root, mux
 	auth := s.opts.Auth.Require
 	mux.HandleFunc("GET /health", s.handleHealth)
 	if s.opts.Metrics != nil {
@@ -84,15 +91,46 @@ func (s *Server) routes() *http.ServeMux {
 		mux.Handle("POST /v1/chat/completions", auth(http.HandlerFunc(s.opts.Chat.ServeChatCompletions)))
 		mux.Handle("GET /v1/models", auth(http.HandlerFunc(s.opts.Chat.ServeModels)))
 	}
-	if s.opts.Admin != nil {
-		mux.Handle("/admin/", middleware.Headers(middleware.AdminHeaders)(s.opts.Admin))
-	}
 	if s.opts.OAuth != nil {
 		s.opts.OAuth.Mount(mux)
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	if s.opts.OpenAPI != nil {
+		mux.Handle("GET /openapi.json", s.opts.OpenAPI)
+	}
+	// The admin API and the fallback are listed by Patterns apart: the admin
+	// handler records its own routes.
+	if s.opts.Admin != nil {
+		root.Handle("/admin/", middleware.Headers(middleware.AdminHeaders)(s.opts.Admin))
+	}
+	root.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.ENotFound, "no route %s %s", r.Method, r.URL.Path).
 			WithHint("tool calls go to POST /api/v1/{tenant}/{domain}; MCP to /mcp; see the docs host"))
 	})
-	return mux
+	return root
+}
+
+// Patterns lists every route of the gateway surface, the admin API's
+// included, as registered on their muxes.
+func (s *Server) Patterns() []string {
+	out := s.recorded.Patterns()
+	if a, ok := s.opts.Admin.(interface{ Patterns() []string }); ok {
+		out = append(out, a.Patterns()...)
+	}
+	return out
+}
+
+// Route returns the registered pattern that serves r, or "" when only the
+// not-found fallback would: the test that holds the API description to the
+// routes asks it where each described operation lands.
+func (s *Server) Route(r *http.Request) string {
+	_, pattern := s.mux.Handler(r)
+	if pattern == "/admin/" {
+		if a, ok := s.opts.Admin.(interface{ Route(*http.Request) string }); ok {
+			return a.Route(r)
+		}
+	}
+	if pattern == "/" || pattern == "/admin/" {
+		return ""
+	}
+	return pattern
 }

@@ -13,12 +13,14 @@ import (
 // maxConnectCodeTTL bounds how long an operator may make a connect code live.
 const maxConnectCodeTTL = 24 * time.Hour
 
-type connectCodeRequest struct {
+// ConnectCodeRequest is POST /admin/oauth/connect-codes's body.
+type ConnectCodeRequest struct {
 	TenantID   string `json:"tenant_id"`
 	TTLSeconds int    `json:"ttl_seconds,omitempty"`
 }
 
-type connectCodeResponse struct {
+// ConnectCodeResponse carries the code, shown once.
+type ConnectCodeResponse struct {
 	Code      string    `json:"code"`
 	TenantID  string    `json:"tenant_id"`
 	ExpiresAt time.Time `json:"expires_at"`
@@ -29,7 +31,7 @@ type connectCodeResponse struct {
 // tenant on the consent page without holding a tenant token. Only its hash is
 // stored; the code is shown once.
 func (s *Server) handleCreateConnectCode(w http.ResponseWriter, r *http.Request) {
-	var b connectCodeRequest
+	var b ConnectCodeRequest
 	if err := jsonapi.Decode(w, r, maxFormBytes, &b); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -65,5 +67,5 @@ func (s *Server) handleCreateConnectCode(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	jsonapi.Write(w, http.StatusCreated, connectCodeResponse{Code: code, TenantID: b.TenantID, ExpiresAt: c.ExpiresAt})
+	jsonapi.Write(w, http.StatusCreated, ConnectCodeResponse{Code: code, TenantID: b.TenantID, ExpiresAt: c.ExpiresAt})
 }

@@ -144,7 +144,7 @@ func (s *Server) ResourceMetadataURL() string {
 }
 
 // Mount adds the OAuth routes to the gateway mux (it implements gateway.Mounter).
-func (s *Server) Mount(mux *http.ServeMux) {
+func (s *Server) Mount(mux gtmgate.Router) {
 	cors := allowAnyOrigin
 	for _, p := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"} {
 		mux.Handle("GET "+p, cors(http.HandlerFunc(s.handleResourceMetadata)))
@@ -167,7 +167,7 @@ func (s *Server) Mount(mux *http.ServeMux) {
 
 // MountAdmin adds POST /admin/oauth/connect-codes to the admin mux (pass it
 // in admin.Options.Extra; the admin handler authenticates and audits).
-func (s *Server) MountAdmin(mux *http.ServeMux) {
+func (s *Server) MountAdmin(mux gtmgate.Router) {
 	mux.HandleFunc("POST /admin/oauth/connect-codes", s.handleCreateConnectCode)
 }
 

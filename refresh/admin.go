@@ -14,7 +14,7 @@ import (
 //
 //	POST /admin/seed-oauth     configure an account's refresh (the OAuth seeding record)
 //	GET  /admin/oauth-refresh  list seeded accounts without secrets; query tenant filters
-func (r *Refresher) Mount(mux *http.ServeMux) {
+func (r *Refresher) Mount(mux gtmgate.Router) {
 	mux.HandleFunc("POST /admin/seed-oauth", r.seedOAuth)
 	mux.HandleFunc("GET /admin/oauth-refresh", r.listAccounts)
 }

@@ -18,6 +18,8 @@ type serverCardDoc struct {
 	Description string   `json:"description"`
 	WebsiteURL  string   `json:"websiteUrl,omitempty"`
 	Remotes     []remote `json:"remotes"`
+	// Meta carries extensions under reverse-DNS keys, as server.json allows.
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 type remote struct {
@@ -47,6 +49,8 @@ func serverCard(t *content.Tree, opts Options) ([]byte, error) {
 			}}},
 			{Type: "streamable-http", URL: opts.SiteURL + PathMCP},
 		},
+		Meta: map[string]any{"io.gtmgate/openapi": map[string]string{
+			"url": opts.SiteURL + PathOpenAPI, "description": "OpenAPI 3.1 description of the site's read surface"}},
 	}
 	b, err := json.MarshalIndent(card, "", "  ")
 	if err != nil {

@@ -65,6 +65,7 @@ func llmsIndex(t *content.Tree) []byte {
 	b.WriteString(content.LLMSLine("Full corpus", t.URL(PathLLMSFull), "the whole site in one markdown document, for deep grounding"))
 	b.WriteString(content.LLMSLine("Sitemap", t.URL(PathSitemap), "XML sitemap of every HTML page"))
 	b.WriteString(content.LLMSLine("Agent skills", t.URL(PathSkills), "skills for agents: reading this site (public) and the tenant-bound gateway tools"))
+	b.WriteString(content.LLMSLine("OpenAPI description", t.URL(PathOpenAPI), "OpenAPI 3.1 description of every read path of this site"))
 	b.WriteString(content.LLMSLine("MCP server card", t.URL(PathServerCard), "the tenant-authenticated MCP endpoint and the public read-only one"))
 	b.WriteString("\nA public read-only MCP server (streamable HTTP, POST only) answers at " + t.URL(PathMCP) + " with the tools search, get_page and list_pages.\n")
 	return []byte(b.String())

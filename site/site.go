@@ -75,6 +75,7 @@ func New(opts Options) (http.Handler, error) {
 			`</llms-full.txt>; rel="describedby"; type="text/markdown"; title="llms-full.txt"`,
 			`<` + PathServerCard + `>; rel="service-desc"; type="application/json"; title="MCP server card"`,
 			`<` + PathSkills + `>; rel="service-doc"; type="application/json"; title="Agent skills"`,
+			`<` + PathOpenAPI + `>; rel="service-desc"; type="application/openapi+json"; title="OpenAPI description"`,
 		},
 		FooterLinks: []content.Link{{Title: "llms.txt", Path: PathLLMS}, {Title: "Sitemap", Path: PathSitemap}, {Title: "Agent skills", Path: PathSkills}},
 		SearchPath:  PathSearchPage,
@@ -121,7 +122,12 @@ func generator(opts Options) func(*content.Tree) ([]content.Resource, error) {
 		if err != nil {
 			return nil, err
 		}
-		return append(res, skills...), nil
+		res = append(res, skills...)
+		api, err := apiDescription(t, opts, res)
+		if err != nil {
+			return nil, err
+		}
+		return append(res, content.Resource{Path: PathOpenAPI, ContentType: content.TypeJSON, Data: append(api, '\n')}), nil
 	}
 }
 

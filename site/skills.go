@@ -18,6 +18,8 @@ const skillsSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json
 type skillsIndex struct {
 	Schema string       `json:"$schema"`
 	Skills []skillEntry `json:"skills"`
+	// OpenAPI is the site's API description, for agents that read one.
+	OpenAPI string `json:"openapi"`
 }
 
 // skillEntry is one skill. Access is "public" or "tenant"; tenant-bound
@@ -52,7 +54,7 @@ type skill struct {
 // SHA-256 of exactly those bytes.
 func skillResources(t *content.Tree, opts Options) ([]content.Resource, error) {
 	skills := append(publicSkills(t, opts), tenantSkills(opts)...)
-	idx := skillsIndex{Schema: skillsSchema, Skills: []skillEntry{}}
+	idx := skillsIndex{Schema: skillsSchema, Skills: []skillEntry{}, OpenAPI: t.URL(PathOpenAPI)}
 	var res []content.Resource
 	for _, s := range skills {
 		path := skillsDirectory + s.entry.Name + "/SKILL.md"

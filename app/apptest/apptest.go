@@ -30,6 +30,8 @@ type Env struct {
 	DocsURL    string
 	DemoToken  string
 	Config     config.Config
+
+	contract gatewayContract
 }
 
 // Start runs an App until the test ends. modify may change the configuration
@@ -132,6 +134,7 @@ func (e *Env) Do(method, url string, body any, headers ...string) *Response {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	e.checkGatewayResponse(req, resp.StatusCode, resp.Header, b)
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
 }
 

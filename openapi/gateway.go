@@ -1,0 +1,362 @@
+package openapi
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/agenttools"
+	"github.com/gtmgate/gtmgate/gateway"
+	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/oauth"
+	"github.com/gtmgate/gtmgate/refresh"
+	"github.com/gtmgate/gtmgate/registry"
+)
+
+// GatewayVersion is the version of the gateway API description; it moves
+// when a route or a body changes shape, not with each release.
+const GatewayVersion = "1.0.0"
+
+// Security requirements.
+const (
+	secBearer = "bearerAuth"
+	secAdmin  = "adminKey"
+)
+
+// operation describes one registered route. pattern is the route exactly as
+// registered on the mux; methods, for a pattern without a method (/mcp),
+// lists the methods it answers.
+type operation struct {
+	pattern     string
+	methods     []string
+	id, summary string
+	description string
+	tag         string
+	security    string // secBearer, secAdmin or "" for none
+	query       []Parameter
+	body        *RequestBody
+	responses   map[string]*Response
+}
+
+// errorResponses are JSON error bodies for the given statuses.
+func errorResponses(statuses ...int) map[string]*Response {
+	out := map[string]*Response{}
+	for _, s := range statuses {
+		out[strconv.Itoa(s)] = &Response{Description: http.StatusText(s), Content: jsonContent(ref("ErrorBody"))}
+	}
+	return out
+}
+
+// jsonOK is a success with a JSON body, plus error bodies for errs.
+func jsonOK(status int, s Schema, errs ...int) map[string]*Response {
+	out := errorResponses(errs...)
+	out[strconv.Itoa(status)] = &Response{Description: http.StatusText(status), Content: jsonContent(s)}
+	return out
+}
+
+func jsonBody(s Schema) *RequestBody {
+	return &RequestBody{Required: true, Content: jsonContent(s)}
+}
+
+func formBody(s Schema) *RequestBody {
+	return &RequestBody{Required: true, Content: map[string]MediaType{"application/x-www-form-urlencoded": {Schema: s}}}
+}
+
+func queryParam(name, description string, s Schema) Parameter {
+	return Parameter{Name: name, In: "query", Description: description, Schema: s}
+}
+
+var (
+	str       = Schema{"type": "string"}
+	anyObject = Schema{"type": "object"}
+	limit     = queryParam("limit", "Page size, 1 to 1000 (default 100).", Schema{"type": "integer", "minimum": 1, "maximum": 1000})
+	since     = queryParam("since", "Only entries at or after this RFC 3339 time.", Schema{"type": "string", "format": "date-time"})
+	tenantQ   = queryParam("tenant", "Only this tenant's entries.", str)
+)
+
+// Common error statuses: every authenticated route can answer 401, 403
+// and 429 (credential throttling), and any can answer 500.
+var (
+	bearerErrors = []int{400, 401, 403, 413, 429, 500}
+	adminErrors  = []int{400, 401, 404, 413, 429, 500}
+)
+
+// oauthError is RFC 6749 section 5.2's error body.
+var oauthError = map[string]MediaType{"application/json": {Schema: Schema{
+	"type": "object", "required": []string{"error"},
+	"properties": map[string]any{"error": str, "error_description": str},
+}}}
+
+func oauthOK(s Schema) map[string]*Response {
+	return map[string]*Response{
+		"200": {Description: "OK", Content: jsonContent(s)},
+		"400": {Description: "OAuth error", Content: oauthError},
+		"401": {Description: "Client authentication failed", Content: oauthError},
+		"429": {Description: "Too many registrations from this address", Content: jsonContent(ref("ErrorBody"))},
+	}
+}
+
+var preflight = map[string]*Response{"204": {Description: "CORS preflight answered"}}
+
+// gatewayOperations lists every route the gateway listener can register.
+func gatewayOperations() []operation {
+	toolErrors := append([]int{404, 409, 422, 424, 502, 503, 504}, bearerErrors...)
+	toolResponses := jsonOK(200, ref("ToolResult"), toolErrors...)
+	toolResponses["202"] = &Response{Description: "The call waits for an operator's approval (APPROVAL_REQUIRED with approval_id).",
+		Content: jsonContent(ref("ErrorBody"))}
+	ops := []operation{
+		{pattern: "GET /health", id: "getHealth", tag: "health", summary: "Liveness and store reachability",
+			description: "No authentication. 503 when the store cannot be reached.",
+			responses: map[string]*Response{
+				"200": {Description: "OK", Content: jsonContent(responseOf[gateway.Health]())},
+				"503": {Description: "The store is unreachable", Content: jsonContent(responseOf[gateway.Health]())},
+			}},
+		{pattern: "GET /metrics", id: "getMetrics", tag: "health", summary: "Prometheus metrics",
+			responses: map[string]*Response{"200": {Description: "Prometheus text exposition format",
+				Content: map[string]MediaType{"text/plain": {Schema: str}}}}},
+		{pattern: "GET /openapi.json", id: "getOpenAPI", tag: "health", summary: "This document",
+			responses: map[string]*Response{"200": {Description: "OpenAPI 3.1 document", Content: jsonContent(anyObject)}}},
+		{pattern: "POST /api/v1/{tenant}/{domain}", id: "callTool", tag: "tools", security: secBearer,
+			summary:     "Call a tool",
+			description: "The body names the tool and its input; the input schema of each tool comes from the tool registry.",
+			body:        jsonBody(ref("ToolCall")), responses: toolResponses},
+		{pattern: "GET /api/v1/{tenant}/approvals/{id}", id: "getApprovalStatus", tag: "tools", security: secBearer,
+			summary:   "Status of an approval the tenant is waiting on",
+			responses: jsonOK(200, responseOf[agenttools.ApprovalView](), append([]int{404}, bearerErrors...)...)},
+		{pattern: "/mcp", methods: []string{"post", "get", "delete"}, id: "mcp", tag: "mcp", security: secBearer,
+			summary: "MCP streamable HTTP endpoint (JSON-RPC 2.0)",
+			description: "Spec 2025-11-25, stateless: POST carries JSON-RPC requests and answers with application/json; " +
+				"GET and DELETE answer 405. Bearer tenant tokens or OAuth access tokens; see the MCP and OAuth pages.",
+			body: jsonBody(Schema{"type": "object", "required": []string{"jsonrpc", "method"},
+				"properties": map[string]any{"jsonrpc": Schema{"const": "2.0"}, "method": str, "id": Schema{"type": []string{"string", "integer"}}, "params": anyObject}}),
+			responses: map[string]*Response{
+				"200": {Description: "JSON-RPC response", Content: jsonContent(anyObject)},
+				"202": {Description: "Notification accepted"},
+				"400": {Description: "Not a JSON-RPC message"},
+				"401": {Description: "No valid credential; WWW-Authenticate names the resource metadata", Content: jsonContent(ref("ErrorBody"))},
+				"403": {Description: "Origin refused, or insufficient_scope (step-up to tools:write)", Content: jsonContent(ref("ErrorBody"))},
+				"405": {Description: "GET and DELETE: this server keeps no sessions"},
+				"429": {Description: "Too many failed credentials from this address", Content: jsonContent(ref("ErrorBody"))},
+			}},
+		{pattern: "POST /v1/chat/completions", id: "createChatCompletion", tag: "chat", security: secBearer,
+			summary: "OpenAI-compatible chat completion, passed through to the configured model provider",
+			description: "The body is the provider's; gtmgate checks the model against the tenant's allowed_models and refuses duplicate members. " +
+				"With stream:true the answer is text/event-stream.",
+			body: jsonBody(Schema{"type": "object", "required": []string{"model", "messages"},
+				"properties": map[string]any{"model": str, "messages": Schema{"type": "array"}, "stream": Schema{"type": "boolean"}}}),
+			responses: func() map[string]*Response {
+				r := jsonOK(200, anyObject, append([]int{502, 504}, bearerErrors...)...)
+				r["200"].Content["text/event-stream"] = MediaType{Schema: str}
+				return r
+			}()},
+		{pattern: "GET /v1/models", id: "listModels", tag: "chat", security: secBearer,
+			summary:   "The provider's models, limited to the tenant's allowed_models",
+			responses: jsonOK(200, Schema{"type": "object", "required": []string{"data"}, "properties": map[string]any{"object": str, "data": Schema{"type": "array"}}}, append([]int{502, 504}, bearerErrors...)...)},
+	}
+	ops = append(ops, oauthOperations()...)
+	return append(ops, adminOperations()...)
+}
+
+func oauthOperations() []operation {
+	meta := func(path, id, summary string) []operation {
+		return []operation{
+			{pattern: "GET " + path, id: id, tag: "oauth", summary: summary, responses: map[string]*Response{"200": {Description: "OK", Content: jsonContent(anyObject)}}},
+			{pattern: "OPTIONS " + path, id: id + "Preflight", tag: "oauth", summary: "CORS preflight", responses: preflight},
+		}
+	}
+	var ops []operation
+	ops = append(ops, meta("/.well-known/oauth-protected-resource", "getProtectedResourceMetadata", "Protected resource metadata (RFC 9728)")...)
+	ops = append(ops, meta("/.well-known/oauth-protected-resource/mcp", "getMCPResourceMetadata", "Protected resource metadata of /mcp (RFC 9728)")...)
+	ops = append(ops, meta("/.well-known/oauth-authorization-server", "getAuthorizationServerMetadata", "Authorization server metadata (RFC 8414)")...)
+	ops = append(ops, meta("/.well-known/openid-configuration", "getOpenIDConfiguration", "The same metadata, where OpenID clients look for it")...)
+	tokenForm := Schema{"type": "object", "required": []string{"grant_type"}, "properties": map[string]any{
+		"grant_type": Schema{"enum": []string{"authorization_code", "refresh_token"}}, "code": str, "redirect_uri": str,
+		"code_verifier": str, "refresh_token": str, "client_id": str, "client_secret": str, "resource": str}}
+	ops = append(ops,
+		operation{pattern: "POST /oauth/register", id: "registerClient", tag: "oauth", summary: "Dynamic client registration (RFC 7591)",
+			body: jsonBody(Schema{"type": "object", "required": []string{"redirect_uris"}, "properties": map[string]any{
+				"redirect_uris": Schema{"type": "array", "items": str}, "client_name": str, "token_endpoint_auth_method": str}}),
+			responses: func() map[string]*Response {
+				r := oauthOK(anyObject)
+				r["201"] = r["200"]
+				delete(r, "200")
+				return r
+			}()},
+		operation{pattern: "POST /oauth/token", id: "token", tag: "oauth", summary: "Exchange a code (PKCE S256) or rotate a refresh token",
+			body: formBody(tokenForm), responses: oauthOK(Schema{"type": "object", "required": []string{"access_token", "token_type"},
+				"properties": map[string]any{"access_token": str, "token_type": str, "expires_in": Schema{"type": "integer"}, "refresh_token": str, "scope": str}})},
+		operation{pattern: "POST /oauth/revoke", id: "revoke", tag: "oauth", summary: "Revoke a token (RFC 7009)",
+			body:      formBody(Schema{"type": "object", "required": []string{"token"}, "properties": map[string]any{"token": str, "token_type_hint": str, "client_id": str, "client_secret": str}}),
+			responses: map[string]*Response{"200": {Description: "Revoked, or unknown (RFC 7009 answers both alike)"}, "401": {Description: "Client authentication failed", Content: oauthError}}},
+	)
+	for _, p := range []string{"/oauth/register", "/oauth/token", "/oauth/revoke"} {
+		id := "preflight" + strings.ToUpper(p[7:8]) + p[8:]
+		ops = append(ops, operation{pattern: "OPTIONS " + p, id: id, tag: "oauth", summary: "CORS preflight", responses: preflight})
+	}
+	page := map[string]*Response{
+		"200": {Description: "The consent page, for a person", Content: map[string]MediaType{"text/html": {Schema: str}}},
+		"302": {Description: "Back to the client's redirect_uri with a code or an error"},
+		"303": {Description: "Back to the client's redirect_uri after the consent form"},
+		"400": {Description: "The request cannot be sent back to the client", Content: map[string]MediaType{"text/html": {Schema: str}}},
+		"429": {Description: "Too many wrong tenant credentials from this address", Content: map[string]MediaType{"text/html": {Schema: str}}},
+	}
+	ops = append(ops,
+		operation{pattern: "GET /oauth/authorize", id: "authorize", tag: "oauth", summary: "Authorization endpoint: the tenant consent page", responses: page},
+		operation{pattern: "POST /oauth/authorize", id: "authorizeConsent", tag: "oauth", summary: "Consent form submission",
+			body: formBody(anyObject), responses: page},
+	)
+	return ops
+}
+
+func adminOperations() []operation {
+	type ok = map[string]*Response
+	adm := func(pattern, id, summary string, body *RequestBody, responses ok, query ...Parameter) operation {
+		return operation{pattern: pattern, id: id, tag: "admin", security: secAdmin, summary: summary, body: body, responses: responses, query: query}
+	}
+	tenantView := object(map[string]Schema{"tenant": responseOf[gtmgate.Tenant]()})
+	tenantView["properties"].(map[string]any)["oauth_refresh"] = Schema{"type": "array", "items": responseOf[refresh.AccountStatus]()}
+	saved := object(map[string]Schema{"tenant": responseOf[gtmgate.Tenant](), "created": {"type": "boolean"}})
+	created := jsonOK(200, saved, adminErrors...)
+	created["201"] = &Response{Description: "Created", Content: jsonContent(saved)}
+	withNotFound := append([]int{404}, adminErrors...)
+	decision := &RequestBody{Content: jsonContent(requestOf[admin.DecisionBody]())}
+	audit := object(map[string]Schema{"entries": {"type": "array", "items": responseOf[gtmgate.AuditEntry]()}, "count": {"type": "integer"}})
+	audit["properties"].(map[string]any)["next_cursor"] = Schema{"type": "string", "description": "Pass as cursor for the next page."}
+	replay := object(map[string]Schema{"entry_id": str, "request_id": str, "ok": {"type": "boolean"}})
+	replay["properties"].(map[string]any)["outcome"] = anyObject
+	replay["properties"].(map[string]any)["error"] = responseOf[jsonapi.ErrorInfo]()
+	stored := object(map[string]Schema{"tenant_id": str, "provider": str, "account_id": str, "token_type": str,
+		"expires_at": {"type": "integer"}, "stored": {"const": true}})
+	return []operation{
+		adm("GET /admin/tenants", "listTenants", "List tenants", nil, jsonOK(200, listOf[gtmgate.Tenant]("tenants"), adminErrors...)),
+		adm("GET /admin/tenants/{tenant_id}", "getTenant", "Get a tenant, with its provider refresh status", nil, jsonOK(200, tenantView, withNotFound...)),
+		adm("PUT /admin/tenants/{tenant_id}", "putTenant", "Create or replace a tenant", jsonBody(requestOf[admin.TenantBody]("name")), created),
+		adm("POST /admin/auth", "registerToken", "Register a tenant token (only its hash is kept)",
+			jsonBody(requestOf[admin.RegisterTokenBody]("tenant_id", "token")), jsonOK(201, responseOf[gtmgate.TenantToken](), append([]int{404, 409}, adminErrors...)...)),
+		adm("GET /admin/auth/{tenant_id}", "listTokens", "List a tenant's tokens", nil, jsonOK(200, listOf[gtmgate.TenantToken]("tokens"), withNotFound...)),
+		adm("DELETE /admin/auth/{tenant_id}/{token_id}", "revokeToken", "Revoke a tenant token", nil,
+			jsonOK(200, object(map[string]Schema{"revoked": str}), withNotFound...)),
+		adm("PUT /admin/tokens/{tenant_id}/{provider}/{account_id}", "putProviderToken", "Store a provider access token (sealed at rest)",
+			jsonBody(requestOf[admin.ProviderTokenBody]("access_token")), jsonOK(200, stored, withNotFound...)),
+		adm("GET /admin/usage/{tenant_id}", "getUsage", "Usage by tool, day and chat model", nil, jsonOK(200, responseOf[admin.UsageSummary](), withNotFound...),
+			queryParam("from", "First day, YYYY-MM-DD (default 29 days before to).", Schema{"type": "string", "format": "date"}),
+			queryParam("to", "Last day, YYYY-MM-DD (default today, UTC).", Schema{"type": "string", "format": "date"})),
+		adm("GET /admin/audit", "queryAudit", "Query the audit log, newest first", nil, jsonOK(200, audit, adminErrors...),
+			tenantQ, queryParam("action", "Only this tool or admin action.", str), queryParam("source", "rest, mcp, chat, admin…", str),
+			queryParam("key", "Only entries of this credential (token id or prefix).", str), since, limit,
+			queryParam("cursor", "next_cursor of the previous page.", str)),
+		adm("GET /admin/audit/stats", "auditStats", "Call counts and latencies over 24 h, 7 d and 30 d", nil, jsonOK(200, responseOf[gtmgate.AuditStats](), adminErrors...)),
+		adm("GET /admin/errors", "listErrors", "List the error ledger", nil, jsonOK(200, listOf[gtmgate.LedgerEntry]("entries"), adminErrors...),
+			tenantQ, since, limit),
+		adm("GET /admin/errors/{id}", "getError", "Get an error ledger entry", nil, jsonOK(200, responseOf[gtmgate.LedgerEntry](), withNotFound...)),
+		adm("POST /admin/replay", "replay", "Replay a failed call from the ledger", jsonBody(requestOf[admin.ReplayBody]("entry_id")),
+			jsonOK(200, replay, append([]int{404, 409}, adminErrors...)...)),
+		adm("GET /admin/approvals", "listApprovals", "List approvals (default: pending)", nil, jsonOK(200, listOf[gtmgate.Approval]("approvals"), adminErrors...),
+			tenantQ, queryParam("status", "pending (default), approved, rejected, expired, or all.", str), limit),
+		adm("GET /admin/approvals/{approval_id}", "getApproval", "Get an approval", nil, jsonOK(200, responseOf[gtmgate.Approval](), withNotFound...)),
+		adm("POST /admin/approvals/{approval_id}/approve", "approve", "Approve: runs the stored call once", decision,
+			jsonOK(200, responseOf[gtmgate.Approval](), append([]int{404, 409}, adminErrors...)...)),
+		adm("POST /admin/approvals/{approval_id}/reject", "reject", "Reject a pending approval", decision,
+			jsonOK(200, responseOf[gtmgate.Approval](), append([]int{404, 409}, adminErrors...)...)),
+		adm("GET /admin/feedback", "listFeedback", "List agents' feedback", nil, jsonOK(200, listOf[gtmgate.Feedback]("feedback"), adminErrors...),
+			tenantQ, queryParam("severity", "low, med or high.", Schema{"enum": []string{"low", "med", "high"}}),
+			queryParam("resolved", "true or false.", Schema{"type": "boolean"}), since, limit),
+		adm("POST /admin/feedback/{id}/resolve", "resolveFeedback", "Mark feedback resolved",
+			&RequestBody{Content: jsonContent(Schema{"type": "object", "additionalProperties": false, "properties": map[string]any{"resolved_by": str}})},
+			jsonOK(200, responseOf[gtmgate.Feedback](), withNotFound...)),
+		adm("POST /admin/oauth/connect-codes", "createConnectCode", "A one-time code to authorize an MCP client on the consent page",
+			jsonBody(requestOf[oauth.ConnectCodeRequest]("tenant_id")), jsonOK(201, responseOf[oauth.ConnectCodeResponse](), withNotFound...)),
+		adm("POST /admin/seed-oauth", "seedOAuth", "Configure refresh of a provider account's access token",
+			jsonBody(requestOf[refresh.SeedRecord]("tenant_id", "provider", "account_id", "client_id", "token_endpoint", "refresh_token")),
+			jsonOK(200, responseOf[refresh.SeedResult](), withNotFound...)),
+		adm("GET /admin/oauth-refresh", "listRefreshAccounts", "Provider accounts with refresh configured (no secrets)", nil,
+			jsonOK(200, listOf[refresh.AccountStatus]("accounts"), withNotFound...), tenantQ),
+	}
+}
+
+var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
+
+// pathParams declares the parameters named in path.
+func pathParams(path string) []Parameter {
+	var out []Parameter
+	for _, m := range pathParam.FindAllStringSubmatch(path, -1) {
+		p := Parameter{Name: m[1], In: "path", Required: true, Schema: str}
+		switch m[1] {
+		case "domain":
+			p.Schema = Schema{"enum": registry.Domains}
+			p.Description = "The tool's domain; the body's tool must belong to it."
+		case "tenant", "tenant_id":
+			p.Description = "Tenant id."
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Gateway describes the gateway listener's routes. patterns are those
+// registered (gateway.Server.Patterns): the document holds exactly those,
+// and a registered route without a description is an error.
+func Gateway(reg *registry.Registry, patterns []string) (*Document, error) {
+	byPattern := map[string]operation{}
+	for _, op := range gatewayOperations() {
+		byPattern[op.pattern] = op
+	}
+	d := &Document{
+		OpenAPI: "3.1.0",
+		Info: Info{Title: "gtmgate gateway", Version: GatewayVersion,
+			Description: "The REST proxy, MCP endpoint, chat pass-through, OAuth authorization server, health and admin API of a gtmgate gateway. " +
+				"Tool input schemas come from the tool registry."},
+		Paths:    map[string]*PathItem{},
+		Security: []map[string][]string{}, // each operation names its own
+		Components: &Components{
+			Schemas: errorSchemas(),
+			SecuritySchemes: map[string]SecurityScheme{
+				secBearer: {Type: "http", Scheme: "bearer", Description: "A tenant token, or on /mcp an OAuth access token."},
+				secAdmin:  {Type: "apiKey", In: "header", Name: "X-Admin-Key", Description: "The admin key (Authorization: Bearer works too)."},
+			},
+		},
+		Tags: []Tag{{Name: "tools"}, {Name: "mcp"}, {Name: "chat"}, {Name: "oauth"}, {Name: "admin"}, {Name: "health"}},
+	}
+	for name, s := range toolSchemas(reg) {
+		d.Components.Schemas[name] = s
+	}
+	var missing []string
+	for _, pattern := range patterns {
+		op, ok := byPattern[pattern]
+		if !ok {
+			missing = append(missing, pattern)
+			continue
+		}
+		method, path, hasMethod := strings.Cut(pattern, " ")
+		methods := op.methods
+		if !hasMethod {
+			path = pattern
+		} else {
+			methods = []string{strings.ToLower(method)}
+		}
+		for _, m := range methods {
+			o := &Operation{OperationID: op.id, Summary: op.summary, Description: op.description, Tags: []string{op.tag},
+				Parameters: append(pathParams(path), op.query...), Responses: op.responses}
+			if len(methods) > 1 {
+				o.OperationID = op.id + strings.ToUpper(m[:1]) + m[1:]
+			}
+			if m == "post" || m == "put" || m == "patch" {
+				o.RequestBody = op.body
+			}
+			if op.security != "" {
+				o.Security = []map[string][]string{{op.security: {}}}
+			}
+			d.add(m, path, o)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, fmt.Errorf("openapi: routes without a description: %s", strings.Join(missing, ", "))
+	}
+	return d, nil
+}
