@@ -79,6 +79,9 @@ type Recorder interface {
 	Record(ctx context.Context, a AuditEntry, u *UsageEvent) error
 	// Flush returns once every call recorded before it is in the store.
 	Flush(ctx context.Context) error
+	// Check reports, before a call runs, whether its record could be made
+	// durable now; an error (UNAVAILABLE) means the call must not run.
+	Check() error
 }
 
 // Router is what route-mounting functions need of a mux. *http.ServeMux has

@@ -29,6 +29,9 @@ const (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict")
+	// ErrStoreUnavailable marks a store failure that is not about the data
+	// (unreachable, timed out, disk full); it comes as UNAVAILABLE.
+	ErrStoreUnavailable = errors.New("store unavailable")
 )
 
 // Error is the application error: a code, a message safe to show the caller, an

@@ -181,9 +181,36 @@ func (a *App) Start() error {
 	a.stopWorkers, a.workersDone = cancel, make(chan struct{})
 	go func() {
 		defer close(a.workersDone)
-		a.refresher.Run(wctx)
+		var wg sync.WaitGroup
+		wg.Go(func() { a.refresher.Run(wctx) })
+		wg.Go(func() { a.sweepApprovals(wctx) })
+		wg.Wait()
 	}()
 	return nil
+}
+
+// approvalSweepEvery is how often gates left executing are looked for.
+const approvalSweepEvery = time.Minute
+
+// sweepApprovals resolves, at start and then every minute, approved gates
+// whose executing process stopped (toolrun.ResolveStuckApprovals).
+func (a *App) sweepApprovals(ctx context.Context) {
+	t := time.NewTicker(approvalSweepEvery)
+	defer t.Stop()
+	for {
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		if n, err := a.runner.ResolveStuckApprovals(sctx, a.store); err != nil {
+			a.logger.Warn("resolving approvals left executing", "err", err)
+		} else if n > 0 {
+			a.logger.Info("approvals left executing resolved", "count", n)
+		}
+		cancel()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // Addr returns the bound address of a surface ("" when off).

@@ -142,7 +142,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	gw = gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, MCP: mcp,
-		Chat: chatHandler, OAuth: oauthSrv,
+		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder,
 		OpenAPI: openapi.Handler(func() (*openapi.Document, error) { return openapi.Gateway(a.registry, gw.Patterns()) }),
 	})
 	a.handlers[SurfaceGateway] = gw

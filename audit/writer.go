@@ -59,7 +59,13 @@ type Options struct {
 	// (default 10s). What is not written by then stays in the journal and
 	// is written at the next start.
 	CloseTimeout time.Duration
-	Logger       *slog.Logger
+	// MinFreeBytes is the free space the journal's file system must keep
+	// (default DefaultMinFreeBytes); below it records go straight to the
+	// store, and Check fails if the store cannot take them either.
+	MinFreeBytes uint64
+	// FreeBytes measures a directory's free space (default: statfs).
+	FreeBytes func(dir string) (uint64, error)
+	Logger    *slog.Logger
 }
 
 type pending struct {
@@ -94,6 +100,8 @@ type Writer struct {
 	closing  chan struct{} // closed when Close starts
 	deadline atomic.Int64  // unix nanos after which a closing writer stops retrying
 	stopped  chan struct{} // closed when the loop has ended
+
+	ready readiness
 }
 
 // NewWriter replays what earlier processes left in opts.JournalDir into the
@@ -118,6 +126,12 @@ func NewWriter(store Store, opts *Options) (*Writer, error) {
 	if w.opts.Logger == nil {
 		w.opts.Logger = slog.Default()
 	}
+	if w.opts.MinFreeBytes == 0 {
+		w.opts.MinFreeBytes = DefaultMinFreeBytes
+	}
+	if w.opts.FreeBytes == nil {
+		w.opts.FreeBytes = freeBytes
+	}
 	if dir := w.opts.JournalDir; dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("audit journal dir: %w", err)
@@ -133,18 +147,44 @@ func NewWriter(store Store, opts *Options) (*Writer, error) {
 
 // Record makes one call's audit entry and usage event durable. The wait does
 // not end with ctx: a client that hangs up still gets its call audited.
+//
+// When neither the journal nor the store can take the record, the error is
+// a *gtmgate.Error with code UNAVAILABLE: the caller must not acknowledge
+// the call.
 func (w *Writer) Record(_ context.Context, a gtmgate.AuditEntry, u *gtmgate.UsageEvent) error {
+	var journalErr error
 	if w.opts.JournalDir != "" {
-		buf, err := encodeRecord(a, u)
-		if err == nil {
-			err = w.appendRecord(a, u, buf)
+		if journalErr = w.journalUsable(); journalErr == nil {
+			buf, err := encodeRecord(a, u)
+			if err == nil {
+				err = w.appendRecord(a, u, buf)
+			}
+			if err == nil || errors.Is(err, ErrClosed) {
+				return err
+			}
+			w.noteAppend(err)
+			journalErr = err
 		}
-		if err == nil || errors.Is(err, ErrClosed) {
+		w.opts.Logger.Error("audit journal cannot take the record; waiting for the store instead", "err", journalErr)
+	}
+	if journalErr != nil {
+		// The store is the only way left; while it is failing, do not queue
+		// behind the journal's retries.
+		if err := w.storeFailing(); err != nil {
+			return notDurable("journal: " + journalErr.Error() + "; store: " + err.Error())
+		}
+	}
+	if err := w.recordSync(a, u); err != nil {
+		if errors.Is(err, ErrClosed) {
 			return err
 		}
-		w.opts.Logger.Error("audit journal append failed; waiting for the store instead", "err", err)
+		cause := "store: " + err.Error()
+		if journalErr != nil {
+			cause = "journal: " + journalErr.Error() + "; " + cause
+		}
+		return notDurable(cause)
 	}
-	return w.recordSync(a, u)
+	return nil
 }
 
 // appendRecord appends to the active segment and queues the record for the
@@ -210,8 +250,18 @@ func (w *Writer) recordSync(a gtmgate.AuditEntry, u *gtmgate.UsageEvent) error {
 	p.seq = w.seq
 	w.queue <- p
 	w.mu.Unlock()
-	return <-p.done
+	t := time.NewTimer(syncWait)
+	defer t.Stop()
+	select {
+	case err := <-p.done:
+		return err
+	case <-t.C:
+		return fmt.Errorf("audit: the store did not take the record within %s", syncWait)
+	}
 }
+
+// syncWait bounds how long a call waits for its record's store commit.
+const syncWait = 10 * time.Second
 
 // Flush waits until every call recorded before it is in the store, or ctx
 // ends, or the writer closes.
@@ -279,7 +329,7 @@ func (w *Writer) loop() {
 	for p := range w.queue {
 		batch = append(batch[:0], p)
 		open := w.fill(&batch)
-		if open && w.opts.JournalDir != "" && len(batch) < w.opts.MaxBatch {
+		if open && w.opts.JournalDir != "" && len(batch) < w.opts.MaxBatch && !anyWaiting(batch) {
 			// Sleep rather than wait on the queue: records arriving now
 			// would each wake the loop, which costs the calls more than
 			// the commit it saves.
@@ -299,6 +349,17 @@ func (w *Writer) loop() {
 		}
 		w.apply(batch)
 	}
+}
+
+// anyWaiting reports whether a caller is blocked on a record of batch (the
+// journal could not take it): lingering would add to that call's latency.
+func anyWaiting(batch []*pending) bool {
+	for _, p := range batch {
+		if p.done != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // fill adds what is queued without waiting; false when the queue is closed.
@@ -362,6 +423,7 @@ func (w *Writer) writeSync(run []*pending) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	err := w.store.WriteCalls(ctx, entries, usage)
 	cancel()
+	w.noteStore(err)
 	if err != nil {
 		w.opts.Logger.Error("audit write failed", "entries", len(entries), "err", err)
 	}
@@ -382,6 +444,7 @@ func (w *Writer) writeJournal(seg *segment, run []*pending) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		err := w.store.ApplyJournal(ctx, seg.id, seg.applied, end, entries, usage)
 		cancel()
+		w.noteStore(err)
 		if err == nil {
 			if attempt > 0 {
 				w.opts.Logger.Info("audit store writes resumed", "journal", seg.id, "attempts", attempt+1)

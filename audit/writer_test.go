@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -427,4 +428,72 @@ func FuzzReadRecord(f *testing.F) {
 			t.Fatalf("round trip of %q: %v, %d of %d bytes, %q", data, err, n, len(framed), got.Audit.Action)
 		}
 	})
+}
+
+// TestFullDiskNeverAcknowledgesUnrecorded emulates the journal's disk
+// filling up (free space under the reserve) on a store that fails too, as
+// SQLite on that same disk does: records must be refused with UNAVAILABLE,
+// Check must say so before a call runs, and every accepted record must reach
+// the store once the disk has room again.
+func TestFullDiskNeverAcknowledgesUnrecorded(t *testing.T) {
+	s := openStore(t)
+	var free atomic.Uint64
+	free.Store(1 << 30)
+	w, err := NewWriter(s, &Options{JournalDir: t.TempDir(), Linger: time.Millisecond, MinFreeBytes: 8 << 20,
+		FreeBytes: func(string) (uint64, error) { return free.Load(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	accepted, refused := map[string]bool{}, 0
+	record := func(i int) {
+		a, u := call(i)
+		switch err := w.Record(context.Background(), a, u); {
+		case err == nil:
+			accepted[a.RequestID] = true
+		case gtmgate.ErrorCode(err) == gtmgate.EUnavailable && errors.Is(err, ErrNotDurable):
+			refused++
+		default:
+			t.Fatalf("record %d: %v", i, err)
+		}
+	}
+	for i := range 10 {
+		record(i)
+	}
+	// The disk fills: the journal stops taking records and the store fails.
+	free.Store(1 << 20)
+	s.down.Store(true)
+	time.Sleep(2 * spaceCheckEvery)
+	for i := 10; i < 20; i++ {
+		record(i)
+	}
+	if err := w.Check(); gtmgate.ErrorCode(err) != gtmgate.EUnavailable || !strings.Contains(err.(*gtmgate.Error).Hint, "MiB free") {
+		t.Errorf("Check on a full disk = %v, want UNAVAILABLE naming the free space", err)
+	}
+	if refused == 0 {
+		t.Fatal("no record was refused while nothing could take it")
+	}
+	// Room again: records flow, and every accepted one is stored exactly once.
+	free.Store(1 << 30)
+	s.down.Store(false)
+	time.Sleep(2 * spaceCheckEvery)
+	if err := w.Check(); err != nil {
+		t.Fatalf("Check after recovery: %v", err)
+	}
+	for i := 20; i < 30; i++ {
+		record(i)
+	}
+	if err := w.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	seen, _ := stored(t, s)
+	for id := range accepted {
+		if seen[id] != 1 {
+			t.Errorf("%s acknowledged but stored %d times", id, seen[id])
+		}
+	}
+	if len(seen) != len(accepted) {
+		t.Errorf("stored %d records, accepted %d", len(seen), len(accepted))
+	}
+	t.Logf("accepted %d, refused %d, stored %d", len(accepted), refused, len(seen))
 }

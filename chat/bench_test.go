@@ -19,6 +19,7 @@ import (
 type nopRecorder struct{}
 
 func (nopRecorder) Record(context.Context, gtmgate.AuditEntry, *gtmgate.UsageEvent) error { return nil }
+func (nopRecorder) Check() error                                                          { return nil }
 func (nopRecorder) Flush(context.Context) error                                           { return nil }
 
 // benchPair starts upstream and a gateway in front of it; it returns both base URLs.

@@ -37,6 +37,10 @@ func (h *Handler) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = checkModel(req.Model, allowed)
 	}
+	if err == nil {
+		// A completion costs money: do not run one whose record cannot be kept.
+		err = h.recorder.Check()
+	}
 	if err != nil {
 		h.fail(w, r, c, gtmgate.AsError(err))
 		return

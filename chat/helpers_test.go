@@ -51,6 +51,7 @@ func (f *fakeRecorder) Record(_ context.Context, a gtmgate.AuditEntry, u *gtmgat
 }
 
 func (f *fakeRecorder) Flush(context.Context) error { return nil }
+func (f *fakeRecorder) Check() error                { return nil }
 
 // next returns the next recorded call; waiting is bounded only to turn a bug into a failure.
 func (f *fakeRecorder) next(t *testing.T) recorded {

@@ -11,12 +11,28 @@ import (
 
 // Health is GET /health's answer.
 type Health struct {
-	Status    string      `json:"status"`
-	Version   string      `json:"version"`
-	Commit    string      `json:"commit,omitempty"`
-	GoVersion string      `json:"go_version"`
-	Uptime    float64     `json:"uptime_seconds"`
-	Store     StoreHealth `json:"store"`
+	Status    string       `json:"status"`
+	Version   string       `json:"version"`
+	Commit    string       `json:"commit,omitempty"`
+	GoVersion string       `json:"go_version"`
+	Uptime    float64      `json:"uptime_seconds"`
+	Store     StoreHealth  `json:"store"`
+	Audit     *AuditHealth `json:"audit,omitempty"`
+}
+
+// AuditHealth says whether calls' audit records can be made durable: when
+// they cannot, tool calls and chat completions are refused with 503.
+type AuditHealth struct {
+	Durable bool `json:"durable"`
+	// Backlog is the number of recorded calls not yet in the store.
+	Backlog uint64 `json:"backlog"`
+	Error   string `json:"error,omitempty"`
+}
+
+// AuditState is what health needs of the audit writer.
+type AuditState interface {
+	Check() error
+	Backlog() uint64
 }
 
 // StoreHealth is the store's part of the health answer.
@@ -37,6 +53,15 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	body := Health{Status: "ok", Version: s.opts.Version, Commit: bi.Commit, GoVersion: bi.GoVersion, Uptime: time.Since(s.started).Seconds(),
 		Store: StoreHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000}}
 	status := http.StatusOK
+	if s.opts.Audit != nil {
+		body.Audit = &AuditHealth{Durable: true, Backlog: s.opts.Audit.Backlog()}
+		if aerr := s.opts.Audit.Check(); aerr != nil {
+			// The cause names paths and hosts: logged, not shown here.
+			body.Status, body.Audit.Durable, status = "unavailable", false, http.StatusServiceUnavailable
+			body.Audit.Error = "audit records cannot be made durable; tool calls are refused"
+			jsonapi.LoggerFrom(r.Context()).Warn("health: audit records cannot be made durable", "err", aerr)
+		}
+	}
 	if err != nil {
 		// The cause can name hosts; keep it out of an unauthenticated answer.
 		body.Status, body.Store.Error, status = "unavailable", "store unreachable", http.StatusServiceUnavailable

@@ -29,6 +29,7 @@ type scopeEnv struct {
 type nopRecorder struct{}
 
 func (nopRecorder) Record(context.Context, gtmgate.AuditEntry, *gtmgate.UsageEvent) error { return nil }
+func (nopRecorder) Check() error                                                          { return nil }
 func (nopRecorder) Flush(context.Context) error                                           { return nil }
 
 func newScopeEnv(t testing.TB) *scopeEnv {

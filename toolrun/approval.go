@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 )
@@ -76,10 +78,20 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 	if !d.Approve {
 		return a, nil
 	}
-	// The store let exactly one decision through; only that one executes.
+	// The store let exactly one decision through; only that one executes. It
+	// runs detached from the approver's request: an approver who hangs up
+	// must not cancel a provider call already under way, nor leave the gate
+	// without its outcome.
+	return r.executeApproved(context.WithoutCancel(ctx), a, d.RequestID)
+}
+
+// executeApproved runs an approved gate's call once and stores its outcome.
+// The call's audit entry carries the key "approval:<id>", which is how a
+// gate left approved by a stopped process is matched to what it did.
+func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, requestID string) (*gtmgate.Approval, error) {
 	out, callErr := r.Call(ctx, &Request{
-		Principal: &gtmgate.Principal{TenantID: a.TenantID, KeyID: "approval:" + d.DecidedBy, Kind: "approval"},
-		TenantID:  a.TenantID, Tool: a.Tool, Input: a.Input, Source: a.Source, RequestID: d.RequestID, approved: true,
+		Principal: &gtmgate.Principal{TenantID: a.TenantID, KeyID: approvalKey(a.ID), Kind: "approval"},
+		TenantID:  a.TenantID, Tool: a.Tool, Input: a.Input, Source: a.Source, RequestID: requestID, approved: true,
 	})
 	final, body := gtmgate.ApprovalExecuted, any(out)
 	if callErr != nil {
@@ -87,9 +99,67 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 		final, body = gtmgate.ApprovalFailed, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}}
 	}
 	result, _ := json.Marshal(body)
-	if err := r.opts.Store.FinishApproval(ctx, a.ID, final, result); err != nil {
+	fctx, cancel := context.WithTimeout(ctx, finishTimeout)
+	defer cancel()
+	if err := r.opts.Store.FinishApproval(fctx, a.ID, final, result); err != nil {
 		return nil, err
 	}
 	a.Status, a.Result = final, result
 	return a, nil
 }
+
+func approvalKey(id string) string { return "approval:" + id }
+
+// finishTimeout bounds storing an approval's outcome.
+const finishTimeout = 10 * time.Second
+
+// AuditReader is what resolving stuck approvals reads of the audit log.
+type AuditReader interface {
+	QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error)
+}
+
+// ResolveStuckApprovals finishes gates left "approved" (executing) longer
+// than a call can take, which happens only when the process executing them
+// stopped. A gate whose call reached the audit log gets that outcome; one
+// without is failed with "outcome unknown — check the provider". None is
+// run again. It returns how many it resolved.
+func (r *Runner) ResolveStuckApprovals(ctx context.Context, audit AuditReader) (int, error) {
+	stuck, err := r.opts.Store.ListApprovals(ctx, gtmgate.ApprovalFilter{Status: gtmgate.ApprovalApproved, Limit: 1000})
+	if err != nil {
+		return 0, fmt.Errorf("list approvals being executed: %w", err)
+	}
+	cutoff := r.opts.Now().Add(-(r.opts.CallTimeout + stuckMargin))
+	n := 0
+	for _, a := range stuck {
+		if a.DecidedAt == nil || a.DecidedAt.After(cutoff) {
+			continue
+		}
+		final, body := gtmgate.ApprovalFailed, any(map[string]any{"error": map[string]string{"code": "OUTCOME_UNKNOWN",
+			"message": "outcome unknown — check the provider: the gateway stopped while executing this approved call"}})
+		if audit != nil {
+			if recorded, _, err := audit.QueryAudit(ctx, gtmgate.AuditFilter{TenantID: a.TenantID, Key: approvalKey(a.ID), Limit: 1}); err == nil && len(recorded) > 0 {
+				e := recorded[0]
+				if e.Outcome == gtmgate.OutcomeOK {
+					final = gtmgate.ApprovalExecuted
+					body = map[string]any{"note": "executed; the result was not kept because the gateway stopped before storing it — the audit log has the call",
+						"request_id": e.RequestID}
+				} else {
+					body = map[string]any{"error": map[string]string{"code": e.ErrorCode, "message": "the call failed; the gateway stopped before storing its answer"}}
+				}
+			}
+		}
+		result, _ := json.Marshal(body)
+		if err := r.opts.Store.FinishApproval(ctx, a.ID, final, result); err != nil {
+			if errors.Is(err, gtmgate.ErrConflict) {
+				continue // finished meanwhile by the process executing it
+			}
+			return n, fmt.Errorf("finish stuck approval %s: %w", a.ID, err)
+		}
+		r.opts.Logger.Warn("approval left executing by a stopped process resolved", "approval_id", a.ID, "status", final)
+		n++
+	}
+	return n, nil
+}
+
+// stuckMargin is added to the call time-out before a gate counts as stuck.
+const stuckMargin = 2 * time.Minute

@@ -113,7 +113,11 @@ func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
 	defer span.End()
 	c := &call{req: req, start: r.opts.Now()}
 	result, err := r.execute(ctx, c)
-	outcome := r.finish(ctx, c, err)
+	outcome, recordErr := r.finish(ctx, c, err)
+	if recordErr != nil && err == nil {
+		// The call ran but its record is not durable: it is not acknowledged.
+		err = recordErr
+	}
 	if span.IsRecording() {
 		span.SetAttributes(telemetry.TenantID.String(c.recordTenant()), telemetry.ToolAction.String(c.action.Name))
 		telemetry.Fail(span, gtmgate.ErrorCode(err))
@@ -126,6 +130,10 @@ func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
 
 func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 	if err := r.resolve(ctx, c); err != nil {
+		return nil, err
+	}
+	// Nothing runs, and no gate is stored, whose record could not be kept.
+	if err := r.opts.Recorder.Check(); err != nil {
 		return nil, err
 	}
 	if !c.req.approved && gated(c.tenant, c.entry.Tool, c.action) {
@@ -254,8 +262,9 @@ func accountIDs(p gtmgate.ProviderAccounts) []string {
 	return out
 }
 
-// finish records audit, usage and the ledger; it returns the call's duration in ms.
-func (r *Runner) finish(ctx context.Context, c *call, err error) float64 {
+// finish records audit, usage and the ledger; it returns the call's duration
+// in ms and, when the audit record could not be made durable, why.
+func (r *Runner) finish(ctx context.Context, c *call, err error) (float64, error) {
 	now := r.opts.Now()
 	ms := float64(now.Sub(c.start).Microseconds()) / 1000
 	req := c.req
@@ -289,13 +298,26 @@ func (r *Runner) finish(ctx context.Context, c *call, err error) float64 {
 			usage.UpstreamMS = float64(c.upstream.Total().Microseconds()) / 1000
 		}
 	}
-	if rerr := r.opts.Recorder.Record(ctx, entry, usage); rerr != nil {
-		jsonapi.LoggerFrom(ctx).Error("audit record failed", "action", action, "err", rerr)
+	rerr := r.opts.Recorder.Record(ctx, entry, usage)
+	if rerr != nil {
+		jsonapi.LoggerFrom(ctx).Error("audit record failed; the call is not acknowledged", "action", action,
+			"request_id", req.RequestID, "call_error", code, "err", rerr)
+		rerr = asUnavailable(rerr)
 	}
 	if err != nil && code != gtmgate.EApprovalRequired {
 		r.ledger(ctx, c, err)
 	}
-	return ms
+	return ms, rerr
+}
+
+// asUnavailable makes a recorder failure an UNAVAILABLE error.
+func asUnavailable(err error) error {
+	var e *gtmgate.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the call's audit record could not be made durable",
+		Hint: "retry shortly; the operator should check the audit journal's disk and the store", Err: err}
 }
 
 // recordTenant is the tenant a call's records belong to: the credential's own,

@@ -9,6 +9,8 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"net"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -31,6 +33,7 @@ func Open(ctx context.Context, databaseURL string, opts *sqlstore.Options) (*sql
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: invalid database URL")
 	}
+	bound(cfg)
 	schema := "public"
 	if opts != nil && opts.Schema != "" {
 		schema = opts.Schema
@@ -64,4 +67,28 @@ func migrate(ctx context.Context, s *sqlstore.Store) error {
 		return fmt.Errorf("postgres: %w", err)
 	}
 	return s.Migrate(ctx, ms)
+}
+
+// Time limits applied unless the URL sets its own (connect_timeout,
+// statement_timeout): an unreachable or black-holed database fails calls
+// within seconds instead of holding them for the whole outage.
+const (
+	connectTimeout   = 5 * time.Second
+	statementTimeout = "30s"
+	// tcpUserTimeout is how long sent data may stay unacknowledged before
+	// the kernel drops the connection: it ends a query on a black-holed
+	// network, where the server-side statement_timeout cannot help.
+	tcpUserTimeout = 10 * time.Second
+)
+
+func bound(cfg *pgxpool.Config) {
+	cc := cfg.ConnConfig
+	if cc.ConnectTimeout == 0 {
+		cc.ConnectTimeout = connectTimeout
+	}
+	if _, ok := cc.RuntimeParams["statement_timeout"]; !ok {
+		cc.RuntimeParams["statement_timeout"] = statementTimeout
+	}
+	d := &net.Dialer{KeepAlive: 5 * time.Second, Control: setUserTimeout}
+	cc.DialFunc = d.DialContext
 }

@@ -128,9 +128,17 @@ func (s *Store) q(query string) string {
 }
 
 // fail wraps err with the backend name and operation, mapping driver errors
-// to the gtmgate sentinels.
+// to the gtmgate sentinels. Any other failure is the store's, not the
+// caller's: an UNAVAILABLE error wrapping gtmgate.ErrStoreUnavailable, whose
+// message names neither hosts nor queries.
 func (s *Store) fail(op string, err error) error {
-	return fmt.Errorf("%s: %s: %w", s.d.Name(), op, s.d.InterpretError(err))
+	err = s.d.InterpretError(err)
+	if errors.Is(err, gtmgate.ErrNotFound) || errors.Is(err, gtmgate.ErrConflict) {
+		return fmt.Errorf("%s: %s: %w", s.d.Name(), op, err)
+	}
+	return &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the store is unavailable",
+		Hint: "retry shortly; if it persists, the operator should check the database",
+		Err:  fmt.Errorf("%w: %s: %s: %w", gtmgate.ErrStoreUnavailable, s.d.Name(), op, err)}
 }
 
 // inTx runs fn in a write transaction, committing when fn returns nil.

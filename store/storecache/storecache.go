@@ -3,10 +3,16 @@
 // the provider token. Local writes invalidate at once; other replicas' writes
 // are seen within the TTL (a revoked token stops working everywhere within
 // it). Misses are never cached, so unknown tokens cannot fill the cache.
+//
+// While the store is unavailable (gtmgate.ErrStoreUnavailable), an entry up
+// to StaleFor old is served instead of the error, so calls that need only
+// the provider keep working through a short outage; each load is bounded by
+// LoadTimeout, so an unreachable store cannot hold a call for long.
 package storecache
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -15,6 +21,13 @@ import (
 
 // DefaultTTL is how long an entry is trusted.
 const DefaultTTL = time.Second
+
+// StaleFor is how old an entry may be and still be served while the store
+// is unavailable: a token revoked during an outage keeps working this long.
+const StaleFor = 5 * time.Minute
+
+// LoadTimeout bounds one read from the store behind the cache.
+const LoadTimeout = 3 * time.Second
 
 // maxEntries bounds each map; when full it is cleared.
 const maxEntries = 10000
@@ -52,11 +65,15 @@ func lookup[K comparable, T any](s *Store, m map[K]entry[T], k K, load func() (T
 	s.mu.Lock()
 	e, ok := m[k]
 	s.mu.Unlock()
-	if ok && s.now().Before(e.expires) {
+	now := s.now()
+	if ok && now.Before(e.expires) {
 		return e.v, nil
 	}
 	v, err := load()
 	if err != nil {
+		if ok && errors.Is(err, gtmgate.ErrStoreUnavailable) && now.Before(e.expires.Add(StaleFor-s.ttl)) {
+			return e.v, nil
+		}
 		return v, err
 	}
 	s.mu.Lock()
@@ -80,7 +97,11 @@ func drop[K comparable, T any](s *Store, m map[K]entry[T], keep func(K, T) bool)
 
 // FindTenantToken is cached for hits.
 func (s *Store) FindTenantToken(ctx context.Context, hash string) (*gtmgate.TenantToken, error) {
-	return lookup(s, s.tokens, hash, func() (*gtmgate.TenantToken, error) { return s.Store.FindTenantToken(ctx, hash) })
+	return lookup(s, s.tokens, hash, func() (*gtmgate.TenantToken, error) {
+		ctx, cancel := context.WithTimeout(ctx, LoadTimeout)
+		defer cancel()
+		return s.Store.FindTenantToken(ctx, hash)
+	})
 }
 
 // RevokeTenantToken invalidates the tenant's cached tokens.
@@ -92,7 +113,11 @@ func (s *Store) RevokeTenantToken(ctx context.Context, tenantID, tokenID string,
 
 // GetTenant is cached. Callers must not modify the returned tenant.
 func (s *Store) GetTenant(ctx context.Context, id string) (*gtmgate.Tenant, error) {
-	return lookup(s, s.tenants, id, func() (*gtmgate.Tenant, error) { return s.Store.GetTenant(ctx, id) })
+	return lookup(s, s.tenants, id, func() (*gtmgate.Tenant, error) {
+		ctx, cancel := context.WithTimeout(ctx, LoadTimeout)
+		defer cancel()
+		return s.Store.GetTenant(ctx, id)
+	})
 }
 
 // PutTenant invalidates the tenant.
@@ -105,6 +130,8 @@ func (s *Store) PutTenant(ctx context.Context, t *gtmgate.Tenant) (bool, error) 
 // GetProviderToken is cached.
 func (s *Store) GetProviderToken(ctx context.Context, tenantID, provider, accountID string) (*gtmgate.ProviderToken, error) {
 	return lookup(s, s.providers, [3]string{tenantID, provider, accountID}, func() (*gtmgate.ProviderToken, error) {
+		ctx, cancel := context.WithTimeout(ctx, LoadTimeout)
+		defer cancel()
 		return s.Store.GetProviderToken(ctx, tenantID, provider, accountID)
 	})
 }

@@ -12,6 +12,7 @@ type countingStore struct {
 	gtmgate.Store
 	finds, gets int
 	tenant      *gtmgate.Tenant
+	down        bool
 }
 
 func (c *countingStore) FindTenantToken(_ context.Context, hash string) (*gtmgate.TenantToken, error) {
@@ -26,6 +27,9 @@ func (c *countingStore) RevokeTenantToken(context.Context, string, string, time.
 }
 func (c *countingStore) GetTenant(context.Context, string) (*gtmgate.Tenant, error) {
 	c.gets++
+	if c.down {
+		return nil, &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the store is unavailable", Err: gtmgate.ErrStoreUnavailable}
+	}
 	return c.tenant, nil
 }
 func (c *countingStore) PutTenant(_ context.Context, t *gtmgate.Tenant) (bool, error) {
@@ -65,5 +69,31 @@ func TestCache(t *testing.T) {
 	s.GetTenant(ctx, "t")
 	if base.gets != 3 {
 		t.Fatalf("expected reload after TTL: %d loads", base.gets)
+	}
+}
+
+// While the store is unavailable, a cached tenant is served for up to
+// StaleFor; past that, or for a tenant never read, the error comes through.
+func TestStaleWhileStoreUnavailable(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(0, 0)
+	base := &countingStore{tenant: &gtmgate.Tenant{ID: "t", Name: "cached"}}
+	s := New(base, time.Second, func() time.Time { return now })
+	if _, err := s.GetTenant(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	base.down = true
+	for _, tc := range []struct {
+		after   time.Duration
+		wantErr bool
+	}{{2 * time.Second, false}, {StaleFor - time.Second, false}, {StaleFor + time.Second, true}} {
+		now = time.Unix(0, 0).Add(tc.after)
+		got, err := s.GetTenant(ctx, "t")
+		if (err != nil) != tc.wantErr || (err == nil && got.Name != "cached") {
+			t.Errorf("after %s: %v, %v; want error %v", tc.after, got, err, tc.wantErr)
+		}
+	}
+	if _, err := s.GetTenant(ctx, "never-read"); gtmgate.ErrorCode(err) != gtmgate.EUnavailable {
+		t.Errorf("uncached tenant during outage: %v, want UNAVAILABLE", err)
 	}
 }

@@ -1,0 +1,194 @@
+package toolrun_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/store/sqlite"
+	"github.com/gtmgate/gtmgate/store/sqlstore"
+	"github.com/gtmgate/gtmgate/store/storetest"
+	"github.com/gtmgate/gtmgate/toolrun"
+)
+
+// recorder keeps records in memory; checkErr and recordErr simulate a
+// journal and store that cannot take records.
+type recorder struct {
+	mu        sync.Mutex
+	entries   []gtmgate.AuditEntry
+	checkErr  error
+	recordErr error
+}
+
+func (r *recorder) Record(_ context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.recordErr != nil {
+		return r.recordErr
+	}
+	r.entries = append(r.entries, a)
+	return nil
+}
+func (r *recorder) Flush(context.Context) error { return nil }
+func (r *recorder) Check() error                { return r.checkErr }
+
+type env struct {
+	store  *sqlstore.Store
+	runner *toolrun.Runner
+	rec    *recorder
+	runs   atomic.Int64
+	// gate, when set, holds the send action until closed, and started is
+	// closed when it begins.
+	gate, started chan struct{}
+	sawCancel     atomic.Bool
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{store: st, rec: &recorder{}}
+	reg, err := registry.New(gtmgate.Tool{
+		Name: "email_send", Domain: "email", Title: "Send", Description: "send mail",
+		Actions: []gtmgate.Action{{Name: "send", Category: gtmgate.CategoryEmailSend, Mutating: true}},
+		Run: func(ctx context.Context, _ *gtmgate.Call) (any, error) {
+			e.runs.Add(1)
+			if e.gate != nil {
+				close(e.started)
+				<-e.gate
+			}
+			if ctx.Err() != nil {
+				e.sawCancel.Store(true)
+				return nil, ctx.Err()
+			}
+			return map[string]any{"sent": true}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.runner = toolrun.New(toolrun.Options{Registry: reg, Store: st, Recorder: e.rec, CallTimeout: time.Minute})
+	return e
+}
+
+func (e *env) call(ctx context.Context) (*toolrun.Outcome, error) {
+	return e.runner.Call(ctx, &toolrun.Request{
+		Principal: &gtmgate.Principal{TenantID: "acme", KeyID: "tok_1"}, TenantID: "acme",
+		Tool: "email_send", Input: json.RawMessage(`{"action":"send","rationale":"r"}`), Source: "rest", RequestID: "req1",
+	})
+}
+
+// gateID makes a gated call and returns its approval id.
+func (e *env) gateID(t *testing.T) string {
+	t.Helper()
+	_, err := e.call(t.Context())
+	var ge *gtmgate.Error
+	if !errors.As(err, &ge) || ge.Code != gtmgate.EApprovalRequired {
+		t.Fatalf("call: %v, want APPROVAL_REQUIRED", err)
+	}
+	return ge.ApprovalID
+}
+
+// An approver who hangs up mid-execution does not cancel the provider call,
+// and the gate ends executed, not stuck approved.
+func TestApprovalOutlivesTheApproversRequest(t *testing.T) {
+	e := newEnv(t)
+	id := e.gateID(t)
+	e.gate, e.started = make(chan struct{}), make(chan struct{})
+	ctx, hangUp := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.runner.Decide(ctx, toolrun.Decision{ApprovalID: id, Approve: true, DecidedBy: "ops", RequestID: "req2"})
+		done <- err
+	}()
+	<-e.started
+	hangUp()
+	close(e.gate)
+	if err := <-done; err != nil {
+		t.Fatalf("Decide: %v", err)
+	}
+	a, err := e.store.GetApproval(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != gtmgate.ApprovalExecuted || e.sawCancel.Load() || e.runs.Load() != 1 {
+		t.Fatalf("status %s, provider call cancelled %v, runs %d; want executed, false, 1", a.Status, e.sawCancel.Load(), e.runs.Load())
+	}
+}
+
+// A gate left approved by a stopped process is resolved from the audit log
+// when its call was recorded, else failed as outcome unknown; never re-run.
+func TestResolveStuckApprovals(t *testing.T) {
+	e := newEnv(t)
+	unknown, recorded, fresh := e.gateID(t), e.gateID(t), e.gateID(t)
+	long := time.Now().Add(-time.Hour)
+	for _, id := range []string{unknown, recorded} {
+		if _, err := e.store.DecideApproval(t.Context(), gtmgate.ApprovalDecision{ID: id, Status: gtmgate.ApprovalApproved, DecidedBy: "ops", At: long}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.store.DecideApproval(t.Context(), gtmgate.ApprovalDecision{ID: fresh, Status: gtmgate.ApprovalApproved, DecidedBy: "ops", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.WriteCalls(t.Context(), []gtmgate.AuditEntry{{Time: long, TenantID: "acme", Action: "email_send.send", Source: "rest",
+		Key: "approval:" + recorded, Outcome: gtmgate.OutcomeOK, Status: 200, RequestID: "req9"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.runner.ResolveStuckApprovals(t.Context(), e.store)
+	if err != nil || n != 2 {
+		t.Fatalf("resolved %d, %v; want 2", n, err)
+	}
+	for id, want := range map[string]string{unknown: gtmgate.ApprovalFailed, recorded: gtmgate.ApprovalExecuted, fresh: gtmgate.ApprovalApproved} {
+		a, err := e.store.GetApproval(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Status != want {
+			t.Errorf("%s: status %s, want %s", id, a.Status, want)
+		}
+		if id == unknown && !strings.Contains(string(a.Result), "outcome unknown") {
+			t.Errorf("failed gate result = %s", a.Result)
+		}
+	}
+	if e.runs.Load() != 0 {
+		t.Errorf("the provider was called %d times; a stuck gate must never run again", e.runs.Load())
+	}
+}
+
+// A call whose record cannot be made durable does not run; one whose record
+// fails after it ran is not acknowledged.
+func TestCallsAreNotAcknowledgedWithoutARecord(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.store.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive,
+		Approval: &gtmgate.ApprovalPolicy{}}); err != nil {
+		t.Fatal(err)
+	}
+	unavailable := &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the call was not run: its audit record cannot be made durable"}
+	e.rec.checkErr = unavailable
+	if _, err := e.call(t.Context()); gtmgate.ErrorCode(err) != gtmgate.EUnavailable || e.runs.Load() != 0 {
+		t.Fatalf("with Check failing: err %v, runs %d; want UNAVAILABLE and no run", err, e.runs.Load())
+	}
+	e.rec.checkErr, e.rec.recordErr = nil, errors.New("disk full")
+	out, err := e.call(t.Context())
+	if out != nil || gtmgate.ErrorCode(err) != gtmgate.EUnavailable {
+		t.Fatalf("with Record failing: outcome %v, err %v; want no outcome and UNAVAILABLE", out, err)
+	}
+	e.rec.recordErr = nil
+	if _, err := e.call(t.Context()); err != nil {
+		t.Fatalf("recovered: %v", err)
+	}
+}
