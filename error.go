@@ -23,6 +23,10 @@ const (
 	EReauthRequired   = "REAUTH_REQUIRED"
 	EUnavailable      = "UNAVAILABLE"
 	EInternal         = "INTERNAL"
+	// EClientClosed records a call whose client went away before it
+	// finished. It is in the audit log and the error ledger; no one is left
+	// to receive it as an answer.
+	EClientClosed = "CLIENT_CLOSED"
 )
 
 // Sentinel errors returned by stores. Callers translate them into coded errors.

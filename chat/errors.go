@@ -10,22 +10,14 @@ import (
 
 // codeClientClosed is the audit code of a call whose client went away before
 // the answer was complete. It is never sent: there is no one to send it to.
-const codeClientClosed = "CLIENT_CLOSED"
-
-// statusClientClosed is recorded for calls the client abandoned (nginx's convention).
-const statusClientClosed = 499
+const codeClientClosed = gtmgate.EClientClosed
 
 func errClientClosed(err error) *gtmgate.Error {
 	return &gtmgate.Error{Code: codeClientClosed, Message: "client closed the request", Err: err}
 }
 
-// statusOf is jsonapi's mapping plus the audit-only client-closed status.
-func statusOf(code string) int {
-	if code == codeClientClosed {
-		return statusClientClosed
-	}
-	return jsonapi.Status(code)
-}
+// statusOf is jsonapi's mapping (CLIENT_CLOSED is 499, recorded only).
+func statusOf(code string) int { return jsonapi.Status(code) }
 
 // writeError writes e in gtmgate's error shape; error.message is also where
 // the OpenAI SDKs look, so they show the gateway's message.

@@ -28,6 +28,7 @@ var statuses = map[string]int{
 	gtmgate.EReauthRequired:   http.StatusFailedDependency,
 	gtmgate.EUnavailable:      http.StatusServiceUnavailable,
 	gtmgate.EInternal:         http.StatusInternalServerError,
+	gtmgate.EClientClosed:     499, // nginx's "client closed request"
 }
 
 // Status returns the HTTP status of an error code (500 for unknown codes).

@@ -51,7 +51,7 @@ func (r *Runner) Replay(ctx context.Context, entryID string, force bool, by, req
 	}
 	out, callErr := r.Call(ctx, &Request{
 		Principal: &gtmgate.Principal{TenantID: e.TenantID, KeyID: "replay:" + by, Kind: "replay"},
-		TenantID:  e.TenantID, Tool: e.Tool, Input: e.Input, Source: e.Source, RequestID: requestID, approved: false,
+		TenantID:  e.TenantID, Tool: e.Tool, Input: e.Input, Source: e.Source, RequestID: requestID, replay: true,
 	})
 	rp := gtmgate.LedgerReplay{Time: r.opts.Now(), RequestID: requestID, OK: callErr == nil, ErrorCode: gtmgate.ErrorCode(callErr), Forced: force}
 	if err := r.opts.Store.AddLedgerReplay(ctx, e.ID, rp); err != nil {

@@ -83,7 +83,12 @@ type Request struct {
 
 	// approved is set when executing an approved gate: it is not gated again.
 	approved bool
+	// replay is set when re-running a ledger entry.
+	replay bool
 }
+
+// ledgerTimeout bounds writing a failed call to the error ledger.
+const ledgerTimeout = 10 * time.Second
 
 // Outcome is a successful call's result.
 type Outcome struct {
@@ -156,10 +161,17 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 		RequestID: c.req.RequestID, TenantID: c.tenant.ID, Tool: c.entry.Tool, Action: c.action,
 		Input: c.req.Input, Account: c.account, Token: tokens, Limit: limit, Cursor: cursor, Filter: filter,
 	}
+	reqCtx := ctx
 	ctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
 	defer cancel()
 	ctx, c.upstream = upstream.WithTiming(ctx)
 	res, err := c.entry.Run(ctx, tc)
+	if err != nil && errors.Is(reqCtx.Err(), context.Canceled) {
+		// The caller hung up: the provider did not fail, and may or may not
+		// have acted.
+		err = &gtmgate.Error{Code: gtmgate.EClientClosed, Message: "the client closed the connection before the call finished; the provider may have acted",
+			Err: err}
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && gtmgate.ErrorCode(err) == gtmgate.EInternal {
 			err = &gtmgate.Error{Code: gtmgate.EUpstreamTimeout, Message: "the tool did not finish within " + r.opts.CallTimeout.String(), Err: err}
@@ -304,8 +316,13 @@ func (r *Runner) finish(ctx context.Context, c *call, err error) (float64, error
 			"request_id", req.RequestID, "call_error", code, "err", rerr)
 		rerr = asUnavailable(rerr)
 	}
-	if err != nil && code != gtmgate.EApprovalRequired {
-		r.ledger(ctx, c, err)
+	if err != nil && code != gtmgate.EApprovalRequired && !req.replay {
+		// Detached: a client that hung up, or a shutdown, must not keep its
+		// failure out of the ledger. A replay's failure is recorded on the
+		// entry it replays, not as a new one.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ledgerTimeout)
+		r.ledger(lctx, c, err)
+		cancel()
 	}
 	return ms, rerr
 }

@@ -49,6 +49,8 @@ type env struct {
 	// closed when it begins.
 	gate, started chan struct{}
 	sawCancel     atomic.Bool
+	// fail makes the tool fail as a provider error would.
+	fail atomic.Bool
 }
 
 func newEnv(t *testing.T) *env {
@@ -74,6 +76,9 @@ func newEnv(t *testing.T) *env {
 			if ctx.Err() != nil {
 				e.sawCancel.Store(true)
 				return nil, ctx.Err()
+			}
+			if e.fail.Load() {
+				return nil, &gtmgate.Error{Code: gtmgate.EUpstream, Message: "provider said no"}
 			}
 			return map[string]any{"sent": true}, nil
 		},
@@ -190,5 +195,68 @@ func TestCallsAreNotAcknowledgedWithoutARecord(t *testing.T) {
 	e.rec.recordErr = nil
 	if _, err := e.call(t.Context()); err != nil {
 		t.Fatalf("recovered: %v", err)
+	}
+}
+
+func (e *env) ungated(t *testing.T) {
+	t.Helper()
+	if _, err := e.store.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive,
+		Approval: &gtmgate.ApprovalPolicy{}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) ledger(t *testing.T) []*gtmgate.LedgerEntry {
+	t.Helper()
+	l, err := e.store.ListLedger(t.Context(), gtmgate.LedgerFilter{TenantID: "acme", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// A client that hangs up mid-call leaves a CLIENT_CLOSED ledger entry (the
+// write does not use its cancelled context), not an UPSTREAM_ERROR.
+func TestClientHangUpIsLedgered(t *testing.T) {
+	e := newEnv(t)
+	e.ungated(t)
+	e.gate, e.started = make(chan struct{}), make(chan struct{})
+	ctx, hangUp := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { _, err := e.call(ctx); done <- err }()
+	<-e.started
+	hangUp()
+	close(e.gate)
+	if err := <-done; gtmgate.ErrorCode(err) != gtmgate.EClientClosed {
+		t.Fatalf("err = %v, want CLIENT_CLOSED", err)
+	}
+	l := e.ledger(t)
+	if len(l) != 1 || l[0].ErrorCode != gtmgate.EClientClosed {
+		t.Fatalf("ledger = %+v, want one CLIENT_CLOSED entry", l)
+	}
+	if len(e.rec.entries) != 1 || e.rec.entries[0].ErrorCode != gtmgate.EClientClosed || e.rec.entries[0].Status != 499 {
+		t.Errorf("audit = %+v, want one CLIENT_CLOSED entry with status 499", e.rec.entries)
+	}
+}
+
+// A failed replay is recorded on the entry it replays, not as a new entry.
+func TestFailedReplayAddsNoLedgerEntry(t *testing.T) {
+	e := newEnv(t)
+	e.ungated(t)
+	e.fail.Store(true)
+	if _, err := e.call(t.Context()); gtmgate.ErrorCode(err) != gtmgate.EUpstream {
+		t.Fatalf("call: %v", err)
+	}
+	l := e.ledger(t)
+	if len(l) != 1 {
+		t.Fatalf("ledger has %d entries, want 1", len(l))
+	}
+	res, err := e.runner.Replay(t.Context(), l[0].ID, true, "ops", "req-replay")
+	if err != nil || res.OK {
+		t.Fatalf("replay: %+v, %v; want a failed replay", res, err)
+	}
+	l = e.ledger(t)
+	if len(l) != 1 || len(l[0].Replays) != 1 || l[0].Replays[0].OK {
+		t.Fatalf("after a failed replay: %d entries, replays %+v; want 1 entry with one failed replay", len(l), l[0].Replays)
 	}
 }
