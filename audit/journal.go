@@ -101,6 +101,7 @@ type segment struct {
 	// Owned by the writer's loop.
 	applied int64 // bytes in the store
 	broken  bool  // out of step with the store: keep the file for the next start
+	retired bool  // removed once all of it was in the store
 }
 
 // createSegment makes a new, empty, locked segment in dir.

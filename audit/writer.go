@@ -450,6 +450,7 @@ func (w *Writer) writeJournal(seg *segment, run []*pending) {
 				w.opts.Logger.Info("audit store writes resumed", "journal", seg.id, "attempts", attempt+1)
 			}
 			seg.applied = end
+			w.retireApplied(seg)
 			return
 		}
 		if errors.Is(err, gtmgate.ErrConflict) {
@@ -500,9 +501,29 @@ func (w *Writer) isClosing() bool {
 	}
 }
 
+// retireAppliedAfter is the size past which the active segment is removed as
+// soon as everything in it is in the store, rather than at the 64 MiB
+// rotation: the journal holds only what the store does not have yet.
+const retireAppliedAfter = 1 << 20
+
+// retireApplied removes the active segment when it is all in the store and
+// big enough to be worth a new file; the next record starts a new one.
+func (w *Writer) retireApplied(seg *segment) {
+	w.mu.Lock()
+	if w.active != seg || seg.size < retireAppliedAfter || seg.applied != seg.size {
+		w.mu.Unlock()
+		return
+	}
+	w.active = nil
+	w.mu.Unlock()
+	seg.file.Close()
+	seg.retired = true
+	w.remove(seg.id, seg.path)
+}
+
 // retire removes a sealed segment once all of it is in the store.
 func (w *Writer) retire(seg *segment, end int64) {
-	if seg == nil {
+	if seg == nil || seg.retired {
 		return
 	}
 	seg.file.Close()

@@ -497,3 +497,43 @@ func TestFullDiskNeverAcknowledgesUnrecorded(t *testing.T) {
 	}
 	t.Logf("accepted %d, refused %d, stored %d", len(accepted), refused, len(seen))
 }
+
+// Once everything in the active segment is in the store, a segment past
+// retireAppliedAfter is removed: the journal does not keep a second copy of
+// what the store has until the 64 MiB rotation.
+func TestAppliedSegmentsAreRemoved(t *testing.T) {
+	s := openStore(t)
+	dir := t.TempDir()
+	w, err := NewWriter(s, &Options{JournalDir: dir, Linger: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	written := 0
+	for i := 0; written < 3*retireAppliedAfter; i++ {
+		a, u := call(i)
+		a.Detail = strings.Repeat("x", 2000)
+		if err := w.Record(context.Background(), a, u); err != nil {
+			t.Fatal(err)
+		}
+		written += 2000
+	}
+	if err := w.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	names, err := listSegments(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, n := range names {
+		info, err := os.Stat(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += info.Size()
+	}
+	if total >= 2*retireAppliedAfter {
+		t.Errorf("journal holds %d bytes in %d segments after everything reached the store; want under %d", total, len(names), 2*retireAppliedAfter)
+	}
+}
