@@ -36,6 +36,9 @@ var (
 	// ErrStoreUnavailable marks a store failure that is not about the data
 	// (unreachable, timed out, disk full); it comes as UNAVAILABLE.
 	ErrStoreUnavailable = errors.New("store unavailable")
+	// ErrShuttingDown is the cause of a request cancelled because the
+	// process is stopping.
+	ErrShuttingDown = errors.New("the gateway is shutting down")
 )
 
 // Error is the application error: a code, a message safe to show the caller, an

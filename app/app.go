@@ -63,6 +63,10 @@ type App struct {
 	sandboxes []*http.Server
 	serveErr  chan error
 	closeOnce sync.Once
+	// requests is every request's base context; cancelled (cause
+	// gtmgate.ErrShuttingDown) when shutdown runs out of time.
+	requests       context.Context
+	cancelRequests context.CancelCauseFunc
 }
 
 // Surfaces are the three listeners.
@@ -78,6 +82,7 @@ const (
 func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version string) (_ *App, err error) {
 	a := &App{cfg: cfg, logger: logger, version: version, handlers: map[string]http.Handler{},
 		servers: map[string]*http.Server{}, addrs: map[string]string{}, serveErr: make(chan error, 8)}
+	a.requests, a.cancelRequests = context.WithCancelCause(context.Background())
 	defer func() {
 		if err != nil {
 			a.closeResources()
@@ -167,7 +172,13 @@ func (a *App) Start() error {
 			return fmt.Errorf("%s listener on %s: %w", s.name, s.addr, err)
 		}
 		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
-			IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(a.logger.Handler(), slog.LevelWarn)}
+			IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(a.logger.Handler(), slog.LevelWarn),
+			BaseContext: func(net.Listener) context.Context { return a.requests }}
+		if s.name != SurfaceGateway {
+			// The gateway streams (chat); its handlers bound themselves. The
+			// other surfaces answer from memory and never need long.
+			srv.WriteTimeout = contentWriteTimeout
+		}
 		a.servers[s.name] = srv
 		a.addrs[s.name] = ln.Addr().String()
 		go func() {
@@ -213,6 +224,13 @@ func (a *App) sweepApprovals(ctx context.Context) {
 	}
 }
 
+// contentWriteTimeout bounds writing a response on the site, docs and debug listeners.
+const contentWriteTimeout = 60 * time.Second
+
+// shutdownGrace is how long requests still running when the shutdown time-out
+// passes get to answer after being cancelled.
+const shutdownGrace = 3 * time.Second
+
 // Addr returns the bound address of a surface ("" when off).
 func (a *App) Addr(surface string) string { return a.addrs[surface] }
 
@@ -228,9 +246,21 @@ func (a *App) Close(ctx context.Context) error {
 	var errs []error
 	a.closeOnce.Do(func() {
 		results := make(chan error, len(a.servers))
+		var cancelOnce sync.Once
 		for name, srv := range a.servers {
 			go func() {
 				err := srv.Shutdown(ctx)
+				if err != nil {
+					// Past the time-out: cancel what is still running, so each
+					// call answers 503 and is recorded, then wait briefly.
+					cancelOnce.Do(func() {
+						a.logger.Warn("shutdown time-out reached; cancelling requests still in flight", "surface", name)
+						a.cancelRequests(gtmgate.ErrShuttingDown)
+					})
+					gctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+					err = srv.Shutdown(gctx)
+					cancel()
+				}
 				if err != nil {
 					srv.Close()
 					err = fmt.Errorf("shutdown %s: %w", name, err)
@@ -240,6 +270,12 @@ func (a *App) Close(ctx context.Context) error {
 		}
 		for range a.servers {
 			errs = append(errs, <-results)
+		}
+		if ctx.Err() != nil {
+			// The refresher's in-flight refreshes were cancelled with their calls.
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(context.Background(), shutdownGrace)
+			defer cancel()
 		}
 		if a.stopWorkers != nil {
 			a.stopWorkers()

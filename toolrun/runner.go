@@ -166,7 +166,10 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 	defer cancel()
 	ctx, c.upstream = upstream.WithTiming(ctx)
 	res, err := c.entry.Run(ctx, tc)
-	if err != nil && errors.Is(reqCtx.Err(), context.Canceled) {
+	if err != nil && errors.Is(context.Cause(reqCtx), gtmgate.ErrShuttingDown) {
+		err = &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the gateway is shutting down: the call was cancelled and the provider may have acted",
+			Hint: "check the provider before retrying a call that changes something", Err: err}
+	} else if err != nil && errors.Is(reqCtx.Err(), context.Canceled) {
 		// The caller hung up: the provider did not fail, and may or may not
 		// have acted.
 		err = &gtmgate.Error{Code: gtmgate.EClientClosed, Message: "the client closed the connection before the call finished; the provider may have acted",

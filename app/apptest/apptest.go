@@ -128,6 +128,7 @@ func (e *Env) Do(method, url string, body any, headers ...string) *Response {
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
+	e.checksGateway(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.T.Fatalf("%s %s: %v", method, url, err)
