@@ -157,6 +157,9 @@ func (a *App) encryptionKey() ([]byte, error) {
 	return k, nil
 }
 
+// Registry returns the tool registry the gateway serves.
+func (a *App) Registry() *registry.Registry { return a.registry }
+
 // Start binds the enabled listeners and serves them.
 func (a *App) Start() error {
 	for _, s := range []struct{ name, addr string }{

@@ -107,10 +107,11 @@ func toolOf(e *registry.Entry) *mcp.Tool {
 	readOnly, destructive, idempotent := e.Annotations()
 	openWorld := e.Provider != ""
 	return &mcp.Tool{
-		Name:        e.Name,
-		Title:       e.Title,
-		Description: e.Description,
-		InputSchema: e.Schema,
+		Name:         e.Name,
+		Title:        e.Title,
+		Description:  e.Description,
+		InputSchema:  e.Schema,
+		OutputSchema: e.Output,
 		Annotations: &mcp.ToolAnnotations{
 			Title: e.Title, ReadOnlyHint: readOnly, DestructiveHint: &destructive,
 			IdempotentHint: idempotent, OpenWorldHint: &openWorld,

@@ -30,11 +30,14 @@ var DomainTitles = map[string]string{
 
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
-// Entry is a registered tool with its full input schema.
+// Entry is a registered tool with its full input schema and the schema of
+// its successful call result (the envelope MCP returns as structuredContent).
 type Entry struct {
 	*gtmgate.Tool
 	Schema   *jsonschema.Schema
+	Output   *jsonschema.Schema
 	resolved *jsonschema.Resolved
+	output   *jsonschema.Resolved
 }
 
 // Registry is an immutable set of tools.
@@ -74,11 +77,19 @@ func New(tools ...gtmgate.Tool) (*Registry, error) {
 			}
 		}
 		schema := BuildSchema(&t)
+		if err := CheckPortable(schema); err != nil {
+			return nil, fmt.Errorf("registry: tool %q input %w", t.Name, err)
+		}
 		resolved, err := schema.Resolve(nil)
 		if err != nil {
 			return nil, fmt.Errorf("registry: tool %q schema: %w", t.Name, err)
 		}
-		e := &Entry{Tool: &t, Schema: schema, resolved: resolved}
+		output := OutputSchema(&t)
+		outputResolved, err := output.Resolve(nil)
+		if err != nil {
+			return nil, fmt.Errorf("registry: tool %q output schema: %w", t.Name, err)
+		}
+		e := &Entry{Tool: &t, Schema: schema, resolved: resolved, Output: output, output: outputResolved}
 		r.entries = append(r.entries, e)
 		r.byName[t.Name] = e
 		r.byDomain[t.Domain] = append(r.byDomain[t.Domain], e)

@@ -21,7 +21,11 @@ const (
 // FilterOperators are the filter operators every list action accepts.
 var FilterOperators = []string{"EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"}
 
-var noMore = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+// Closed is the schema that matches nothing (written as false): an object's
+// additionalProperties when it lists every property it takes.
+func Closed() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }
+
+var noMore = Closed()
 
 // BuildSchema returns the tool's full input schema (JSON Schema 2020-12).
 func BuildSchema(t *gtmgate.Tool) *jsonschema.Schema {
@@ -60,7 +64,9 @@ func BuildSchema(t *gtmgate.Tool) *jsonschema.Schema {
 			Properties: map[string]*jsonschema.Schema{
 				"property": {Type: "string", MinLength: jsonschema.Ptr(1)},
 				"operator": {Type: "string", Enum: ops},
-				"value":    {Description: "Value to compare with; omitted for HAS_PROPERTY."},
+				"value": {Description: "Value to compare with: a string, number or boolean; a list for IN and NOT_IN, [low, high] for BETWEEN; omitted for HAS_PROPERTY.",
+					AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"},
+						{Type: "array", Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}}}}}},
 			},
 			Required: []string{"property", "operator"}, AdditionalProperties: noMore}
 	}
@@ -78,9 +84,39 @@ func BuildSchema(t *gtmgate.Tool) *jsonschema.Schema {
 	}).CloneSchemas()
 }
 
+// OutputSchema returns the schema of a tool's successful result envelope:
+// {ok, tool, action, result, request_id, duration_ms}. result is the
+// action's own object.
+func OutputSchema(t *gtmgate.Tool) *jsonschema.Schema {
+	actions := make([]any, len(t.Actions))
+	for i, a := range t.Actions {
+		actions[i] = a.Name
+	}
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"ok":          {Type: "boolean", Enum: []any{true}},
+			"tool":        {Type: "string", Enum: []any{t.Name}},
+			"action":      {Type: "string", Enum: actions, Description: "The action that ran."},
+			"result":      {Type: "object", Description: "The action's result, an object whose fields depend on the action (items and next_cursor for list actions)."},
+			"request_id":  {Type: "string", Description: "The call's request id, as in the audit log."},
+			"duration_ms": {Type: "number", Minimum: jsonschema.Ptr(0.0), Description: "Time the call took in the gateway, in milliseconds."},
+		},
+		Required:             []string{"ok", "tool", "action", "result", "request_id", "duration_ms"},
+		AdditionalProperties: Closed(),
+	}
+}
+
+// CheckOutput validates a successful call's structured result (decoded from
+// JSON) against the tool's output schema.
+func (e *Entry) CheckOutput(structured any) error {
+	return e.output.Validate(structured)
+}
+
 var (
 	propPath   = regexp.MustCompile(`/properties/([A-Za-z0-9_.-]+)`)
 	noisePrefx = regexp.MustCompile(`^(validating [^:]*: )+`)
+	wantType   = regexp.MustCompile(`want "([a-z]+)"`)
 )
 
 // Validate checks input against the tool's schema and per-action requirements.
@@ -126,24 +162,49 @@ func (e *Entry) actionNames() []string {
 }
 
 // validationError rewrites a schema validator message so it names the field
-// the way a caller wrote it ("filter.property") instead of a schema path.
+// the way a caller wrote it ("filter.property") instead of a schema path, and
+// folds an anyOf failure into the types it accepts.
 func validationError(err error) error {
 	msg := err.Error()
+	first, rest, _ := strings.Cut(msg, "\n")
 	field := ""
-	if ms := propPath.FindAllStringSubmatch(msg, -1); len(ms) > 0 {
+	if ms := propPath.FindAllStringSubmatch(lastPath(first), -1); len(ms) > 0 {
 		parts := make([]string, len(ms))
 		for i, m := range ms {
 			parts[i] = m[1]
 		}
 		field = strings.Join(parts, ".")
 	}
-	msg = noisePrefx.ReplaceAllString(msg, "")
-	msg = propPath.ReplaceAllString(msg, "")
-	msg = strings.TrimLeft(msg, ": ")
+	if strings.Contains(lastPath(first), "/additionalProperties") {
+		field += ".*"
+	}
+	if strings.Contains(first, "anyOf: did not validate") {
+		var wants []string
+		for _, m := range wantType.FindAllStringSubmatch(rest, -1) {
+			if !slices.Contains(wants, m[1]) {
+				wants = append(wants, m[1])
+			}
+		}
+		msg = "must be one of the types " + strings.Join(wants, ", ")
+	} else {
+		msg = noisePrefx.ReplaceAllString(msg, "")
+		msg = propPath.ReplaceAllString(msg, "")
+		msg = strings.TrimLeft(msg, ": ")
+	}
 	if field != "" {
-		msg = field + ": " + msg
+		msg = strings.TrimPrefix(field, ".") + ": " + msg
 	}
 	return &gtmgate.Error{Code: gtmgate.EValidation, Message: "invalid input: " + msg, Err: err}
+}
+
+// lastPath returns the deepest "validating /path" of a validator message line.
+func lastPath(line string) string {
+	i := strings.LastIndex(line, "validating /")
+	if i < 0 {
+		return ""
+	}
+	p, _, _ := strings.Cut(line[i+len("validating "):], ":")
+	return p
 }
 
 // ListParams reads the common list parameters from validated input.

@@ -136,6 +136,7 @@ func (e *Env) Do(method, url string, body any, headers ...string) *Response {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	e.checkGatewayResponse(req, resp.StatusCode, resp.Header, b)
+	e.checkToolOutput(req, b)
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
 }
 

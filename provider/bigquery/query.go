@@ -69,8 +69,8 @@ func queryTool(c *upstream.Client, lim Limits) gtmgate.Tool {
 		Properties: map[string]*jsonschema.Schema{
 			"query": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(100000),
 				Description: "GoogleSQL: a single SELECT or WITH statement, for example SELECT channel, SUM(cost) FROM marketing.ad_spend GROUP BY channel. Use @name for params."},
-			"params": {Type: "object", PropertyNames: &jsonschema.Schema{Pattern: paramName.String()},
-				Description: "Named query parameters, referenced as @name: strings, numbers, booleans or lists of them."},
+			"params": {Type: "object", AdditionalProperties: paramSchema(),
+				Description: "Named query parameters, referenced as @name (names match " + paramName.String() + "): strings, numbers, booleans or lists of them."},
 			"max_bytes_billed": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(lim.MaxBytesBilledCap)),
 				Description: fmt.Sprintf("Refuse queries that would bill more bytes than this (default %d, at most %d).", lim.DefaultMaxBytesBilled, lim.MaxBytesBilledCap)},
 			"location": {Type: "string", Pattern: `^[A-Za-z0-9-]{2,32}$`, Description: "Dataset location when not US/EU auto-detected, for example europe-west1."},
@@ -231,4 +231,12 @@ func result(resp *queryResponse, cur pageCursor) *QueryResult {
 		out.NextCursor = cur.encode()
 	}
 	return out
+}
+
+// paramSchema is one query parameter's value: a scalar or a list of scalars.
+func paramSchema() *jsonschema.Schema {
+	scalars := func() []*jsonschema.Schema {
+		return []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}}
+	}
+	return &jsonschema.Schema{AnyOf: append(scalars(), &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{AnyOf: scalars()}})}
 }

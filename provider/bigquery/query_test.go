@@ -133,7 +133,7 @@ func TestQueryRefusals(t *testing.T) {
 		{"cap on max bytes", `{"rationale":"r","action":"run","query":"SELECT 1","max_bytes_billed":1e15}`, "", gtmgate.EValidation, "max_bytes_billed"},
 		{"query required", `{"rationale":"r","action":"run"}`, "", gtmgate.EValidation, "query is required"},
 		{"bad cursor", `{"rationale":"r","action":"run","cursor":"!!"}`, "", gtmgate.EValidation, "cursor"},
-		{"bad param", `{"rationale":"r","action":"run","query":"SELECT 1","params":{"x":{"a":1}}}`, "", gtmgate.EValidation, "params.x"},
+		{"bad param", `{"rationale":"r","action":"run","query":"SELECT 1","params":{"x":{"a":1}}}`, "", gtmgate.EValidation, "params.*: must be one of the types string, number, boolean, array"},
 		{"unknown column", `{"rationale":"r","action":"run","query":"SELECT revenue FROM marketing.ad_spend"}`, "", gtmgate.EUpstream, "Unrecognized name: revenue"},
 		{"unknown table", `{"rationale":"r","action":"run","query":"SELECT * FROM marketing.leads"}`, "", gtmgate.EUpstream, "Not found: Table acme-analytics:marketing.leads"},
 		{"sandbox cannot evaluate", `{"rationale":"r","action":"run","query":"SELECT channel, SUM(cost) FROM marketing.ad_spend GROUP BY channel"}`, "", gtmgate.EUpstream, "The sandbox evaluates only"},

@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/registry"
 )
 
 type realtimeInput struct {
@@ -50,12 +51,12 @@ func realtimeTool(c *upstream.Client) gtmgate.Tool {
 			"dimensions": stringList("Realtime dimension API names, for example [\"country\"].", 0, 9),
 			"metrics":    stringList("Realtime metric API names (default [\"activeUsers\"]).", 0, 10),
 			"minute_ranges": {Type: "array", MaxItems: jsonschema.Ptr(2), Description: "Minute windows, default the last 30 minutes.",
-				Items: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+				Items: &jsonschema.Schema{Type: "object", AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"start_minutes_ago": minutes(), "end_minutes_ago": minutes(), "name": {Type: "string"}}}},
 			"dimension_filter": rawFilterSchema("dimension"),
 			"metric_filter":    rawFilterSchema("metric"),
 			"order_by": {Type: "array", MaxItems: jsonschema.Ptr(4),
-				Items: &jsonschema.Schema{Type: "object", Required: []string{"field"}, Properties: map[string]*jsonschema.Schema{
+				Items: &jsonschema.Schema{Type: "object", Required: []string{"field"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"field": {Type: "string"}, "desc": {Type: "boolean"}}}},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) { return runRealtime(ctx, c, call) },

@@ -10,6 +10,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/registry"
 )
 
 const datePattern = `^([0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]+daysAgo|yesterday|today)$`
@@ -67,12 +68,12 @@ func reportTool(c *upstream.Client) gtmgate.Tool {
 			"start_date": date("First day: YYYY-MM-DD, NdaysAgo, yesterday or today (default 28daysAgo)."),
 			"end_date":   date("Last day, inclusive (default yesterday)."),
 			"date_ranges": {Type: "array", MaxItems: jsonschema.Ptr(4), Description: "Several ranges to compare instead of start_date/end_date; rows then carry a dateRange column.",
-				Items: &jsonschema.Schema{Type: "object", Required: []string{"start_date", "end_date"}, Properties: map[string]*jsonschema.Schema{
+				Items: &jsonschema.Schema{Type: "object", Required: []string{"start_date", "end_date"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"start_date": date("First day."), "end_date": date("Last day."), "name": {Type: "string"}}}},
 			"dimension_filter": rawFilterSchema("dimension"),
 			"metric_filter":    rawFilterSchema("metric"),
 			"order_by": {Type: "array", MaxItems: jsonschema.Ptr(4), Description: "Sort order; field is a requested dimension or metric.",
-				Items: &jsonschema.Schema{Type: "object", Required: []string{"field"}, Properties: map[string]*jsonschema.Schema{
+				Items: &jsonschema.Schema{Type: "object", Required: []string{"field"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"field": {Type: "string"}, "desc": {Type: "boolean"}}}},
 			"currency_code": {Type: "string", Pattern: "^[A-Z]{3}$", Description: "ISO 4217 currency for revenue metrics (default the property's)."},
 		},

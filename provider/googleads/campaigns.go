@@ -41,7 +41,7 @@ func campaignsTool(a *api) gtmgate.Tool {
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id": idSchema(),
 			"status":      {Type: "string", Enum: []any{"ENABLED", "PAUSED"}, Description: "update_status: the new status."},
-			"amount": {Type: "number", ExclusiveMinimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9),
+			"amount": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9),
 				Description: "update_budget: new daily budget in account currency units (e.g. 150.00), rounded to cents."},
 		},
 		Run: a.runCampaigns,

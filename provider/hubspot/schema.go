@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/gtmgate/gtmgate/registry"
 )
 
 // Input property schemas shared by several tools.
@@ -33,7 +34,7 @@ func sortSchema(example string) *jsonschema.Schema {
 
 func propertyValuesSchema(example string) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", MinProperties: jsonschema.Ptr(1),
-		AdditionalProperties: &jsonschema.Schema{Types: []string{"string", "number", "boolean", "null"}},
+		AdditionalProperties: registry.Scalar("", true),
 		Description: "Property values to write, keyed by HubSpot internal property name, for example " + example +
 			". Values are sent as strings; null clears a property. Enumeration properties take an option's internal value " +
 			"(crm_properties lists names and options). Required for create and update."}
@@ -49,7 +50,7 @@ func timestampSchema(desc string) *jsonschema.Schema {
 }
 
 // noMore forbids further properties in nested objects.
-var noMore = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+var noMore = registry.Closed()
 
 // sortInput is the decoded "sort" property.
 type sortInput struct {

@@ -28,7 +28,7 @@ func campaignsTool(a *api) gtmgate.Tool {
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id":      {Type: "string", Pattern: `^[0-9]{1,25}$`, Description: "Meta campaign id."},
 			"status":           {Type: "string", Enum: []any{"ACTIVE", "PAUSED"}, Description: "update_status: the new status."},
-			"amount":           {Type: "number", ExclusiveMinimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9), Description: "update_budget: new budget in account currency units (e.g. 75.50)."},
+			"amount":           {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9), Description: "update_budget: new budget in account currency units (e.g. 75.50)."},
 			"budget_type":      {Type: "string", Enum: []any{"daily", "lifetime"}, Description: "update_budget: which budget to set (default: the one the campaign uses)."},
 			"effective_status": {Type: "array", Items: &jsonschema.Schema{Type: "string", Enum: enum(EffectiveStatuses)}, Description: "list: delivery states to include."},
 		},

@@ -10,6 +10,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/registry"
 )
 
 // dataLagDays is how far behind today Search Console's final data usually is.
@@ -83,9 +84,9 @@ func queryTool(c *upstream.Client) gtmgate.Tool {
 			"type": enum("Search type (default web).", "web", "image", "video", "news", "discover", "googleNews"),
 			"dimension_filter_groups": {Type: "array", MaxItems: jsonschema.Ptr(1),
 				Description: "Raw dimensionFilterGroups: [{groupType: and, filters: [{dimension, operator (equals, notEquals, contains, notContains, includingRegex, excludingRegex), expression}]}]; ANDed with filter.",
-				Items: &jsonschema.Schema{Type: "object", Required: []string{"filters"}, Properties: map[string]*jsonschema.Schema{
+				Items: &jsonschema.Schema{Type: "object", Required: []string{"filters"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"groupType": enum("", "and"),
-					"filters": {Type: "array", MinItems: jsonschema.Ptr(1), Items: &jsonschema.Schema{Type: "object", Required: []string{"dimension", "expression"},
+					"filters": {Type: "array", MinItems: jsonschema.Ptr(1), Items: &jsonschema.Schema{Type: "object", Required: []string{"dimension", "expression"}, AdditionalProperties: registry.Closed(),
 						Properties: map[string]*jsonschema.Schema{
 							"dimension":  enum("", filterDimensions...),
 							"operator":   enum("", "equals", "notEquals", "contains", "notContains", "includingRegex", "excludingRegex"),

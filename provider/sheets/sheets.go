@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/registry"
 )
 
 // Provider is the provider key of Google Sheets accounts and tokens.
@@ -32,7 +33,7 @@ func Options(baseURL string) upstream.Options {
 // Tools returns sheets_values calling Sheets through c.
 func Tools(c *upstream.Client) []gtmgate.Tool {
 	v := &values{c: c}
-	cellValue := &jsonschema.Schema{Types: []string{"string", "number", "boolean", "null"}}
+	cellValue := registry.Scalar("", true)
 	return []gtmgate.Tool{{
 		Name: "sheets_values", Domain: "data", Title: "Google Sheets values", Provider: Provider,
 		Description: "Read a range of a Google Sheets spreadsheet, or append rows below the table in a range " +
