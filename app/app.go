@@ -174,7 +174,7 @@ func (a *App) Start() error {
 		if err != nil {
 			return fmt.Errorf("%s listener on %s: %w", s.name, s.addr, err)
 		}
-		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: min(10*time.Second, a.cfg.ReadTimeout), ReadTimeout: a.cfg.ReadTimeout,
 			IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(a.logger.Handler(), slog.LevelWarn),
 			BaseContext: func(net.Listener) context.Context { return a.requests }}
 		if s.name != SurfaceGateway {

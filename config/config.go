@@ -38,6 +38,9 @@ type Config struct {
 
 	MaxBodyBytes    int64
 	UpstreamTimeout time.Duration
+	// ReadTimeout bounds reading one request, headers and body, on every
+	// listener: a client that stalls mid-body is cut off after it.
+	ReadTimeout     time.Duration
 	ShutdownTimeout time.Duration
 	ApprovalTTL     time.Duration
 	// Upstreams overrides provider base URLs by provider key.
@@ -85,6 +88,7 @@ func Default() Config {
 		MaxBodyBytes:   1 << 20,
 		ChatMaxStreams: 256, ChatMaxStreamsPerTenant: 32,
 		UpstreamTimeout: 15 * time.Second,
+		ReadTimeout:     30 * time.Second,
 		ShutdownTimeout: 15 * time.Second,
 		ApprovalTTL:     24 * time.Hour,
 		Upstreams:       map[string]string{},
@@ -149,7 +153,7 @@ func (c *Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}} {
+	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_READ_TIMEOUT", c.ReadTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}} {
 		if d.v <= 0 {
 			return fmt.Errorf("%s: must be a positive duration such as 15s", d.name)
 		}

@@ -38,6 +38,7 @@ func Load(args []string, environ []string) (Config, error) {
 		meaning   string
 	}{
 		{"GTMGATE_UPSTREAM_TIMEOUT", "upstream-timeout", &c.UpstreamTimeout, "time-out of one provider call"},
+		{"GTMGATE_READ_TIMEOUT", "read-timeout", &c.ReadTimeout, readTimeoutMeaning},
 		{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", &c.ShutdownTimeout, "how long shutdown waits for in-flight requests"},
 		{"GTMGATE_APPROVAL_TTL", "approval-ttl", &c.ApprovalTTL, "how long a pending approval gate lives"},
 	}
@@ -190,6 +191,8 @@ func (e *envReader) bool(name string, def bool) (bool, error) {
 	return b, nil
 }
 
+const readTimeoutMeaning = "time allowed to read one request, headers and body, on every listener (a stalled upload is cut off after it)"
+
 const auditJournalMeaning = "acknowledge a call once its audit record is appended to DATA_DIR/journal (written to the store in the background); false: once the store commits it"
 
 // Settings lists every setting for documentation (README table).
@@ -202,6 +205,7 @@ func Settings() []Setting {
 	return append(out,
 		Setting{"GTMGATE_MAX_BODY_BYTES", "max-body-bytes", "1048576", "request body limit in bytes"},
 		Setting{"GTMGATE_UPSTREAM_TIMEOUT", "upstream-timeout", "15s", "time-out of one provider call"},
+		Setting{"GTMGATE_READ_TIMEOUT", "read-timeout", "30s", readTimeoutMeaning},
 		Setting{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", "15s", "how long shutdown waits for in-flight requests"},
 		Setting{"GTMGATE_APPROVAL_TTL", "approval-ttl", "24h", "how long a pending approval gate lives"},
 		Setting{"GTMGATE_UPSTREAM_<PROVIDER>", "", "(the provider's API)", "base URL of one provider's API, e.g. GTMGATE_UPSTREAM_HUBSPOT"},
