@@ -74,6 +74,11 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	if header == nil {
 		header = http.Header{}
 	}
+	// Every response of a content tree states its usage terms, not only the
+	// markdown ones: crawlers read them on the sitemap and skills index too.
+	if header.Get("Content-Signal") == "" {
+		header.Set("Content-Signal", ContentSignal)
+	}
 	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header}
 	b.variants = append(b.variants, newVariant("", data))
 	if len(data) < minCompress {

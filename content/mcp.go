@@ -41,7 +41,7 @@ func NewMCPHandler(src *Source, opts MCPOptions) http.Handler {
 		JSONResponse: true,
 		Logger:       opts.Logger,
 	})
-	return checkOrigin(opts.AllowedOrigins, h)
+	return checkOrigin(opts.AllowedOrigins, withServerInfo(src, opts, h))
 }
 
 // serverCache builds one *mcp.Server per loaded tree and reuses it until the

@@ -72,7 +72,6 @@ func (t *Tree) serveSearch(w http.ResponseWriter, r *http.Request) {
 	if prefersMarkdown(r.Header.Get("Accept")) {
 		body = []byte(t.searchMarkdown(out))
 		h.Set("Content-Type", TypeMarkdown)
-		h.Set("Content-Signal", ContentSignal)
 	} else {
 		var err error
 		if body, err = t.searchHTML(out); err != nil {
@@ -82,6 +81,7 @@ func (t *Tree) serveSearch(w http.ResponseWriter, r *http.Request) {
 		}
 		h.Set("Content-Type", TypeHTML)
 	}
+	h.Set("Content-Signal", ContentSignal)
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,4 +154,56 @@ func TestConformance(t *testing.T) {
 	srv := httptest.NewServer(newHandler(t))
 	defer srv.Close()
 	nodetools.Conformance(t, srv.URL+"/mcp", "server-initialize", "ping", "tools-list", "resources-list", "dns-rebinding-protection")
+}
+
+// TestMCPGetDescribesServer: GET /mcp for a page, markdown or JSON describes
+// the server and how to connect (JSON: its server card); a GET for the event
+// stream keeps the transport's 405.
+func TestMCPGetDescribesServer(t *testing.T) {
+	h := newHandler(t)
+	get := func(accept string) (*http.Response, string) {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", "/mcp", nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		h.ServeHTTP(rec, req)
+		b, _ := io.ReadAll(rec.Result().Body)
+		return rec.Result(), string(b)
+	}
+	tests := []struct {
+		accept, status, contentType, contains string
+	}{
+		{"text/event-stream", "405", "", ""},
+		{"application/json, text/event-stream", "405", "", ""},
+		{"text/html,application/xhtml+xml,*/*;q=0.8", "200", "text/html", "<code>https://docs.test/mcp</code>"},
+		{"", "200", "text/html", "tools/list"},
+		{"text/markdown", "200", "text/markdown", "Connect an MCP client to `https://docs.test/mcp`"},
+		{"application/json", "200", "application/json", `"url": "https://docs.test/mcp"`},
+	}
+	for _, tt := range tests {
+		r, body := get(tt.accept)
+		if got := strconv.Itoa(r.StatusCode); got != tt.status {
+			t.Errorf("Accept %q: status %s, want %s", tt.accept, got, tt.status)
+			continue
+		}
+		if tt.status != "200" {
+			continue
+		}
+		if !strings.HasPrefix(r.Header.Get("Content-Type"), tt.contentType) || !strings.Contains(body, tt.contains) {
+			t.Errorf("Accept %q: %s, want %s containing %q:\n%.600s", tt.accept, r.Header.Get("Content-Type"), tt.contentType, tt.contains, body)
+		}
+		if r.Header.Get("Content-Signal") == "" || !strings.Contains(r.Header.Get("Vary"), "Accept") {
+			t.Errorf("Accept %q: headers %v", tt.accept, r.Header)
+		}
+	}
+	_, card := get("application/json")
+	var c struct {
+		Schema  string `json:"$schema"`
+		Name    string
+		Remotes []struct{ Type, URL string }
+	}
+	if err := json.Unmarshal([]byte(card), &c); err != nil || c.Name != "gtmgate-docs" || len(c.Remotes) != 1 || c.Remotes[0].Type != "streamable-http" {
+		t.Fatalf("server card %v: %s", err, card)
+	}
 }
