@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -342,4 +343,89 @@ func TestStoreOutageThroughTCPProxy(t *testing.T) {
 	if lost > 0 {
 		t.Fatalf("%d acknowledged calls have no audit record", lost)
 	}
+}
+
+// TestApproverDisconnectFinishesTheGate approves a held email and hangs up
+// while Gmail is still answering the send: the gate still ends executed,
+// the send reached Gmail once, and its audit record names the approval.
+func TestApproverDisconnectFinishesTheGate(t *testing.T) {
+	arrived, release := make(chan struct{}, 4), make(chan struct{})
+	var sends atomic.Int32
+	gmail := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/messages/send") {
+			http.NotFound(w, r)
+			return
+		}
+		sends.Add(1)
+		arrived <- struct{}{}
+		<-release // answers after the approver is gone
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"18f00000000000a1","threadId":"18f00000000000a1","labelIds":["SENT"]}`)
+	}))
+	defer gmail.Close()
+	p := start(t, t.TempDir(), "GTMGATE_UPSTREAM_GMAIL="+gmail.URL)
+
+	send := `{"tool":"email_send","input":{"action":"send","rationale":"approver disconnect e2e","to":["dana@acme.example"],"subject":"Hello","text":"Hi Dana"}}`
+	req, _ := http.NewRequest("POST", p.gateway+"/api/v1/demo/email", strings.NewReader(send))
+	req.Header.Set("Authorization", "Bearer "+p.demoToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+		ApprovalID string `json:"approval_id"`
+	}
+	json.NewDecoder(resp.Body).Decode(&held)
+	resp.Body.Close()
+	if held.Error.Code != "APPROVAL_REQUIRED" || held.ApprovalID == "" {
+		t.Fatalf("email_send answered %d %+v, want APPROVAL_REQUIRED with an approval_id", resp.StatusCode, held)
+	}
+
+	// The approver's request is cancelled once Gmail has the send.
+	ctx, hangUp := context.WithCancel(context.Background())
+	approve, _ := http.NewRequestWithContext(ctx, "POST", p.gateway+"/admin/approvals/"+held.ApprovalID+"/approve",
+		strings.NewReader(`{"decided_by":"ops"}`))
+	approve.Header.Set("X-Admin-Key", adminKey)
+	approve.Header.Set("Content-Type", "application/json")
+	approverDone := make(chan struct{})
+	go func() {
+		defer close(approverDone)
+		if resp, err := http.DefaultClient.Do(approve); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-arrived
+	hangUp()
+	<-approverDone
+	close(release)
+
+	status := ""
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		req, _ := http.NewRequest("GET", p.gateway+"/admin/approvals/"+held.ApprovalID, nil)
+		req.Header.Set("X-Admin-Key", adminKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gate struct {
+			Status string `json:"status"`
+		}
+		json.NewDecoder(resp.Body).Decode(&gate)
+		resp.Body.Close()
+		if status = gate.Status; status != "approved" && status != "pending" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if status != "executed" {
+		t.Fatalf("gate ended %q after the approver hung up, want executed: %s", status, p.stderr.String())
+	}
+	if n := sends.Load(); n != 1 {
+		t.Fatalf("Gmail received %d sends, want exactly 1", n)
+	}
+	p.stop(t)
 }
