@@ -163,9 +163,12 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 	}
 }
 
-// errorResult renders err as the gateway's JSON error body inside an isError result.
+// errorResult renders err as the gateway's JSON error body inside an isError
+// result, as text only: structuredContent is held to the tool's
+// outputSchema, which describes success, and clients (the MCP TypeScript SDK
+// among them) validate it on error results too.
 func errorResult(err error, requestID string) *mcp.CallToolResult {
 	body := jsonapi.NewErrorBody(err, requestID)
 	text, _ := json.Marshal(body)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: body}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
 }
