@@ -138,19 +138,25 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var gw *gateway.Server
-	gw = gateway.New(gateway.Options{
+	gatewayAPI := &openapi.Published{}
+	gw := gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, MCP: mcp,
 		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder,
-		OpenAPI: openapi.Handler(func() (*openapi.Document, error) { return openapi.Gateway(a.registry, gw.Patterns()) }),
+		OpenAPI: gatewayAPI,
 	})
 	a.handlers[SurfaceGateway] = gw
-	// The docs host publishes the same description, pointed at the gateway.
+	// One description, built once its routes are known: the gateway serves
+	// it relative to itself, the docs host pointed at the gateway.
 	api, err := openapi.Gateway(a.registry, gw.Patterns())
 	if err != nil {
 		return err
 	}
+	body, err := api.JSON()
+	if err != nil {
+		return fmt.Errorf("gateway API description: %w", err)
+	}
+	gatewayAPI.Set(body)
 	api.Servers = []openapi.Server{{URL: a.cfg.GatewayURL, Description: "gtmgate gateway"}}
 	if a.gatewayAPI, err = api.JSON(); err != nil {
 		return fmt.Errorf("gateway API description: %w", err)

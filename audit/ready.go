@@ -98,18 +98,19 @@ func (w *Writer) Check() error {
 			return nil
 		}
 	}
-	storeErr := w.storeFailing()
-	if storeErr == nil {
-		return nil
+	if storeErr := w.storeFailing(); storeErr != nil {
+		return notDurable(journalErr, storeErr)
 	}
+	return nil
+}
+
+// notDurable is the UNAVAILABLE error of a record neither the journal (when
+// journalErr is set) nor the store could take.
+func notDurable(journalErr, storeErr error) *gtmgate.Error {
 	cause := "store: " + storeErr.Error()
 	if journalErr != nil {
 		cause = "journal: " + journalErr.Error() + "; " + cause
 	}
-	return notDurable(cause)
-}
-
-func notDurable(cause string) *gtmgate.Error {
 	return &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the call was not run: its audit record cannot be made durable",
 		Hint: "the operator must free disk space or restore the store (" + cause + "); retry afterwards",
 		Err:  fmt.Errorf("%w: %s", ErrNotDurable, cause)}

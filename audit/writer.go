@@ -171,18 +171,14 @@ func (w *Writer) Record(_ context.Context, a gtmgate.AuditEntry, u *gtmgate.Usag
 		// The store is the only way left; while it is failing, do not queue
 		// behind the journal's retries.
 		if err := w.storeFailing(); err != nil {
-			return notDurable("journal: " + journalErr.Error() + "; store: " + err.Error())
+			return notDurable(journalErr, err)
 		}
 	}
 	if err := w.recordSync(a, u); err != nil {
 		if errors.Is(err, ErrClosed) {
 			return err
 		}
-		cause := "store: " + err.Error()
-		if journalErr != nil {
-			cause = "journal: " + journalErr.Error() + "; " + cause
-		}
-		return notDurable(cause)
+		return notDurable(journalErr, err)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/telemetry"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -112,13 +113,13 @@ func (h *Handler) record(ctx context.Context, c *call) error {
 
 // fail records the failed call and answers with e (unless the client is gone).
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, c *call, e *gtmgate.Error) {
-	c.code, c.status = e.Code, statusOf(e.Code)
-	if e.Err != nil && e.Code != codeClientClosed {
+	c.code, c.status = e.Code, jsonapi.Status(e.Code)
+	if e.Err != nil && e.Code != gtmgate.EClientClosed {
 		h.log.WarnContext(r.Context(), "chat: call failed", slog.String("request_id", c.requestID),
 			slog.String("action", c.action), slog.String("code", e.Code), slog.Any("err", e.Err))
 	}
 	h.record(r.Context(), c)
-	if e.Code != codeClientClosed {
+	if e.Code != gtmgate.EClientClosed {
 		writeError(w, c.requestID, e)
 	}
 }

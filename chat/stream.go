@@ -102,7 +102,7 @@ func (h *Handler) relayEvents(ctx context.Context, w http.ResponseWriter, r *htt
 		return rc.Flush()
 	}
 	if err := flush(); err != nil {
-		c.code = codeClientClosed
+		c.code = gtmgate.EClientClosed
 		return
 	}
 	er := eventReaderPool.Get().(*eventReader)
@@ -127,12 +127,12 @@ func (h *Handler) relayEvents(ctx context.Context, w http.ResponseWriter, r *htt
 			continue
 		}
 		if _, err := w.Write(ev); err != nil {
-			c.code = codeClientClosed
+			c.code = gtmgate.EClientClosed
 			return
 		}
 		if er.br.Buffered() == 0 {
 			if err := flush(); err != nil {
-				c.code = codeClientClosed
+				c.code = gtmgate.EClientClosed
 				return
 			}
 		}
@@ -149,7 +149,7 @@ func (h *Handler) endStream(ctx context.Context, w http.ResponseWriter, r *http.
 		}
 		return
 	case r.Context().Err() != nil:
-		c.code = codeClientClosed
+		c.code = gtmgate.EClientClosed
 		return
 	}
 	e := upstreamError(ctx, r.Context(), err)

@@ -171,7 +171,7 @@ func TestStreamClientCancelReachesUpstream(t *testing.T) {
 	cancel()
 	await(t, upstreamDone, "the upstream to see its request cancelled")
 	rec := e.recorder.next(t)
-	if rec.audit.ErrorCode != codeClientClosed || rec.audit.Outcome != gtmgate.OutcomeError {
+	if rec.audit.ErrorCode != gtmgate.EClientClosed || rec.audit.Outcome != gtmgate.OutcomeError {
 		t.Errorf("audit = %+v", rec.audit)
 	}
 }

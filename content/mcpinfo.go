@@ -12,9 +12,6 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
-// ServerCardSchema is the MCP Server Card schema URL.
-const ServerCardSchema = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
-
 // wantsEventStream reports whether a GET asks for the transport's SSE stream
 // (text/event-stream listed with q above 0).
 func wantsEventStream(accept string) bool {
@@ -94,11 +91,8 @@ func (m mcpInfo) title() string {
 
 // card is the server's MCP server card: a public streamable HTTP remote.
 func (m mcpInfo) card() ([]byte, error) {
-	card := map[string]any{
-		"$schema": ServerCardSchema, "name": m.opts.Name, "title": m.title(), "version": m.opts.Version,
-		"description": m.opts.Instructions, "websiteUrl": m.tree.BaseURL(),
-		"remotes": []map[string]string{{"type": "streamable-http", "url": m.url}},
-	}
+	card := ServerCard{Schema: ServerCardSchema, Name: m.opts.Name, Title: m.title(), Version: m.opts.Version,
+		Description: m.opts.Instructions, WebsiteURL: m.tree.BaseURL(), Remotes: []Remote{{Type: "streamable-http", URL: m.url}}}
 	b, err := json.MarshalIndent(card, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("content: server card: %w", err)

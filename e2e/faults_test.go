@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -154,17 +155,13 @@ func testDatabase(t *testing.T) (adminURL, name string) {
 }
 
 // withDatabase returns url pointing at database name on host.
-func withDatabase(url, host, name string) string {
-	rest := url[strings.Index(url, "://")+3:]
-	userinfo := ""
-	if at := strings.Index(rest, "@"); at >= 0 {
-		userinfo, rest = rest[:at+1], rest[at+1:]
+func withDatabase(raw, host, name string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		panic(err)
 	}
-	query := ""
-	if q := strings.Index(rest, "?"); q >= 0 {
-		query = rest[q:]
-	}
-	return "postgres://" + userinfo + host + "/" + name + query
+	u.Host, u.Path = host, "/"+name
+	return u.String()
 }
 
 // callResult is one REST call's outcome as the client saw it.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/registry"
 )
@@ -59,14 +60,7 @@ func toolSchemas(reg *registry.Registry) map[string]Schema {
 		oneOf = append(oneOf, ref(name))
 	}
 	out["ToolCall"] = Schema{"oneOf": oneOf, "discriminator": map[string]any{"propertyName": "tool", "mapping": mapping}}
-	out["ToolResult"] = Schema{
-		"type": "object", "required": []string{"ok", "tool", "action", "result", "request_id"},
-		"properties": map[string]any{
-			"ok": map[string]any{"const": true}, "tool": map[string]any{"type": "string"},
-			"action": map[string]any{"type": "string"}, "result": map[string]any{"description": "The provider's answer, shaped by the tool."},
-			"request_id": map[string]any{"type": "string"}, "duration_ms": map[string]any{"type": "number"},
-		},
-	}
+	out["ToolResult"] = responseOf[gateway.ToolCallResult]()
 	return out
 }
 

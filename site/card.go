@@ -7,43 +7,15 @@ import (
 	"github.com/gtmgate/gtmgate/content"
 )
 
-// serverCardSchema is the MCP Server Card schema URL.
-const serverCardSchema = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
-
-type serverCardDoc struct {
-	Schema      string   `json:"$schema"`
-	Name        string   `json:"name"`
-	Title       string   `json:"title,omitempty"`
-	Version     string   `json:"version"`
-	Description string   `json:"description"`
-	WebsiteURL  string   `json:"websiteUrl,omitempty"`
-	Remotes     []remote `json:"remotes"`
-	// Meta carries extensions under reverse-DNS keys, as server.json allows.
-	Meta map[string]any `json:"_meta,omitempty"`
-}
-
-type remote struct {
-	Type    string   `json:"type"`
-	URL     string   `json:"url"`
-	Headers []header `json:"headers,omitempty"`
-}
-
-type header struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	IsRequired  bool   `json:"isRequired"`
-	IsSecret    bool   `json:"isSecret"`
-}
-
 // serverCard renders the MCP server card: the tenant-authenticated gateway
 // endpoint first, then the public read-only one.
 func serverCard(t *content.Tree, opts Options) ([]byte, error) {
-	card := serverCardDoc{
-		Schema: serverCardSchema, Name: opts.ServerName, Title: t.SiteName(), Version: opts.Version,
+	card := content.ServerCard{
+		Schema: content.ServerCardSchema, Name: opts.ServerName, Title: t.SiteName(), Version: opts.Version,
 		Description: "Go-to-market tools for tenants (bearer token) and read-only access to the public site.",
 		WebsiteURL:  opts.SiteURL,
-		Remotes: []remote{
-			{Type: "streamable-http", URL: opts.GatewayURL + "/mcp", Headers: []header{{
+		Remotes: []content.Remote{
+			{Type: "streamable-http", URL: opts.GatewayURL + "/mcp", Headers: []content.RemoteHeader{{
 				Name: "Authorization", Description: "Bearer <tenant token>, issued by the operator on request (OAuth 2.1 is also supported).",
 				IsRequired: true, IsSecret: true,
 			}}},

@@ -61,7 +61,10 @@ func New(s gtmgate.Store, ttl time.Duration, now func() time.Time) *Store {
 		tenants: map[string]entry[*gtmgate.Tenant]{}, providers: map[[3]string]entry[*gtmgate.ProviderToken]{}}
 }
 
-func lookup[K comparable, T any](s *Store, m map[K]entry[T], k K, load func() (T, error)) (T, error) {
+// lookup returns the cached value of k, or loads it (within LoadTimeout)
+// and caches it; an entry up to StaleFor old stands in for a load the
+// unavailable store failed.
+func lookup[K comparable, T any](ctx context.Context, s *Store, m map[K]entry[T], k K, load func(context.Context) (T, error)) (T, error) {
 	s.mu.Lock()
 	e, ok := m[k]
 	s.mu.Unlock()
@@ -69,7 +72,9 @@ func lookup[K comparable, T any](s *Store, m map[K]entry[T], k K, load func() (T
 	if ok && now.Before(e.expires) {
 		return e.v, nil
 	}
-	v, err := load()
+	lctx, cancel := context.WithTimeout(ctx, LoadTimeout)
+	v, err := load(lctx)
+	cancel()
 	if err != nil {
 		if ok && errors.Is(err, gtmgate.ErrStoreUnavailable) && now.Before(e.expires.Add(StaleFor-s.ttl)) {
 			return e.v, nil
@@ -97,9 +102,7 @@ func drop[K comparable, T any](s *Store, m map[K]entry[T], keep func(K, T) bool)
 
 // FindTenantToken is cached for hits.
 func (s *Store) FindTenantToken(ctx context.Context, hash string) (*gtmgate.TenantToken, error) {
-	return lookup(s, s.tokens, hash, func() (*gtmgate.TenantToken, error) {
-		ctx, cancel := context.WithTimeout(ctx, LoadTimeout)
-		defer cancel()
+	return lookup(ctx, s, s.tokens, hash, func(ctx context.Context) (*gtmgate.TenantToken, error) {
 		return s.Store.FindTenantToken(ctx, hash)
 	})
 }
@@ -113,9 +116,7 @@ func (s *Store) RevokeTenantToken(ctx context.Context, tenantID, tokenID string,
 
 // GetTenant is cached. Callers must not modify the returned tenant.
 func (s *Store) GetTenant(ctx context.Context, id string) (*gtmgate.Tenant, error) {
-	return lookup(s, s.tenants, id, func() (*gtmgate.Tenant, error) {
-		ctx, cancel := context.WithTimeout(ctx, LoadTimeout)
-		defer cancel()
+	return lookup(ctx, s, s.tenants, id, func(ctx context.Context) (*gtmgate.Tenant, error) {
 		return s.Store.GetTenant(ctx, id)
 	})
 }
@@ -129,9 +130,7 @@ func (s *Store) PutTenant(ctx context.Context, t *gtmgate.Tenant) (bool, error) 
 
 // GetProviderToken is cached.
 func (s *Store) GetProviderToken(ctx context.Context, tenantID, provider, accountID string) (*gtmgate.ProviderToken, error) {
-	return lookup(s, s.providers, [3]string{tenantID, provider, accountID}, func() (*gtmgate.ProviderToken, error) {
-		ctx, cancel := context.WithTimeout(ctx, LoadTimeout)
-		defer cancel()
+	return lookup(ctx, s, s.providers, [3]string{tenantID, provider, accountID}, func(ctx context.Context) (*gtmgate.ProviderToken, error) {
 		return s.Store.GetProviderToken(ctx, tenantID, provider, accountID)
 	})
 }
