@@ -19,7 +19,7 @@ func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 		f.Status = ""
 	}
 	var err error
-	if f.Limit, err = parseLimit(q.Get("limit"), 100, 1000); err != nil {
+	if f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 100, 1000); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}

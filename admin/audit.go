@@ -21,11 +21,11 @@ func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: q.Get("key")}
 	var err error
-	if f.Since, err = parseSince(q.Get("since")); err != nil {
+	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	if f.Limit, err = parseLimit(q.Get("limit"), defaultAuditLimit, maxAuditLimit); err != nil {
+	if f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), defaultAuditLimit, maxAuditLimit); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
@@ -59,30 +59,6 @@ func (h *Handler) auditStats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	jsonapi.Write(w, http.StatusOK, s)
-}
-
-// parseSince reads an RFC 3339 time; empty means no bound.
-func parseSince(v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return time.Time{}, gtmgate.Errorf(gtmgate.EValidation, "since %q is not an RFC 3339 time such as 2026-01-02T15:04:05Z", v)
-	}
-	return t.UTC(), nil
-}
-
-// parseLimit reads a page size within 1..max.
-func parseLimit(v string, def, max int) (int, error) {
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > max {
-		return 0, gtmgate.Errorf(gtmgate.EValidation, "limit %q must be a whole number from 1 to %d", v, max)
-	}
-	return n, nil
 }
 
 // flushWait bounds how long a read of the audit log or usage waits for

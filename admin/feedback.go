@@ -20,8 +20,8 @@ func (h *Handler) listFeedback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var err error
-	if f.Since, err = parseSince(q.Get("since")); err == nil {
-		f.Limit, err = parseLimit(q.Get("limit"), 100, 1000)
+	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err == nil {
+		f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 100, 1000)
 	}
 	if v := q.Get("resolved"); err == nil && v != "" {
 		var b bool

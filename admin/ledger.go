@@ -13,8 +13,8 @@ func (h *Handler) listLedger(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := gtmgate.LedgerFilter{TenantID: q.Get("tenant"), Kind: q.Get("kind")}
 	var err error
-	if f.Since, err = parseSince(q.Get("since")); err == nil {
-		f.Limit, err = parseLimit(q.Get("limit"), 100, 1000)
+	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err == nil {
+		f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 100, 1000)
 	}
 	if err != nil {
 		jsonapi.WriteError(w, r, err)

@@ -92,3 +92,25 @@ func bound(cfg *pgxpool.Config) {
 	d := &net.Dialer{KeepAlive: 5 * time.Second, Control: setUserTimeout}
 	cc.DialFunc = d.DialContext
 }
+
+// OpenJobsPool opens a pgx pool with the store's time-outs and schema for the
+// job engine (River needs a *pgxpool.Pool of its own; its listener holds one
+// connection for LISTEN). maxConns 0 keeps pgx's default.
+func OpenJobsPool(ctx context.Context, databaseURL, schema string, maxConns int32) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open jobs pool: invalid database URL")
+	}
+	bound(cfg)
+	if schema != "" {
+		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{schema}.Sanitize()
+	}
+	if maxConns > 0 {
+		cfg.MaxConns = maxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open jobs pool: %w", err)
+	}
+	return pool, nil
+}

@@ -2,66 +2,21 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/internal/pgtest"
 	"github.com/gtmgate/gtmgate/store/postgres"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
 	"github.com/gtmgate/gtmgate/store/storetest"
 )
 
-const defaultTestURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-
-// testURL returns the database of the tests. Without one reachable the tests
-// skip, except in CI (CI=true), where they fail.
-func testURL(t testing.TB) string {
-	t.Helper()
-	url := os.Getenv("GTMGATE_TEST_DATABASE_URL")
-	if url == "" {
-		url = defaultTestURL
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err == nil {
-		conn.Close(ctx)
-		return url
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("PostgreSQL not reachable at GTMGATE_TEST_DATABASE_URL: %v", err)
-	}
-	t.Skipf("PostgreSQL not reachable (set GTMGATE_TEST_DATABASE_URL): %v", err)
-	return ""
-}
-
-// freshSchema returns a new schema name, dropped when the test ends.
-func freshSchema(t testing.TB, url string) string {
-	t.Helper()
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "gtmgate_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
-	return schema
-}
+// testURL and freshSchema are the shared PostgreSQL test helpers.
+var (
+	testURL     = pgtest.URL
+	freshSchema = pgtest.FreshSchema
+)
 
 func openSchema(ctx context.Context, t testing.TB, url, schema string) (*sqlstore.Store, error) {
 	return postgres.Open(ctx, url, &sqlstore.Options{Sealer: storetest.NewSealer(t), Schema: schema})

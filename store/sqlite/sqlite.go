@@ -133,3 +133,19 @@ func createPrivate(path string) error {
 	}
 	return nil
 }
+
+// OpenJobsDB opens a second, single-connection pool on the database file at
+// path for the job engine (River): River's tables live in the same file, but
+// its polling and leases must not queue behind the store's writer in Go, so
+// the two meet only at SQLite's own lock (bounded by the busy time-out).
+func OpenJobsDB(path string) (*sql.DB, error) {
+	db, err := openPool(path, url.Values{"_txlock": {"immediate"}})
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxIdleTime(0)
+	db.SetConnMaxLifetime(0)
+	return db, nil
+}

@@ -1,0 +1,190 @@
+// Package jobs is gtmgate's background work engine: River
+// (github.com/riverqueue/river) on the same database as the store, through
+// riverpgxv5 on PostgreSQL and riversqlite on SQLite. Work that happens after
+// a response or on a clock (grading a trace, delivering a webhook, periodic
+// sweeps) is a River job: durable, retried with backoff, unique where it must
+// happen once, and run once across replicas. River's own migrations run when
+// the engine opens.
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/gtmgate/gtmgate/store/postgres"
+	"github.com/gtmgate/gtmgate/store/sqlite"
+)
+
+// Options opens an Engine. Exactly one of SQLitePath and DatabaseURL is set.
+type Options struct {
+	// SQLitePath is the store's SQLite file; River's tables live beside the store's.
+	SQLitePath string
+	// DatabaseURL is the store's PostgreSQL URL, and Schema its schema ("" = public).
+	DatabaseURL string
+	Schema      string
+	// Workers holds every job kind this process works. Kinds registered
+	// here are the only ones fetched, so a replica on an older version
+	// leaves a newer kind to the replicas that know it.
+	Workers *river.Workers
+	// Periodic jobs are enqueued by the elected leader only.
+	Periodic []*river.PeriodicJob
+	// Concurrency is the number of jobs worked at once by this process (default 4).
+	Concurrency int
+	// PollInterval is how often SQLite (which has no LISTEN) is polled for new jobs (default 1s).
+	PollInterval time.Duration
+	Logger       *slog.Logger
+}
+
+// Engine inserts, works and inspects jobs.
+type Engine struct {
+	client  client
+	backend string
+	close   func()
+	logger  *slog.Logger
+}
+
+// client is what gtmgate uses of *river.Client; it hides River's generic
+// transaction type, which differs per driver.
+type client interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	InsertMany(ctx context.Context, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error)
+	JobGet(ctx context.Context, id int64) (*rivertype.JobRow, error)
+	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
+	JobRetry(ctx context.Context, id int64) (*rivertype.JobRow, error)
+	JobCancel(ctx context.Context, id int64) (*rivertype.JobRow, error)
+}
+
+// Open connects, runs River's migrations and builds the client; Start begins working.
+func Open(ctx context.Context, opts Options) (*Engine, error) {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Workers == nil {
+		opts.Workers = river.NewWorkers()
+	}
+	cfg := &river.Config{
+		Queues:              map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.Concurrency}},
+		Workers:             opts.Workers,
+		PeriodicJobs:        opts.Periodic,
+		Logger:              opts.Logger.With("component", "jobs"),
+		FetchOnlyKnownKinds: true,
+		// A job left running by a killed process becomes available again
+		// after this long; every worker here finishes well within it.
+		RescueStuckJobsAfter: 5 * time.Minute,
+		JobTimeout:           3 * time.Minute,
+	}
+	switch {
+	case opts.DatabaseURL != "":
+		pool, err := postgres.OpenJobsPool(ctx, opts.DatabaseURL, opts.Schema, 8)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Schema = opts.Schema
+		c, err := build(ctx, riverpgxv5.New(pool), cfg, opts.Schema)
+		if err != nil {
+			pool.Close()
+			return nil, err
+		}
+		return &Engine{client: c, backend: "postgres", close: pool.Close, logger: opts.Logger}, nil
+	case opts.SQLitePath != "":
+		db, err := sqlite.OpenJobsDB(opts.SQLitePath)
+		if err != nil {
+			return nil, err
+		}
+		// SQLite has no LISTEN/NOTIFY: producers poll.
+		cfg.PollOnly = true
+		cfg.FetchPollInterval = opts.PollInterval
+		cfg.FetchCooldown = min(opts.PollInterval, 100*time.Millisecond)
+		c, err := build(ctx, riversqlite.New(db), cfg, "")
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		return &Engine{client: c, backend: "sqlite", close: func() { db.Close() }, logger: opts.Logger}, nil
+	}
+	return nil, errors.New("jobs: open: neither a SQLite path nor a database URL")
+}
+
+// build migrates River's tables and returns the client.
+func build[TTx any](ctx context.Context, d riverdriver.Driver[TTx], cfg *river.Config, schema string) (*river.Client[TTx], error) {
+	m, err := rivermigrate.New(d, &rivermigrate.Config{Schema: schema, Logger: discardLogger})
+	if err != nil {
+		return nil, fmt.Errorf("jobs: migrations: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return nil, fmt.Errorf("jobs: migrate: %w", err)
+	}
+	c, err := river.NewClient(d, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: client: %w", err)
+	}
+	return c, nil
+}
+
+var discardLogger = slog.New(slog.DiscardHandler)
+
+// Backend names the database River runs on.
+func (e *Engine) Backend() string { return e.backend }
+
+// Start begins fetching and working jobs, and (on the leader) periodic jobs.
+func (e *Engine) Start(ctx context.Context) error {
+	if err := e.client.Start(ctx); err != nil {
+		return fmt.Errorf("jobs: start: %w", err)
+	}
+	return nil
+}
+
+// Close stops working (jobs still running get until ctx ends, then are
+// cancelled and retried later by any replica) and closes the connection.
+func (e *Engine) Close(ctx context.Context) error {
+	err := e.client.Stop(ctx)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		e.logger.Warn("jobs still running at shutdown were cancelled; they will be retried", "err", err)
+		err = nil
+	}
+	e.close()
+	return err
+}
+
+// Insert enqueues one job. With unique options, an existing equal job is
+// returned instead and UniqueSkippedAsDuplicate is set.
+func (e *Engine) Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	res, err := e.client.Insert(ctx, args, opts)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: insert %s: %w", args.Kind(), err)
+	}
+	return res, nil
+}
+
+// InsertMany enqueues jobs in one round trip on PostgreSQL (one row at a
+// time on SQLite, inside one transaction).
+func (e *Engine) InsertMany(ctx context.Context, params []river.InsertManyParams) error {
+	if len(params) == 0 {
+		return nil
+	}
+	if _, err := e.client.InsertMany(ctx, params); err != nil {
+		return fmt.Errorf("jobs: insert %d jobs: %w", len(params), err)
+	}
+	return nil
+}
+
+// ErrNotFound is returned for an unknown job id.
+var ErrNotFound = rivertype.ErrNotFound
