@@ -30,6 +30,10 @@ type LedgerEntry struct {
 	RequestID string          `json:"request_id"`
 	// Replays lists the request ids of replays, newest last.
 	Replays []LedgerReplay `json:"replays,omitempty"`
+	// Status is IncidentOpen or IncidentResolved for an incident, "" for a failure.
+	Status     string     `json:"status,omitempty"`
+	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
+	ResolvedBy string     `json:"resolved_by,omitempty"`
 }
 
 // LedgerReplay links a replay's outcome to the entry it replayed.
@@ -45,8 +49,10 @@ type LedgerReplay struct {
 type LedgerFilter struct {
 	TenantID string
 	Kind     string
-	Since    time.Time
-	Limit    int
+	// Status selects incidents by state (IncidentOpen, IncidentResolved).
+	Status string
+	Since  time.Time
+	Limit  int
 }
 
 // Feedback severities.

@@ -19,6 +19,7 @@ type Store interface {
 	ApprovalStore
 	ProviderOAuthStore
 	OAuthStore
+	QualityStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

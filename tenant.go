@@ -17,9 +17,12 @@ type Tenant struct {
 	// AllowedModels, when not empty, limits chat completions to these models.
 	AllowedModels []string `json:"allowed_models,omitempty"`
 	// Approval overrides the default approval policy.
-	Approval  *ApprovalPolicy `json:"approval_policy,omitempty"`
-	CreatedAt time.Time       `json:"created_at"`
-	UpdatedAt time.Time       `json:"updated_at"`
+	Approval *ApprovalPolicy `json:"approval_policy,omitempty"`
+	// Production marks a tenant whose calls matter most: the quality
+	// harness samples its calls at a raised rate.
+	Production bool      `json:"production,omitempty"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
 }
 
 // ProviderAccounts lists a tenant's accounts at one provider and which is the default.

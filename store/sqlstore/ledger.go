@@ -12,7 +12,7 @@ import (
 )
 
 const ledgerCols = `id, kind, time, tenant_id, source, tool, action, mutating, input, error_code,
-	message, detail, request_id, replays`
+	message, detail, request_id, replays, status, resolved_at, resolved_by`
 
 // AddLedgerEntry stores a ledger entry; ErrConflict when its id exists.
 func (s *Store) AddLedgerEntry(ctx context.Context, e *gtmgate.LedgerEntry) error {
@@ -27,9 +27,9 @@ func (s *Store) AddLedgerEntry(ctx context.Context, e *gtmgate.LedgerEntry) erro
 		return s.fail("add ledger entry", err)
 	}
 	_, err = s.write.ExecContext(ctx, s.q("INSERT INTO error_ledger ("+ledgerCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 		e.ID, e.Kind, s.t(e.Time), e.TenantID, e.Source, e.Tool, e.Action, e.Mutating, jsonArg(e.Input),
-		e.ErrorCode, e.Message, jsonArg(e.Detail), e.RequestID, replays)
+		e.ErrorCode, e.Message, jsonArg(e.Detail), e.RequestID, replays, e.Status, s.tp(e.ResolvedAt), e.ResolvedBy)
 	if err != nil {
 		return s.fail("add ledger entry", err)
 	}
@@ -55,6 +55,9 @@ func (s *Store) ListLedger(ctx context.Context, f gtmgate.LedgerFilter) ([]*gtmg
 	}
 	if f.Kind != "" {
 		where, args = append(where, "kind = ?"), append(args, f.Kind)
+	}
+	if f.Status != "" {
+		where, args = append(where, "status = ?"), append(args, f.Status)
 	}
 	if !f.Since.IsZero() {
 		where, args = append(where, "time >= ?"), append(args, s.t(f.Since))
@@ -138,7 +141,8 @@ func scanLedger(r scanner) (*gtmgate.LedgerEntry, error) {
 	var e gtmgate.LedgerEntry
 	var replays []byte
 	err := r.Scan(&e.ID, &e.Kind, timeCol{&e.Time}, &e.TenantID, &e.Source, &e.Tool, &e.Action, &e.Mutating,
-		jsonCol{&e.Input}, &e.ErrorCode, &e.Message, jsonCol{&e.Detail}, &e.RequestID, &replays)
+		jsonCol{&e.Input}, &e.ErrorCode, &e.Message, jsonCol{&e.Detail}, &e.RequestID, &replays,
+		&e.Status, nullTimeCol{&e.ResolvedAt}, &e.ResolvedBy)
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,10 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ProviderOAuth", testProviderOAuth},
 		{"RefreshLease", testRefreshLease},
 		{"ConcurrentOpen", testConcurrentOpen},
+		{"VerdictsAndIncidents", testVerdictsAndIncidents},
+		{"ResolveIncident", testResolveIncident},
+		{"VerdictsConcurrent", testVerdictsConcurrent},
+		{"Deliveries", testDeliveries},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
