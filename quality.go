@@ -259,3 +259,29 @@ type QualityStore interface {
 	AddDelivery(ctx context.Context, d *WebhookDelivery) error
 	ListDeliveries(ctx context.Context, f DeliveryFilter) ([]*WebhookDelivery, error)
 }
+
+// FinishedCall is a tool call as the runner saw it finish, handed to a
+// CallObserver when sampled. Input and Result are shared with the caller's
+// response and must only be read.
+type FinishedCall struct {
+	Time            time.Time
+	TenantID        string
+	Tool            string
+	Action          Action
+	Input           map[string]any
+	Result          any
+	Err             error
+	DurationMS      float64
+	Source          string
+	RequestID       string
+	ParentRequestID string
+	Sample          Sample
+}
+
+// CallObserver watches finished tool calls (the quality harness). Sample is
+// called for every finished call and must be cheap; Observe only for sampled
+// ones, and must never block.
+type CallObserver interface {
+	Sample(tenantID string, production bool, tool string, a Action) (Sample, bool)
+	Observe(c *FinishedCall)
+}

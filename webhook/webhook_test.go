@@ -1,0 +1,110 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// The Standard Webhooks reference test vector.
+func TestSignMatchesStandardWebhooks(t *testing.T) {
+	secret, err := ParseSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", time.Unix(1614265330, 0), []byte(`{"test": 2432232314}`))
+	if want := "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="; got != want {
+		t.Fatalf("signature %s, want %s", got, want)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	secret := []byte("0123456789abcdef0123")
+	now := time.Unix(1_800_000_000, 0)
+	body := []byte(`{"type":"quality.alert"}`)
+	h := http.Header{}
+	Headers(h, secret, "msg_1", now, body)
+	if err := Verify(secret, h, body, now.Add(time.Minute), 5*time.Minute); err != nil {
+		t.Fatalf("authentic message: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		secret []byte
+		body   []byte
+		now    time.Time
+	}{
+		"other secret":   {[]byte("another-secret-of-enough-length"), body, now},
+		"altered body":   {secret, []byte(`{"type":"quality.alarm"}`), now},
+		"replayed later": {secret, body, now.Add(time.Hour)},
+	} {
+		if err := Verify(tc.secret, h, tc.body, tc.now, 5*time.Minute); !errors.Is(err, ErrSignature) {
+			t.Errorf("%s: err = %v, want ErrSignature", name, err)
+		}
+	}
+	if _, err := ParseSecret("short"); err == nil {
+		t.Error("a 5-character secret was accepted")
+	}
+	if _, err := ParseSecret("whsec_!!notbase64!!"); err == nil {
+		t.Error("a whsec_ secret that is not base64 was accepted")
+	}
+}
+
+type deliveries struct {
+	mu sync.Mutex
+	ds []*gtmgate.WebhookDelivery
+}
+
+func (d *deliveries) AddDelivery(_ context.Context, x *gtmgate.WebhookDelivery) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ds = append(d.ds, x)
+	return nil
+}
+
+func TestSenderSignsRecordsAndFailsOnNon2xx(t *testing.T) {
+	secret := []byte("0123456789abcdef0123")
+	status := http.StatusInternalServerError
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if err := Verify(secret, r.Header, body, time.Now(), time.Minute); err != nil {
+			t.Errorf("receiver: %v", err)
+		}
+		got = append(got, r.Header.Get("webhook-id"))
+		w.WriteHeader(status)
+	}))
+	defer srv.Close()
+	rec := &deliveries{}
+	s, err := NewSender(Options{URL: srv.URL + "/hook?token=s3cret", Secret: secret, Store: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(Envelope{Type: "quality.alert", Data: map[string]string{"a": "b"}})
+	job := &river.Job[Args]{JobRow: &rivertype.JobRow{Attempt: 1}, Args: Args{WebhookID: "msg_x", Event: "quality.alert", Body: body}}
+	err = s.Work(t.Context(), job)
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("500 answer: err = %v (must fail and not show the URL's token)", err)
+	}
+	status = http.StatusNoContent
+	job.Attempt = 2
+	if err := s.Work(t.Context(), job); err != nil {
+		t.Fatalf("204 answer: %v", err)
+	}
+	if len(got) != 2 || got[0] != "msg_x" || got[1] != "msg_x" {
+		t.Fatalf("receiver saw ids %v; a retry must keep the id", got)
+	}
+	if len(rec.ds) != 2 || rec.ds[0].OK || rec.ds[0].Status != 500 || !rec.ds[1].OK || rec.ds[1].Attempt != 2 {
+		t.Fatalf("recorded attempts = %+v, %+v", rec.ds[0], rec.ds[1])
+	}
+}
