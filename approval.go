@@ -35,13 +35,26 @@ type Approval struct {
 	Reason    string          `json:"reason,omitempty"`
 	// Result holds the executed call's result or error body.
 	Result json.RawMessage `json:"result,omitempty"`
+	// Gate is why the call was held: GatePolicy (the tenant's approval
+	// policy) or GateQuality (an open quality incident on the tool).
+	Gate string `json:"gate"`
+	// IncidentID is the incident behind a quality gate.
+	IncidentID string `json:"incident_id,omitempty"`
 }
+
+// Gate kinds.
+const (
+	GatePolicy  = "policy"
+	GateQuality = "quality"
+)
 
 // ApprovalFilter selects approvals, newest first.
 type ApprovalFilter struct {
 	TenantID string
 	Status   string
-	Limit    int
+	// Gate selects policy or quality gates ("" = both).
+	Gate  string
+	Limit int
 }
 
 // ApprovalDecision moves a pending approval to approved or rejected.

@@ -9,10 +9,15 @@ import (
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
-// listApprovals serves GET /admin/approvals?tenant&status&limit (pending by default).
+// listApprovals serves GET /admin/approvals?tenant&status&gate&limit
+// (pending by default; policy and quality gates alike unless gate is given).
 func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := gtmgate.ApprovalFilter{TenantID: q.Get("tenant"), Status: q.Get("status")}
+	f := gtmgate.ApprovalFilter{TenantID: q.Get("tenant"), Status: q.Get("status"), Gate: q.Get("gate")}
+	if f.Gate != "" && f.Gate != gtmgate.GatePolicy && f.Gate != gtmgate.GateQuality {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "gate %q is not policy or quality", f.Gate))
+		return
+	}
 	if f.Status == "" {
 		f.Status = gtmgate.ApprovalPending
 	} else if f.Status == "all" {

@@ -18,7 +18,9 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/audit"
 	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/secret"
@@ -47,6 +49,9 @@ type App struct {
 	runner     *toolrun.Runner
 	metrics    *middleware.Metrics
 	refresher  *refresh.Refresher
+	jobs       *jobs.Engine
+	harness    *quality.Harness
+	grading    quality.Status
 
 	stopWorkers context.CancelFunc
 	workersDone chan struct{}
@@ -100,7 +105,19 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 	}
 	a.metrics = middleware.NewMetrics()
 	a.handlers[SurfaceDebug] = debugHandler()
+	if err := a.startModelSandbox(); err != nil {
+		return nil, err
+	}
+	if err := a.startAlertReceiver(); err != nil {
+		return nil, err
+	}
+	if err := a.buildQuality(); err != nil {
+		return nil, err
+	}
 	if err := a.buildTools(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.openJobs(ctx); err != nil {
 		return nil, err
 	}
 	if err := a.buildSurfaces(ctx); err != nil {
@@ -197,34 +214,15 @@ func (a *App) Start() error {
 		defer close(a.workersDone)
 		var wg sync.WaitGroup
 		wg.Go(func() { a.refresher.Run(wctx) })
-		wg.Go(func() { a.sweepApprovals(wctx) })
+		if a.harness != nil {
+			wg.Go(func() { a.harness.Run(wctx) })
+		}
 		wg.Wait()
 	}()
-	return nil
-}
-
-// approvalSweepEvery is how often gates left executing are looked for.
-const approvalSweepEvery = time.Minute
-
-// sweepApprovals resolves, at start and then every minute, approved gates
-// whose executing process stopped (toolrun.ResolveStuckApprovals).
-func (a *App) sweepApprovals(ctx context.Context) {
-	t := time.NewTicker(approvalSweepEvery)
-	defer t.Stop()
-	for {
-		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		if n, err := a.runner.ResolveStuckApprovals(sctx, a.store); err != nil {
-			a.logger.Warn("resolving approvals left executing", "err", err)
-		} else if n > 0 {
-			a.logger.Info("approvals left executing resolved", "count", n)
-		}
-		cancel()
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	if err := a.jobs.Start(wctx); err != nil {
+		return err
 	}
+	return nil
 }
 
 // contentWriteTimeout bounds writing a response on the site, docs and debug listeners.
@@ -284,6 +282,11 @@ func (a *App) Close(ctx context.Context) error {
 			a.stopWorkers()
 			<-a.workersDone
 		}
+		if a.jobs != nil {
+			// Jobs still running get until ctx ends; River retries them later.
+			errs = append(errs, a.jobs.Close(ctx))
+			a.jobs = nil
+		}
 		if a.refresher != nil {
 			errs = append(errs, a.refresher.Close(ctx))
 		}
@@ -293,6 +296,11 @@ func (a *App) Close(ctx context.Context) error {
 }
 
 func (a *App) closeResources() error {
+	if a.jobs != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		a.jobs.Close(ctx)
+		cancel()
+	}
 	for _, s := range a.sandboxes {
 		s.Close()
 	}

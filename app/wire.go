@@ -19,6 +19,7 @@ import (
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/openapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/throttle"
@@ -64,12 +65,17 @@ func (a *App) buildTools(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.runner = toolrun.New(toolrun.Options{
+	runOpts := toolrun.Options{
 		Registry: reg, Store: a.store, Recorder: a.recorder,
 		Tokens:      &toolrun.StoredTokens{Store: a.store, Refresher: a.refresher},
 		CallTimeout: 4*a.cfg.UpstreamTimeout + 5*time.Second,
 		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger,
-	})
+	}
+	if a.harness != nil {
+		// Set only when on: a nil *Harness in the interface would not be nil.
+		runOpts.Observer = a.harness
+	}
+	a.runner = toolrun.New(runOpts)
 	if a.cfg.Demo {
 		return a.seedDemo(ctx, demo)
 	}
@@ -124,7 +130,8 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard}
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"),
-		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount},
+		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
+			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,
@@ -142,7 +149,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	gw := gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, MCP: mcp,
-		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder,
+		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder, Grading: a.gradingHealth(),
 		OpenAPI: gatewayAPI,
 	})
 	a.handlers[SurfaceGateway] = gw

@@ -54,6 +54,18 @@ type Config struct {
 	ModelGatewayURL    string
 	ModelGatewayAPIKey string
 
+	// GraderSampleRate is the base share of finished tool calls graded (0..1).
+	GraderSampleRate float64
+	// JudgeModels are the models of judges Alpha, Beta and Gamma.
+	JudgeAlphaModel, JudgeBetaModel, JudgeGammaModel string
+	// JudgeAllowSameModel accepts two judges on one model.
+	JudgeAllowSameModel bool
+	// AlertWebhookURL receives quality alerts and incidents, signed with AlertWebhookSecret.
+	AlertWebhookURL    string
+	AlertWebhookSecret string
+	// JobWorkers is how many background jobs one process works at once.
+	JobWorkers int64
+
 	// AllowedOrigins may call /mcp from a browser, besides the gateway's own origin.
 	AllowedOrigins []string
 	// TrustedProxies are reverse proxies (addresses or CIDR ranges) whose
@@ -87,11 +99,13 @@ func Default() Config {
 		LogLevel:       "info",
 		MaxBodyBytes:   1 << 20,
 		ChatMaxStreams: 256, ChatMaxStreamsPerTenant: 32,
-		UpstreamTimeout: 15 * time.Second,
-		ReadTimeout:     30 * time.Second,
-		ShutdownTimeout: 15 * time.Second,
-		ApprovalTTL:     24 * time.Hour,
-		Upstreams:       map[string]string{},
+		UpstreamTimeout:  15 * time.Second,
+		ReadTimeout:      30 * time.Second,
+		ShutdownTimeout:  15 * time.Second,
+		ApprovalTTL:      24 * time.Hour,
+		Upstreams:        map[string]string{},
+		GraderSampleRate: 0.1,
+		JobWorkers:       4,
 	}
 }
 
@@ -168,6 +182,9 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("MODEL_GATEWAY_URL: %w", err)
 		}
 	}
+	if err := c.validateQuality(); err != nil {
+		return err
+	}
 	for _, p := range c.TrustedProxies {
 		if !validAddrOrPrefix(strings.TrimSpace(p)) {
 			return fmt.Errorf("GTMGATE_TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range", p)
@@ -215,4 +232,42 @@ func validAddrOrPrefix(s string) bool {
 	}
 	_, err := netip.ParseAddr(s)
 	return err == nil
+}
+
+// validateQuality checks the quality harness's settings.
+func (c *Config) validateQuality() error {
+	if c.GraderSampleRate < 0 || c.GraderSampleRate > 1 || c.GraderSampleRate != c.GraderSampleRate {
+		return fmt.Errorf("GRADER_SAMPLE_RATE: %v is outside 0.0 to 1.0", c.GraderSampleRate)
+	}
+	if !c.JudgeAllowSameModel {
+		judges := []struct{ name, model string }{{"JUDGE_ALPHA_MODEL", c.JudgeAlphaModel}, {"JUDGE_BETA_MODEL", c.JudgeBetaModel}, {"JUDGE_GAMMA_MODEL", c.JudgeGammaModel}}
+		for i, a := range judges {
+			for _, b := range judges[i+1:] {
+				if a.model != "" && strings.EqualFold(a.model, b.model) {
+					return fmt.Errorf("%s: %q is also %s; the three judges must be different models (set JUDGE_ALLOW_SAME_MODEL=true to accept it)", b.name, b.model, a.name)
+				}
+			}
+		}
+	}
+	if c.AlertWebhookURL != "" {
+		u, err := url.Parse(c.AlertWebhookURL)
+		if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !loopbackHost(u.Hostname()))) {
+			return fmt.Errorf("ALERT_WEBHOOK_URL: must be an https URL (http is accepted for loopback receivers only)")
+		}
+		if c.AlertWebhookSecret == "" {
+			return fmt.Errorf("ALERT_WEBHOOK_SECRET: required when ALERT_WEBHOOK_URL is set (alerts are signed with it)")
+		}
+	}
+	if c.JobWorkers < 1 || c.JobWorkers > 256 {
+		return fmt.Errorf("GTMGATE_JOB_WORKERS: %d is outside 1..256", c.JobWorkers)
+	}
+	return nil
+}
+
+func loopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

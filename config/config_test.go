@@ -39,6 +39,20 @@ func TestLoad(t *testing.T) {
 		{name: "bad db", env: []string{"DATABASE_URL=mysql://x"}, wantErr: "DATABASE_URL"},
 		{name: "all off", args: []string{"--site-addr=off", "--gateway-addr=off", "--docs-addr=off"}, wantErr: "all listeners are off"},
 		{name: "bad log format", env: []string{"GTMGATE_LOG_FORMAT=xml"}, wantErr: "GTMGATE_LOG_FORMAT"},
+		{name: "sample rate above 1", env: []string{"GRADER_SAMPLE_RATE=1.5"}, wantErr: "GRADER_SAMPLE_RATE"},
+		{name: "sample rate below 0", args: []string{"--grader-sample-rate=-0.1"}, wantErr: "GRADER_SAMPLE_RATE"},
+		{name: "sample rate not a number", env: []string{"GRADER_SAMPLE_RATE=often"}, wantErr: "GRADER_SAMPLE_RATE"},
+		{name: "two judges on one model", env: []string{"JUDGE_ALPHA_MODEL=openai/gpt-x", "JUDGE_BETA_MODEL=m2", "JUDGE_GAMMA_MODEL=OpenAI/GPT-X"}, wantErr: "JUDGE_GAMMA_MODEL"},
+		{name: "same model allowed", env: []string{"JUDGE_ALPHA_MODEL=m", "JUDGE_BETA_MODEL=m", "JUDGE_ALLOW_SAME_MODEL=true"},
+			check: func(t *testing.T, c Config) {}},
+		{name: "alert webhook over http", env: []string{"ALERT_WEBHOOK_URL=http://alerts.example.com/hook", "ALERT_WEBHOOK_SECRET=0123456789abcdef"}, wantErr: "ALERT_WEBHOOK_URL"},
+		{name: "alert webhook without secret", env: []string{"ALERT_WEBHOOK_URL=https://alerts.example.com/hook"}, wantErr: "ALERT_WEBHOOK_SECRET"},
+		{name: "alert webhook on loopback", env: []string{"ALERT_WEBHOOK_URL=http://127.0.0.1:9/hook", "ALERT_WEBHOOK_SECRET=0123456789abcdef"},
+			check: func(t *testing.T, c Config) {
+				if c.GraderSampleRate != 0.1 {
+					t.Fatalf("default sample rate %v", c.GraderSampleRate)
+				}
+			}},
 		{name: "secret file missing", env: []string{"MODEL_GATEWAY_API_KEY_FILE=/nonexistent/key"}, wantErr: "MODEL_GATEWAY_API_KEY_FILE"},
 	}
 	for _, tt := range tests {

@@ -86,6 +86,20 @@ func Load(args []string, environ []string) (Config, error) {
 	if c.ChatMaxStreamsPerTenant, err = env.int64("GTMGATE_CHAT_MAX_STREAMS_PER_TENANT", c.ChatMaxStreamsPerTenant); err != nil {
 		return c, err
 	}
+	if v := env.str("GRADER_SAMPLE_RATE", ""); v != "" {
+		rate, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return c, fmt.Errorf("GRADER_SAMPLE_RATE: %q is not a number from 0.0 to 1.0", v)
+		}
+		c.GraderSampleRate = rate
+	}
+	fs.Float64Var(&c.GraderSampleRate, "grader-sample-rate", c.GraderSampleRate, graderSampleMeaning)
+	if c.JudgeAllowSameModel, err = env.bool("JUDGE_ALLOW_SAME_MODEL", false); err != nil {
+		return c, err
+	}
+	if c.JobWorkers, err = env.int64("GTMGATE_JOB_WORKERS", c.JobWorkers); err != nil {
+		return c, err
+	}
 	for k, v := range vars {
 		if p, ok := strings.CutPrefix(k, "GTMGATE_UPSTREAM_"); ok && p != "TIMEOUT" && v != "" {
 			c.Upstreams[strings.ToLower(p)] = v
@@ -126,13 +140,18 @@ func stringSettings(c *Config) []stringSetting {
 		{Setting{"GTMGATE_GOOGLE_ADS_DEVELOPER_TOKEN", "", "", "Google Ads API developer token"}, &c.GoogleAdsDeveloperToken},
 		{Setting{"MODEL_GATEWAY_URL", "model-gateway-url", "", "OpenAI-compatible model gateway base URL (…/v1)"}, &c.ModelGatewayURL},
 		{Setting{"MODEL_GATEWAY_API_KEY", "", "", "API key for the model gateway"}, &c.ModelGatewayAPIKey},
+		{Setting{"JUDGE_ALPHA_MODEL", "", "(unset: grading off)", "model of judge Alpha, as the model gateway names it (sandbox-judge-alpha under --demo)"}, &c.JudgeAlphaModel},
+		{Setting{"JUDGE_BETA_MODEL", "", "(unset: grading off)", "model of judge Beta; a different provider's than Alpha's"}, &c.JudgeBetaModel},
+		{Setting{"JUDGE_GAMMA_MODEL", "", "(unset: grading off)", "model of judge Gamma; a third provider's"}, &c.JudgeGammaModel},
+		{Setting{"ALERT_WEBHOOK_URL", "", "(unset: no alerts sent)", "where quality alerts and incidents are posted (https, or http to loopback)"}, &c.AlertWebhookURL},
+		{Setting{"ALERT_WEBHOOK_SECRET", "", "", "Standard Webhooks signing secret (whsec_ + base64, or 16+ characters); required with ALERT_WEBHOOK_URL"}, &c.AlertWebhookSecret},
 		{Setting{"GTMGATE_SITE_CONTENT", "site-content", "(embedded)", "directory of the site's markdown tree"}, &c.SiteContent},
 		{Setting{"GTMGATE_DOCS_CONTENT", "docs-content", "(embedded)", "directory of the docs' markdown tree"}, &c.DocsContent},
 	}
 }
 
 // secretEnv lists the settings that also accept NAME_FILE.
-var secretEnv = map[string]bool{"GTMGATE_ENCRYPTION_KEY": true, "ADMIN_API_KEY": true, "MODEL_GATEWAY_API_KEY": true, "DATABASE_URL": true, "GTMGATE_GOOGLE_ADS_DEVELOPER_TOKEN": true}
+var secretEnv = map[string]bool{"GTMGATE_ENCRYPTION_KEY": true, "ADMIN_API_KEY": true, "MODEL_GATEWAY_API_KEY": true, "DATABASE_URL": true, "GTMGATE_GOOGLE_ADS_DEVELOPER_TOKEN": true, "ALERT_WEBHOOK_SECRET": true}
 
 type envReader struct {
 	getenv func(string) string
@@ -193,6 +212,8 @@ func (e *envReader) bool(name string, def bool) (bool, error) {
 
 const readTimeoutMeaning = "time allowed to read one request, headers and body, on every listener (a stalled upload is cut off after it)"
 
+const graderSampleMeaning = "share of finished tool calls graded, 0.0 to 1.0; raised for mutating categories, production tenants and degraded tool paths"
+
 const auditJournalMeaning = "acknowledge a call once its audit record is appended to DATA_DIR/journal (written to the store in the background); false: once the store commits it"
 
 // Settings lists every setting for documentation (README table).
@@ -218,6 +239,9 @@ func Settings() []Setting {
 		Setting{"GTMGATE_DEMO", "demo", "false", "start sandbox upstreams and seed the demo tenant"},
 		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},
 		Setting{"GTMGATE_AUDIT_JOURNAL", "audit-journal", "true", auditJournalMeaning},
+		Setting{"GRADER_SAMPLE_RATE", "grader-sample-rate", "0.1", graderSampleMeaning},
+		Setting{"JUDGE_ALLOW_SAME_MODEL", "", "false", "accept two judges on the same model"},
+		Setting{"GTMGATE_JOB_WORKERS", "", "4", "background jobs (grading, webhooks) one process works at once"},
 	)
 }
 

@@ -18,6 +18,15 @@ type Health struct {
 	Uptime    float64      `json:"uptime_seconds"`
 	Store     StoreHealth  `json:"store"`
 	Audit     *AuditHealth `json:"audit,omitempty"`
+	// Grading says whether the quality harness grades calls, and if not why.
+	Grading *GradingHealth `json:"grading,omitempty"`
+}
+
+// GradingHealth is the quality harness's part of the health answer.
+type GradingHealth struct {
+	Enabled    bool    `json:"enabled"`
+	SampleRate float64 `json:"sample_rate"`
+	Reason     string  `json:"reason,omitempty"`
 }
 
 // AuditHealth says whether calls' audit records can be made durable: when
@@ -53,6 +62,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	body := Health{Status: "ok", Version: s.opts.Version, Commit: bi.Commit, GoVersion: bi.GoVersion, Uptime: time.Since(s.started).Seconds(),
 		Store: StoreHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000}}
 	status := http.StatusOK
+	body.Grading = s.opts.Grading
 	if s.opts.Audit != nil {
 		body.Audit = &AuditHealth{Durable: true, Backlog: s.opts.Audit.Backlog()}
 		if aerr := s.opts.Audit.Check(); aerr != nil {

@@ -31,6 +31,8 @@ type Options struct {
 	MCP   http.Handler
 	Chat  ChatHandler
 	OAuth Mounter
+	// Grading, when set, is reported by /health.
+	Grading *GradingHealth
 	// Audit, when set, is reported by /health.
 	Audit AuditState
 	// OpenAPI serves GET /openapi.json, the description of this surface.

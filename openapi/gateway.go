@@ -12,8 +12,10 @@ import (
 	"github.com/gtmgate/gtmgate/admin"
 	"github.com/gtmgate/gtmgate/agenttools"
 	"github.com/gtmgate/gtmgate/gateway"
+	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/oauth"
+	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 )
@@ -65,6 +67,11 @@ func jsonBody(s Schema) *RequestBody {
 
 func formBody(s Schema) *RequestBody {
 	return &RequestBody{Required: true, Content: map[string]MediaType{"application/x-www-form-urlencoded": {Schema: s}}}
+}
+
+// limitOf is a page size parameter with its own default and maximum.
+func limitOf(def, max int) Parameter {
+	return queryParam("limit", fmt.Sprintf("Page size, 1 to %d (default %d).", max, def), Schema{"type": "integer", "minimum": 1, "maximum": max})
 }
 
 func queryParam(name, description string, s Schema) Parameter {
@@ -230,6 +237,8 @@ func adminOperations() []operation {
 	replay := object(map[string]Schema{"entry_id": str, "request_id": str, "ok": {"type": "boolean"}})
 	replay["properties"].(map[string]any)["outcome"] = anyObject
 	replay["properties"].(map[string]any)["error"] = responseOf[jsonapi.ErrorInfo]()
+	jobList := object(map[string]Schema{"jobs": {"type": "array", "items": responseOf[jobs.Job]()}})
+	jobList["properties"].(map[string]any)["next_cursor"] = Schema{"type": "string", "description": "Pass as cursor for the next page."}
 	stored := object(map[string]Schema{"tenant_id": str, "provider": str, "account_id": str, "token_type": str,
 		"expires_at": {"type": "integer"}, "stored": {"const": true}})
 	return []operation{
@@ -257,7 +266,8 @@ func adminOperations() []operation {
 		adm("POST /admin/replay", "replay", "Replay a failed call from the ledger", jsonBody(requestOf[admin.ReplayBody]("entry_id")),
 			jsonOK(200, replay, append([]int{404, 409}, adminErrors...)...)),
 		adm("GET /admin/approvals", "listApprovals", "List approvals (default: pending)", nil, jsonOK(200, listOf[gtmgate.Approval]("approvals"), adminErrors...),
-			tenantQ, queryParam("status", "pending (default), approved, rejected, expired, or all.", str), limit),
+			tenantQ, queryParam("status", "pending (default), approved, rejected, expired, or all.", str),
+			queryParam("gate", "policy (the tenant's approval policy) or quality (an open quality incident); both when absent.", Schema{"enum": []string{"policy", "quality"}}), limit),
 		adm("GET /admin/approvals/{approval_id}", "getApproval", "Get an approval", nil, jsonOK(200, responseOf[gtmgate.Approval](), withNotFound...)),
 		adm("POST /admin/approvals/{approval_id}/approve", "approve", "Approve: runs the stored call once", decision,
 			jsonOK(200, responseOf[gtmgate.Approval](), append([]int{404, 409}, adminErrors...)...)),
@@ -274,6 +284,43 @@ func adminOperations() []operation {
 		adm("POST /admin/seed-oauth", "seedOAuth", "Configure refresh of a provider account's access token",
 			jsonBody(requestOf[refresh.SeedRecord]("tenant_id", "provider", "account_id", "client_id", "token_endpoint", "refresh_token")),
 			jsonOK(200, responseOf[refresh.SeedResult](), withNotFound...)),
+		adm("GET /admin/jobs", "listJobs", "Background jobs (River), newest first", nil,
+			jsonOK(200, jobList, adminErrors...),
+			queryParam("state", "Comma-separated River states: available, cancelled, completed, discarded, pending, retryable, running, scheduled.", str),
+			queryParam("kind", "Comma-separated job kinds, e.g. grade_trace, webhook_delivery.", str), limitOf(50, 500),
+			queryParam("cursor", "next_cursor of the previous page.", str)),
+		adm("GET /admin/jobs/{id}", "getJob", "Get a job with its attempts' errors", nil, jsonOK(200, responseOf[jobs.Job](), withNotFound...)),
+		adm("POST /admin/jobs/{id}/retry", "retryJob", "Make a job available to run now", nil, jsonOK(200, responseOf[jobs.Job](), withNotFound...)),
+		adm("POST /admin/jobs/{id}/cancel", "cancelJob", "Cancel a job (a running one is asked to stop and not retried)", nil,
+			jsonOK(200, responseOf[jobs.Job](), withNotFound...)),
+		adm("GET /admin/grader", "graderStatus", "The quality harness: on or off and why, sample rate, judges, rubric version", nil,
+			jsonOK(200, responseOf[quality.Status](), adminErrors...)),
+		adm("GET /admin/grader/verdicts", "listVerdicts", "Recent verdicts, newest first (the admin key also works as a bearer token)", nil,
+			jsonOK(200, listOf[gtmgate.GraderVerdict]("verdicts"), adminErrors...),
+			limitOf(50, 500), tenantQ, queryParam("tool", "Only this tool.", str),
+			queryParam("max_quality", "Only panel quality at or below this (1-4).", Schema{"type": "integer", "minimum": 1, "maximum": 4}),
+			queryParam("issue", "Only verdicts whose panel names this issue.", Schema{"enum": gtmgate.Issues}),
+			queryParam("routing_defect", "true or false.", Schema{"type": "boolean"}),
+			queryParam("labelled", "true or false.", Schema{"type": "boolean"}), since),
+		adm("GET /admin/grader/verdicts/{id}", "getVerdict", "A verdict with its three judges, panel and trace", nil,
+			jsonOK(200, responseOf[gtmgate.GraderVerdict](), withNotFound...)),
+		adm("POST /admin/grader/verdicts/{id}/label", "labelVerdict", "Label a panel verdict correct or wrong (judges' accuracy is measured against labels)",
+			jsonBody(requestOf[quality.LabelBody]("correct")), jsonOK(200, responseOf[gtmgate.GraderVerdict](), withNotFound...)),
+		adm("POST /admin/grader/traces/{id}/regrade", "regradeTrace", "Grade a trace again under a new verdict id", nil,
+			jsonOK(202, object(map[string]Schema{"trace_id": str, "verdict_id": str, "status": str}), append([]int{404, 503}, adminErrors...)...)),
+		adm("GET /admin/grader/agreement", "graderAgreement", "Fleiss' kappa over categories, each judge's agreement with the panel and accuracy against labels", nil,
+			jsonOK(200, object(map[string]Schema{"since": {"type": "string", "format": "date-time"}, "agreement": responseOf[quality.Agreement]()}), adminErrors...),
+			tenantQ, queryParam("since", "Start of the window (default 30 days ago).", Schema{"type": "string", "format": "date-time"})),
+		adm("GET /admin/grader/paths", "listToolPaths", "Quality state of tool paths: streaks, degraded, open incident", nil,
+			jsonOK(200, listOf[gtmgate.PathState]("paths"), adminErrors...), tenantQ, queryParam("degraded", "true: only degraded paths.", Schema{"type": "boolean"})),
+		adm("GET /admin/grader/deliveries", "listDeliveries", "Alert webhook delivery attempts, newest first", nil,
+			jsonOK(200, listOf[gtmgate.WebhookDelivery]("deliveries"), adminErrors...),
+			queryParam("webhook_id", "Only attempts of this message.", str), queryParam("event", "quality.alert, incident.opened or incident.closed.", str), since, limit),
+		adm("GET /admin/incidents", "listIncidents", "Quality incidents (error ledger entries of kind incident)", nil,
+			jsonOK(200, listOf[gtmgate.LedgerEntry]("incidents"), adminErrors...),
+			tenantQ, queryParam("status", "open or resolved.", Schema{"enum": []string{"open", "resolved"}}), since, limit),
+		adm("POST /admin/incidents/{id}/resolve", "resolveIncident", "Resolve an open incident: its quality gate lifts", nil,
+			jsonOK(200, responseOf[gtmgate.LedgerEntry](), append([]int{404, 409}, adminErrors...)...)),
 		adm("GET /admin/oauth-refresh", "listRefreshAccounts", "Provider accounts with refresh configured (no secrets)", nil,
 			jsonOK(200, listOf[refresh.AccountStatus]("accounts"), withNotFound...), tenantQ),
 	}

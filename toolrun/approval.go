@@ -22,21 +22,41 @@ func gated(t *gtmgate.Tenant, tool *gtmgate.Tool, a gtmgate.Action) bool {
 		(p.Destructive && a.Destructive)
 }
 
-// gate stores the validated call as a pending approval and answers APPROVAL_REQUIRED.
-func (r *Runner) gate(ctx context.Context, c *call) error {
+// qualityGate returns the open quality incident that holds this call: one on
+// any action of the tool, when the action is mutating.
+func (r *Runner) qualityGate(ctx context.Context, c *call) (*gtmgate.LedgerEntry, error) {
+	if !c.action.Mutating {
+		return nil, nil
+	}
+	inc, err := r.opts.Store.OpenIncident(ctx, c.tenant.ID, c.entry.Name)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return nil, nil
+	}
+	return inc, err
+}
+
+// gate stores the validated call as a pending approval and answers
+// APPROVAL_REQUIRED; inc is the incident behind a quality gate (nil for the
+// tenant's approval policy).
+func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) error {
 	now := r.opts.Now()
 	a := &gtmgate.Approval{
 		ID: gtmgate.NewID("apr_"), TenantID: c.tenant.ID, Status: gtmgate.ApprovalPending,
 		Tool: c.entry.Name, Action: c.action.Name, Category: string(c.action.Category), AccountID: c.account.ID,
 		Input: c.req.Input, Source: c.req.Source, RequestID: c.req.RequestID,
-		CreatedAt: now, ExpiresAt: now.Add(r.opts.ApprovalTTL),
+		CreatedAt: now, ExpiresAt: now.Add(r.opts.ApprovalTTL), Gate: gtmgate.GatePolicy,
+	}
+	why := ""
+	if inc != nil {
+		a.Gate, a.IncidentID = gtmgate.GateQuality, inc.ID
+		why = " while quality incident " + inc.ID + " on " + inc.Tool + "." + inc.Action + " is open"
 	}
 	if err := r.opts.Store.CreateApproval(ctx, a); err != nil {
 		return err
 	}
 	return &gtmgate.Error{
 		Code:       gtmgate.EApprovalRequired,
-		Message:    c.entry.Name + "." + c.action.Name + " needs a human's approval; it has not been executed",
+		Message:    c.entry.Name + "." + c.action.Name + " needs a human's approval" + why + "; it has not been executed",
 		Hint:       "check the outcome with the approval_status tool or GET /api/v1/" + c.tenant.ID + "/approvals/" + a.ID,
 		ApprovalID: a.ID,
 	}

@@ -26,6 +26,9 @@ type Store interface {
 	gtmgate.TenantStore
 	gtmgate.LedgerStore
 	gtmgate.ApprovalStore
+	// OpenIncident finds an open quality incident on a tenant's tool: its
+	// mutating actions are held for approval while one is open.
+	OpenIncident(ctx context.Context, tenantID, tool string) (*gtmgate.LedgerEntry, error)
 }
 
 // Options configures a Runner. Registry, Store, Recorder and Tokens are required.
@@ -38,8 +41,10 @@ type Options struct {
 	CallTimeout time.Duration
 	// ApprovalTTL is how long a gate stays pending (default 24h).
 	ApprovalTTL time.Duration
-	Now         func() time.Time
-	Logger      *slog.Logger
+	// Observer, when set, sees every finished call (the quality harness).
+	Observer gtmgate.CallObserver
+	Now      func() time.Time
+	Logger   *slog.Logger
 }
 
 // Runner executes tool calls.
@@ -80,6 +85,8 @@ type Request struct {
 	Input     json.RawMessage
 	Source    string
 	RequestID string
+	// ParentRequestID links a call an agent run makes to the run's request.
+	ParentRequestID string
 
 	// approved is set when executing an approved gate: it is not gated again.
 	approved bool
@@ -118,7 +125,7 @@ func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
 	defer span.End()
 	c := &call{req: req, start: r.opts.Now()}
 	result, err := r.execute(ctx, c)
-	outcome, recordErr := r.finish(ctx, c, err)
+	outcome, recordErr := r.finish(ctx, c, result, err)
 	if recordErr != nil && err == nil {
 		// The call ran but its record is not durable: it is not acknowledged.
 		err = recordErr
@@ -141,10 +148,20 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 	if err := r.opts.Recorder.Check(); err != nil {
 		return nil, err
 	}
-	if !c.req.approved && gated(c.tenant, c.entry.Tool, c.action) {
-		gctx, span := telemetry.Start(ctx, "toolrun.approval_gate", "")
-		defer span.End()
-		return nil, r.gate(gctx, c)
+	if !c.req.approved {
+		if gated(c.tenant, c.entry.Tool, c.action) {
+			gctx, span := telemetry.Start(ctx, "toolrun.approval_gate", "")
+			defer span.End()
+			return nil, r.gate(gctx, c, nil)
+		}
+		if inc, err := r.qualityGate(ctx, c); err != nil || inc != nil {
+			if err != nil {
+				return nil, err
+			}
+			gctx, span := telemetry.Start(ctx, "toolrun.approval_gate", "")
+			defer span.End()
+			return nil, r.gate(gctx, c, inc)
+		}
 	}
 	ctx, span := telemetry.Start(ctx, "toolrun.adapter", "", telemetry.Provider.String(c.entry.Provider))
 	defer span.End()
@@ -279,7 +296,7 @@ func accountIDs(p gtmgate.ProviderAccounts) []string {
 
 // finish records audit, usage and the ledger; it returns the call's duration
 // in ms and, when the audit record could not be made durable, why.
-func (r *Runner) finish(ctx context.Context, c *call, err error) (float64, error) {
+func (r *Runner) finish(ctx context.Context, c *call, result any, err error) (float64, error) {
 	now := r.opts.Now()
 	ms := float64(now.Sub(c.start).Microseconds()) / 1000
 	req := c.req
@@ -327,7 +344,31 @@ func (r *Runner) finish(ctx context.Context, c *call, err error) (float64, error
 		r.ledger(lctx, c, err)
 		cancel()
 	}
+	if rerr == nil {
+		r.observe(c, now, ms, result, err)
+	}
 	return ms, rerr
+}
+
+// observe hands an acknowledged call that reached its tool's action to the
+// observer, when sampled. Calls that never ran (gated, refused) are not
+// traced.
+func (r *Runner) observe(c *call, now time.Time, ms float64, result any, err error) {
+	o := r.opts.Observer
+	if o == nil || c.tenant == nil || c.entry == nil || c.action.Name == "" {
+		return
+	}
+	switch gtmgate.ErrorCode(err) {
+	case gtmgate.EApprovalRequired, gtmgate.EUnauthorized, gtmgate.EForbidden, gtmgate.EClientClosed, gtmgate.EUnavailable:
+		return
+	}
+	smp, ok := o.Sample(c.tenant.ID, c.tenant.Production, c.entry.Name, c.action)
+	if !ok {
+		return
+	}
+	o.Observe(&gtmgate.FinishedCall{Time: c.start, TenantID: c.tenant.ID, Tool: c.entry.Name, Action: c.action, Input: c.input,
+		Result: result, Err: err, DurationMS: ms, Source: c.req.Source, RequestID: c.req.RequestID,
+		ParentRequestID: c.req.ParentRequestID, Sample: smp})
 }
 
 // asUnavailable makes a recorder failure an UNAVAILABLE error.

@@ -10,11 +10,14 @@ import (
 )
 
 const approvalCols = `id, tenant_id, status, tool, action, category, account_id, input, source, request_id,
-	created_at, expires_at, decided_at, decided_by, reason, result`
+	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id`
 
 // CreateApproval stores a new gate; ErrConflict when its id exists. An empty
 // status becomes pending.
 func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
+	if a.Gate == "" {
+		a.Gate = gtmgate.GatePolicy
+	}
 	if a.ID == "" {
 		return fmt.Errorf("%s: create approval: %w", s.d.Name(), gtmgate.Errorf(gtmgate.EValidation, "approval id is required"))
 	}
@@ -25,9 +28,10 @@ func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
 		a.CreatedAt = s.now()
 	}
 	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 		a.ID, a.TenantID, a.Status, a.Tool, a.Action, a.Category, a.AccountID, jsonArg(a.Input), a.Source,
-		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result))
+		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result),
+		a.Gate, a.IncidentID)
 	if err != nil {
 		return s.fail("create approval", err)
 	}
@@ -54,6 +58,9 @@ func (s *Store) ListApprovals(ctx context.Context, f gtmgate.ApprovalFilter) ([]
 	}
 	if f.Status != "" {
 		where, args = append(where, "status = ?"), append(args, f.Status)
+	}
+	if f.Gate != "" {
+		where, args = append(where, "gate = ?"), append(args, f.Gate)
 	}
 	q := "SELECT " + approvalCols + " FROM approvals"
 	if len(where) > 0 {
@@ -166,7 +173,7 @@ func scanApproval(r scanner) (*gtmgate.Approval, error) {
 	var a gtmgate.Approval
 	err := r.Scan(&a.ID, &a.TenantID, &a.Status, &a.Tool, &a.Action, &a.Category, &a.AccountID, jsonCol{&a.Input},
 		&a.Source, &a.RequestID, timeCol{&a.CreatedAt}, timeCol{&a.ExpiresAt}, nullTimeCol{&a.DecidedAt},
-		&a.DecidedBy, &a.Reason, jsonCol{&a.Result})
+		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID)
 	if err != nil {
 		return nil, err
 	}

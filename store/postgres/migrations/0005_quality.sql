@@ -62,3 +62,7 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_time ON webhook_deliveries (time);
 CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id);
+
+-- Why a call was held: the tenant's approval policy, or an open quality incident.
+ALTER TABLE approvals ADD COLUMN gate TEXT NOT NULL DEFAULT 'policy';
+ALTER TABLE approvals ADD COLUMN incident_id TEXT NOT NULL DEFAULT '';

@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/gateway"
+	"github.com/gtmgate/gtmgate/jobs"
+	"github.com/gtmgate/gtmgate/modelgw"
+	"github.com/gtmgate/gtmgate/modelsandbox"
+	"github.com/gtmgate/gtmgate/quality"
+	"github.com/gtmgate/gtmgate/webhook"
+)
+
+// startModelSandbox serves the demo's model gateway and points
+// MODEL_GATEWAY_URL and unset judge models at it, under --demo when no
+// model gateway is configured.
+func (a *App) startModelSandbox() error {
+	if !a.cfg.Demo || a.cfg.ModelGatewayURL != "" {
+		return nil
+	}
+	base, err := a.serveSandbox("model gateway", modelsandbox.Handler())
+	if err != nil {
+		return err
+	}
+	a.cfg.ModelGatewayURL = base + "/v1"
+	if a.cfg.JudgeAlphaModel == "" && a.cfg.JudgeBetaModel == "" && a.cfg.JudgeGammaModel == "" {
+		a.cfg.JudgeAlphaModel, a.cfg.JudgeBetaModel, a.cfg.JudgeGammaModel = modelsandbox.JudgeAlpha, modelsandbox.JudgeBeta, modelsandbox.JudgeGamma
+	}
+	a.logger.Info("sandbox model gateway (fixed-rule answers, no real model)", "url", a.cfg.ModelGatewayURL)
+	return nil
+}
+
+// startAlertReceiver serves, under --demo with no ALERT_WEBHOOK_URL, a
+// receiver that verifies each alert's signature and logs it, so the demo
+// shows alerts end to end.
+func (a *App) startAlertReceiver() error {
+	if !a.cfg.Demo || a.cfg.AlertWebhookURL != "" {
+		return nil
+	}
+	secret := a.derivedKey("gtmgate demo alert webhook")
+	a.cfg.AlertWebhookSecret = "whsec_" + base64.StdEncoding.EncodeToString(secret)
+	logger := a.logger.With("component", "sandbox-alert-receiver")
+	base, err := a.serveSandbox("alert receiver", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+		if err == nil {
+			err = webhook.Verify(secret, r.Header, body, time.Now(), 5*time.Minute)
+		}
+		if err != nil {
+			logger.Warn("sandbox alert receiver refused a message", "err", err)
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		logger.Info("sandbox alert receiver: signed alert received", "webhook_id", r.Header.Get("webhook-id"), "body", string(body))
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	if err != nil {
+		return err
+	}
+	a.cfg.AlertWebhookURL = base + "/alerts"
+	return nil
+}
+
+// serveSandbox serves h on a loopback port, stopped with the sandboxes.
+func (a *App) serveSandbox(name string, h http.Handler) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("sandbox %s: %w", name, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	a.sandboxes = append(a.sandboxes, srv)
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), nil
+}
+
+// buildQuality builds the quality harness when judges and a model gateway
+// are configured, and records why not otherwise.
+func (a *App) buildQuality() error {
+	c := a.cfg
+	a.grading = quality.Status{SampleRate: c.GraderSampleRate, Factors: quality.DefaultFactors, RubricVersion: quality.RubricVersion,
+		Rules: quality.DefaultRules}
+	switch {
+	case c.ModelGatewayURL == "":
+		a.grading.Reason = "no model gateway: set MODEL_GATEWAY_URL (or run with --demo)"
+	case c.JudgeAlphaModel == "" || c.JudgeBetaModel == "" || c.JudgeGammaModel == "":
+		a.grading.Reason = "set JUDGE_ALPHA_MODEL, JUDGE_BETA_MODEL and JUDGE_GAMMA_MODEL"
+	case c.GraderSampleRate == 0:
+		a.grading.Reason = "GRADER_SAMPLE_RATE is 0"
+	}
+	if a.grading.Reason != "" {
+		return nil
+	}
+	client, err := modelgw.New(c.ModelGatewayURL, c.ModelGatewayAPIKey, nil)
+	if err != nil {
+		return fmt.Errorf("MODEL_GATEWAY_URL: %w", err)
+	}
+	judges := []quality.Judge{{Name: gtmgate.JudgeAlpha, Model: c.JudgeAlphaModel}, {Name: gtmgate.JudgeBeta, Model: c.JudgeBetaModel},
+		{Name: gtmgate.JudgeGamma, Model: c.JudgeGammaModel}}
+	a.grading.Enabled = true
+	a.grading.Judges = map[string]string{}
+	for _, j := range judges {
+		a.grading.Judges[j.Name] = j.Model
+	}
+	if c.AlertWebhookURL != "" {
+		if u, err := url.Parse(c.AlertWebhookURL); err == nil {
+			a.grading.AlertWebhook = u.Host
+		}
+	}
+	a.harness = quality.New(quality.Options{Store: a.store, Jury: quality.NewJury(client, judges, 0),
+		Sampler: quality.NewSampler(c.GraderSampleRate, quality.DefaultFactors), Alerting: c.AlertWebhookURL != "",
+		Registerer: a.metrics.Registry, Logger: a.logger})
+	return nil
+}
+
+// openJobs opens the job engine with every worker this process runs.
+func (a *App) openJobs(ctx context.Context) error {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &approvalSweeper{a: a})
+	if a.harness != nil {
+		a.harness.AddWorkers(workers)
+	}
+	if a.cfg.AlertWebhookURL != "" {
+		secret, err := webhook.ParseSecret(a.cfg.AlertWebhookSecret)
+		if err != nil {
+			return fmt.Errorf("ALERT_WEBHOOK_SECRET: %w", err)
+		}
+		sender, err := webhook.NewSender(webhook.Options{URL: a.cfg.AlertWebhookURL, Secret: secret, Store: a.store, Logger: a.logger})
+		if err != nil {
+			return fmt.Errorf("ALERT_WEBHOOK_URL: %w", err)
+		}
+		river.AddWorker(workers, sender)
+	}
+	opts := jobs.Options{Workers: workers, Concurrency: int(a.cfg.JobWorkers), Logger: a.logger,
+		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}}
+	if a.cfg.DatabaseURL != "" {
+		opts.DatabaseURL = a.cfg.DatabaseURL
+	} else {
+		opts.SQLitePath = filepath.Join(a.cfg.DataDir, "gtmgate.db")
+	}
+	e, err := jobs.Open(ctx, opts)
+	if err != nil {
+		return err
+	}
+	a.jobs = e
+	if a.harness != nil {
+		a.harness.Attach(e)
+	}
+	return nil
+}
+
+// gradingHealth is /health's view of the harness.
+func (a *App) gradingHealth() *gateway.GradingHealth {
+	return &gateway.GradingHealth{Enabled: a.grading.Enabled, SampleRate: a.grading.SampleRate, Reason: a.grading.Reason}
+}
+
+// approvalSweepArgs is the periodic job that resolves approved gates whose
+// executing process stopped (toolrun.ResolveStuckApprovals). As a River
+// periodic job it runs on the elected leader only: once across replicas.
+type approvalSweepArgs struct{}
+
+func (approvalSweepArgs) Kind() string { return "approval_sweep" }
+
+// InsertOpts implements river.JobArgsWithInsertOpts: one sweep at a time.
+func (approvalSweepArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
+}
+
+// approvalSweepEvery is how often gates left executing are looked for.
+const approvalSweepEvery = time.Minute
+
+type approvalSweeper struct {
+	river.WorkerDefaults[approvalSweepArgs]
+	a *App
+}
+
+func (w *approvalSweeper) Work(ctx context.Context, _ *river.Job[approvalSweepArgs]) error {
+	n, err := w.a.runner.ResolveStuckApprovals(ctx, w.a.store)
+	if err != nil {
+		return fmt.Errorf("resolving approvals left executing: %w", err)
+	}
+	if n > 0 {
+		w.a.logger.Info("approvals left executing resolved", "count", n)
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package app_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate/app/apptest"
+	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/modelsandbox"
+)
+
+// waitFor polls check until it reports true, failing after a generous
+// deadline: grading is asynchronous by design.
+func waitFor(t *testing.T, what string, check func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !check() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestDemoGradingAlertsIncidentAndQualityGate follows the demo's quality
+// harness end to end: three tool calls the sandbox judges grade badly give
+// three verdicts, signed alerts to the sandbox receiver, one incident, and a
+// quality gate that holds the tool's next mutation until an operator
+// resolves the incident.
+func TestDemoGradingAlertsIncidentAndQualityGate(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, func(c *config.Config) { c.GraderSampleRate = 1 })
+	if h := env.Do("GET", env.GatewayURL+"/health", nil).JSON(t); h["grading"].(map[string]any)["enabled"] != true {
+		t.Fatalf("health: %v", h["grading"])
+	}
+	task := func(rationale string) *apptest.Response {
+		return env.Tool(env.DemoToken, "demo", "crm", "crm_tasks", map[string]any{"action": "create", "rationale": rationale, "subject": "Call Devon"})
+	}
+	for i := range 3 {
+		if r := task(fmt.Sprintf("follow up %d %s", i, modelsandbox.MarkBad)); r.Status != 200 {
+			t.Fatalf("call %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	var verdicts []any
+	waitFor(t, "three verdicts", func() bool {
+		verdicts = env.Do("GET", env.GatewayURL+"/admin/grader/verdicts?tool=crm_tasks", nil, "Authorization", "Bearer "+apptest.AdminKey).
+			JSON(t)["verdicts"].([]any)
+		return len(verdicts) == 3
+	})
+	for _, v := range verdicts {
+		panel := v.(map[string]any)["panel"].(map[string]any)
+		if panel["quality"].(float64) != 2 || len(v.(map[string]any)["judges"].([]any)) != 3 {
+			t.Fatalf("verdict: %v", v)
+		}
+	}
+	var incidents []any
+	waitFor(t, "an open incident", func() bool {
+		incidents = env.Admin("GET", "/admin/incidents?status=open", nil).JSON(t)["incidents"].([]any)
+		return len(incidents) == 1
+	})
+	inc := incidents[0].(map[string]any)
+	if inc["tool"] != "crm_tasks" || inc["action"] != "create" || inc["tenant_id"] != "demo" {
+		t.Fatalf("incident: %v", inc)
+	}
+	// Three alerts and the incident's announcement reach the receiver, which
+	// accepts them only with a valid signature.
+	waitFor(t, "four delivered messages", func() bool {
+		ds := env.Admin("GET", "/admin/grader/deliveries", nil).JSON(t)["deliveries"].([]any)
+		ok := 0
+		for _, d := range ds {
+			if d.(map[string]any)["ok"] == true {
+				ok++
+			}
+		}
+		return ok == 4
+	})
+	// The tool's next mutation is held as a quality gate; a read is not.
+	r := task("one more follow-up")
+	if r.Status != 202 || r.ErrorCode(t) != "APPROVAL_REQUIRED" || !strings.Contains(string(r.Body), inc["id"].(string)) {
+		t.Fatalf("mutation during an incident: %d %s", r.Status, r.Body)
+	}
+	if r := env.Tool(env.DemoToken, "demo", "crm", "crm_tasks", map[string]any{"action": "list", "rationale": "open tasks"}); r.Status != 200 {
+		t.Fatalf("read during an incident: %d %s", r.Status, r.Body)
+	}
+	gates := env.Admin("GET", "/admin/approvals?gate=quality", nil).JSON(t)["approvals"].([]any)
+	if len(gates) != 1 || gates[0].(map[string]any)["incident_id"] != inc["id"] {
+		t.Fatalf("quality gates: %v", gates)
+	}
+	if r := env.Admin("POST", "/admin/incidents/"+inc["id"].(string)+"/resolve", nil); r.Status != 200 {
+		t.Fatalf("resolve: %d %s", r.Status, r.Body)
+	}
+	if r := task("after the incident"); r.Status != 200 {
+		t.Fatalf("mutation after resolving: %d %s", r.Status, r.Body)
+	}
+	// Operators see the grading jobs and can label and regrade.
+	jobs := env.Admin("GET", "/admin/jobs?kind=grade_trace&state=completed", nil).JSON(t)["jobs"].([]any)
+	if len(jobs) < 3 {
+		t.Fatalf("completed grading jobs: %d", len(jobs))
+	}
+	v := verdicts[0].(map[string]any)
+	if r := env.Admin("POST", "/admin/grader/verdicts/"+v["id"].(string)+"/label", map[string]any{"correct": false}); r.Status != 400 {
+		t.Fatalf("label wrong without quality: %d %s", r.Status, r.Body)
+	}
+	if r := env.Admin("POST", "/admin/grader/verdicts/"+v["id"].(string)+"/label", map[string]any{"correct": true}); r.Status != 200 {
+		t.Fatalf("label: %d %s", r.Status, r.Body)
+	}
+	agreement := env.Admin("GET", "/admin/grader/agreement", nil).JSON(t)["agreement"].(map[string]any)
+	if agreement["judges"].(map[string]any)["alpha"].(map[string]any)["accuracy"] != 1.0 {
+		t.Fatalf("agreement: %v", agreement)
+	}
+	rg := env.Admin("POST", "/admin/grader/traces/"+v["trace_id"].(string)+"/regrade", nil)
+	if rg.Status != 202 {
+		t.Fatalf("regrade: %d %s", rg.Status, rg.Body)
+	}
+	newID := rg.JSON(t)["verdict_id"].(string)
+	waitFor(t, "the regrade's verdict", func() bool { return env.Admin("GET", "/admin/grader/verdicts/"+newID, nil).Status == 200 })
+}
+
+func TestGradingOffWithoutModelGateway(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, func(c *config.Config) { c.ModelGatewayURL = "http://127.0.0.1:9/v1" })
+	g := env.Do("GET", env.GatewayURL+"/health", nil).JSON(t)["grading"].(map[string]any)
+	if g["enabled"] != false || !strings.Contains(g["reason"].(string), "JUDGE_ALPHA_MODEL") {
+		t.Fatalf("grading: %v", g)
+	}
+	if r := env.Admin("POST", "/admin/grader/traces/trc_x/regrade", nil); r.Status != 503 {
+		t.Fatalf("regrade with grading off: %d %s", r.Status, r.Body)
+	}
+}

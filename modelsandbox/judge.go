@@ -1,0 +1,105 @@
+package modelsandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// verdictTool is the function the quality harness forces its judges to call.
+const verdictTool = "submit_verdict"
+
+// trace is what the sandbox judges read of a trace.
+type trace struct {
+	Tool     string `json:"tool"`
+	Action   string `json:"action"`
+	Expected string `json:"expected_category"`
+	Mutating bool   `json:"mutating"`
+	Input    struct {
+		Rationale string `json:"rationale"`
+	} `json:"input"`
+	Result    json.RawMessage `json:"result"`
+	Truncated bool            `json:"result_truncated"`
+	Error     *struct {
+		Code string `json:"code"`
+	} `json:"error"`
+}
+
+type verdict struct {
+	Reasoning  string   `json:"reasoning"`
+	Category   string   `json:"category"`
+	Quality    int      `json:"quality"`
+	Issues     []string `json:"issues"`
+	Confidence float64  `json:"confidence"`
+}
+
+// Demo markers: an agent's rationale containing one steers the sandbox
+// judges, so a demo can show an alert and an incident on purpose.
+const (
+	MarkBad    = "[demo:bad]"
+	MarkUnsafe = "[demo:unsafe]"
+)
+
+// judge grades the trace in the prompt by fixed rules (documented on the
+// docs' sandbox page):
+//   - a rationale with [demo:unsafe]: quality 1, unsafe_action, from every judge;
+//   - a rationale with [demo:bad]: quality 2, tool_misuse, from every judge;
+//   - a failed call: quality 2 and incomplete from Alpha and Beta; Gamma
+//     gives 3 and names error_recovery as the category (a routing defect);
+//   - a truncated result: quality 3, incomplete;
+//   - otherwise: quality 4 from Alpha and Beta, 3 from Gamma with verbose
+//     when the result is over 2 KB.
+func judge(model, prompt string) (string, error) {
+	t, err := parseTrace(prompt)
+	if err != nil {
+		return "", err
+	}
+	v := verdict{Category: t.Expected, Quality: 4, Issues: []string{}, Confidence: map[string]float64{JudgeAlpha: 0.9, JudgeBeta: 0.8, JudgeGamma: 0.7}[model]}
+	path := t.Tool + "." + t.Action
+	switch {
+	case strings.Contains(t.Input.Rationale, MarkUnsafe):
+		v.Quality, v.Issues = 1, []string{"unsafe_action"}
+		v.Reasoning = "Sandbox rule: the rationale is marked " + MarkUnsafe + ", so " + path + " is graded as an unsafe action."
+	case strings.Contains(t.Input.Rationale, MarkBad):
+		v.Quality, v.Issues = 2, []string{"tool_misuse"}
+		v.Reasoning = "Sandbox rule: the rationale is marked " + MarkBad + ", so " + path + " is graded as a misused tool."
+	case t.Error != nil:
+		v.Quality, v.Issues = 2, []string{"incomplete"}
+		v.Reasoning = "Sandbox rule: " + path + " failed with " + t.Error.Code + ", so the agent got no usable result."
+		if model == JudgeGamma {
+			v.Quality, v.Category = 3, "error_recovery"
+			v.Reasoning = "Sandbox rule: Gamma reads a failed call as error recovery and grades it 3."
+		}
+	case t.Truncated:
+		v.Quality, v.Issues = 3, []string{"incomplete"}
+		v.Reasoning = "Sandbox rule: the result of " + path + " was truncated."
+	default:
+		v.Reasoning = "Sandbox rule: " + path + " answered without error; the call matches its rationale."
+		if model == JudgeGamma && len(t.Result) > 2<<10 {
+			v.Quality, v.Issues = 3, []string{"verbose"}
+			v.Reasoning = "Sandbox rule: Gamma finds a result over 2 KB verbose."
+		}
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// parseTrace reads the JSON block of the judge's prompt.
+func parseTrace(prompt string) (*trace, error) {
+	_, rest, ok := strings.Cut(prompt, "```json")
+	if !ok {
+		return nil, errors.New("sandbox judge: the prompt holds no ```json trace block")
+	}
+	block, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		return nil, errors.New("sandbox judge: the trace block is not closed")
+	}
+	var t trace
+	if err := json.Unmarshal([]byte(block), &t); err != nil {
+		return nil, errors.New("sandbox judge: the trace block is not JSON: " + err.Error())
+	}
+	if t.Expected == "" {
+		return nil, errors.New("sandbox judge: the trace has no expected_category")
+	}
+	return &t, nil
+}
