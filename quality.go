@@ -190,11 +190,11 @@ type PathRules struct {
 
 // PathState is the quality state of one tenant's tool path.
 type PathState struct {
-	TenantID        string    `json:"tenant_id"`
-	Tool            string    `json:"tool"`
-	Action          string    `json:"action"`
-	ConsecutiveBad  int       `json:"consecutive_bad"`
-	ConsecutiveGood int       `json:"consecutive_good"`
+	TenantID        string `json:"tenant_id"`
+	Tool            string `json:"tool"`
+	Action          string `json:"action"`
+	ConsecutiveBad  int    `json:"consecutive_bad"`
+	ConsecutiveGood int    `json:"consecutive_good"`
 	// Degraded: a bad verdict was seen and has not been followed by CloseAfter good ones.
 	Degraded   bool      `json:"degraded"`
 	IncidentID string    `json:"incident_id,omitempty"`

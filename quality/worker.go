@@ -46,7 +46,9 @@ type gradeWorker struct {
 }
 
 // Timeout implements river.Worker: the jury's time plus recording.
-func (w *gradeWorker) Timeout(*river.Job[GradeArgs]) time.Duration { return w.h.jury.timeout + 30*time.Second }
+func (w *gradeWorker) Timeout(*river.Job[GradeArgs]) time.Duration {
+	return w.h.jury.timeout + 30*time.Second
+}
 
 // Work grades the trace (unless its verdict is already stored, from an
 // attempt that stopped after recording it), records the verdict, and
