@@ -117,7 +117,7 @@ func (a *App) buildQuality() error {
 			a.grading.AlertWebhook = u.Host
 		}
 	}
-	a.harness = quality.New(quality.Options{Store: a.store, Jury: quality.NewJury(client, judges, 0),
+	a.harness = quality.New(quality.Options{Store: a.store, Jury: quality.NewJury(client, judges, c.JudgeTimeout),
 		Sampler: quality.NewSampler(c.GraderSampleRate, quality.DefaultFactors), Alerting: c.AlertWebhookURL != "",
 		Registerer: a.metrics.Registry, Logger: a.logger})
 	return nil
@@ -141,7 +141,7 @@ func (a *App) openJobs(ctx context.Context) error {
 		}
 		river.AddWorker(workers, sender)
 	}
-	opts := jobs.Options{Workers: workers, Concurrency: int(a.cfg.JobWorkers), Logger: a.logger,
+	opts := jobs.Options{Workers: workers, Concurrency: int(a.cfg.JobWorkers), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger,
 		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}}
 	if a.cfg.DatabaseURL != "" {

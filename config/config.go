@@ -58,6 +58,9 @@ type Config struct {
 	GraderSampleRate float64
 	// JudgeModels are the models of judges Alpha, Beta and Gamma.
 	JudgeAlphaModel, JudgeBetaModel, JudgeGammaModel string
+	// JudgeTimeout bounds one judge's answer on one trace, its corrective
+	// retry and the model gateway client's own retries included.
+	JudgeTimeout time.Duration
 	// JudgeAllowSameModel accepts two judges on one model.
 	JudgeAllowSameModel bool
 	// AlertWebhookURL receives quality alerts and incidents, signed with AlertWebhookSecret.
@@ -65,6 +68,9 @@ type Config struct {
 	AlertWebhookSecret string
 	// JobWorkers is how many background jobs one process works at once.
 	JobWorkers int64
+	// JobRescueAfter is how long a job left running by a stopped process
+	// waits before another process runs it again.
+	JobRescueAfter time.Duration
 
 	// AllowedOrigins may call /mcp from a browser, besides the gateway's own origin.
 	AllowedOrigins []string
@@ -106,6 +112,8 @@ func Default() Config {
 		Upstreams:        map[string]string{},
 		GraderSampleRate: 0.1,
 		JobWorkers:       4,
+		JobRescueAfter:   5 * time.Minute,
+		JudgeTimeout:     90 * time.Second,
 	}
 }
 
@@ -167,7 +175,7 @@ func (c *Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_READ_TIMEOUT", c.ReadTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}} {
+	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_READ_TIMEOUT", c.ReadTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}, {"GTMGATE_JOB_RESCUE_AFTER", c.JobRescueAfter}, {"JUDGE_TIMEOUT", c.JudgeTimeout}} {
 		if d.v <= 0 {
 			return fmt.Errorf("%s: must be a positive duration such as 15s", d.name)
 		}

@@ -41,6 +41,8 @@ func Load(args []string, environ []string) (Config, error) {
 		{"GTMGATE_READ_TIMEOUT", "read-timeout", &c.ReadTimeout, readTimeoutMeaning},
 		{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", &c.ShutdownTimeout, "how long shutdown waits for in-flight requests"},
 		{"GTMGATE_APPROVAL_TTL", "approval-ttl", &c.ApprovalTTL, "how long a pending approval gate lives"},
+		{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", &c.JobRescueAfter, jobRescueMeaning},
+		{"JUDGE_TIMEOUT", "judge-timeout", &c.JudgeTimeout, judgeTimeoutMeaning},
 	}
 	for _, d := range durs {
 		v, err := env.duration(d.env, *d.dst)
@@ -212,6 +214,10 @@ func (e *envReader) bool(name string, def bool) (bool, error) {
 
 const readTimeoutMeaning = "time allowed to read one request, headers and body, on every listener (a stalled upload is cut off after it)"
 
+const judgeTimeoutMeaning = "how long one judge may take on one trace, retries included; a grading job killed mid-way is run again after this (or GTMGATE_JOB_RESCUE_AFTER, the longer) plus up to a minute"
+
+const jobRescueMeaning = "how long a job left running by a stopped process waits before another process runs it again"
+
 const graderSampleMeaning = "share of finished tool calls graded, 0.0 to 1.0; raised for mutating categories, production tenants and degraded tool paths"
 
 const auditJournalMeaning = "acknowledge a call once its audit record is appended to DATA_DIR/journal (written to the store in the background); false: once the store commits it"
@@ -242,6 +248,8 @@ func Settings() []Setting {
 		Setting{"GRADER_SAMPLE_RATE", "grader-sample-rate", "0.1", graderSampleMeaning},
 		Setting{"JUDGE_ALLOW_SAME_MODEL", "", "false", "accept two judges on the same model"},
 		Setting{"GTMGATE_JOB_WORKERS", "", "4", "background jobs (grading, webhooks) one process works at once"},
+		Setting{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", "5m", jobRescueMeaning},
+		Setting{"JUDGE_TIMEOUT", "judge-timeout", "90s", judgeTimeoutMeaning},
 	)
 }
 

@@ -40,6 +40,11 @@ type Options struct {
 	Periodic []*river.PeriodicJob
 	// Concurrency is the number of jobs worked at once by this process (default 4).
 	Concurrency int
+	// RescueAfter is how long a job left running by a process that stopped
+	// waits before it is run again (default 5 minutes). It also bounds a
+	// job's run time. Workers are idempotent, so a slow job rescued while
+	// still running does its work once.
+	RescueAfter time.Duration
 	// PollInterval is how often SQLite (which has no LISTEN) is polled for new jobs (default 1s).
 	PollInterval time.Duration
 	Logger       *slog.Logger
@@ -71,6 +76,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 4
 	}
+	if opts.RescueAfter <= 0 {
+		opts.RescueAfter = 5 * time.Minute
+	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = time.Second
 	}
@@ -86,10 +94,8 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		PeriodicJobs:        opts.Periodic,
 		Logger:              opts.Logger.With("component", "jobs"),
 		FetchOnlyKnownKinds: true,
-		// A job left running by a killed process becomes available again
-		// after this long; every worker here finishes well within it.
-		RescueStuckJobsAfter: 5 * time.Minute,
-		JobTimeout:           3 * time.Minute,
+		RescueStuckJobsAfter: opts.RescueAfter,
+		JobTimeout:           min(3*time.Minute, opts.RescueAfter),
 	}
 	switch {
 	case opts.DatabaseURL != "":
