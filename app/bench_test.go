@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -53,4 +54,32 @@ func BenchmarkRESTToolCall(b *testing.B) {
 		traced := apptest.Start(b, func(c *config.Config) { c.Upstreams["hubspot"] = sb.URL })
 		run(b, traced.GatewayURL+"/api/v1/demo/crm", body, "POST", traced.DemoToken)
 	})
+}
+
+// BenchmarkRESTGradingRate measures the same tool call with every call
+// sampled for grading and with grading off, in one run: grading happens in
+// background jobs, so the difference should be noise. The judges are the
+// demo's sandbox model gateway, answering at once.
+func BenchmarkRESTGradingRate(b *testing.B) {
+	body := []byte(`{"tool":"crm_pipelines","input":{"action":"list","rationale":"bench"}}`)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	for _, rate := range []float64{0, 1} {
+		env := apptest.Start(b, func(c *config.Config) { c.GraderSampleRate = rate })
+		b.Run(fmt.Sprintf("rate=%.1f", rate), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req, _ := http.NewRequest("POST", env.GatewayURL+"/api/v1/demo/crm", bytes.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+env.DemoToken)
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					b.Fatalf("status %d", resp.StatusCode)
+				}
+			}
+		})
+	}
 }
