@@ -24,23 +24,7 @@ func BenchmarkRESTToolCall(b *testing.B) {
 	defer sb.Close()
 	env := apptest.Start(b, func(c *config.Config) { c.Upstreams["hubspot"] = sb.URL })
 	body := []byte(`{"tool":"crm_pipelines","input":{"action":"list","rationale":"bench"}}`)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	run := func(b *testing.B, url string, body []byte, method, auth string) {
-		b.ReportAllocs()
-		for b.Loop() {
-			req, _ := http.NewRequest(method, url, bytes.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+auth)
-			resp, err := client.Do(req)
-			if err != nil {
-				b.Fatal(err)
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				b.Fatalf("status %d", resp.StatusCode)
-			}
-		}
-	}
+	run := benchRequests
 	b.Run("direct", func(b *testing.B) {
 		run(b, sb.URL+"/crm/v3/pipelines/deals", nil, "GET", hubspot.SandboxToken)
 	})
@@ -62,24 +46,30 @@ func BenchmarkRESTToolCall(b *testing.B) {
 // demo's sandbox model gateway, answering at once.
 func BenchmarkRESTGradingRate(b *testing.B) {
 	body := []byte(`{"tool":"crm_pipelines","input":{"action":"list","rationale":"bench"}}`)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	for _, rate := range []float64{0, 1} {
 		env := apptest.Start(b, func(c *config.Config) { c.GraderSampleRate = rate })
 		b.Run(fmt.Sprintf("rate=%.1f", rate), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				req, _ := http.NewRequest("POST", env.GatewayURL+"/api/v1/demo/crm", bytes.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+env.DemoToken)
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					b.Fatalf("status %d", resp.StatusCode)
-				}
-			}
+			benchRequests(b, env.GatewayURL+"/api/v1/demo/crm", body, "POST", env.DemoToken)
 		})
+	}
+}
+
+var benchClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+
+// benchRequests sends one request per iteration and wants 200.
+func benchRequests(b *testing.B, url string, body []byte, method, auth string) {
+	b.ReportAllocs()
+	for b.Loop() {
+		req, _ := http.NewRequest(method, url, bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+auth)
+		resp, err := benchClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
 	}
 }

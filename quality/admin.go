@@ -3,6 +3,7 @@ package quality
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"time"
@@ -76,11 +77,7 @@ func (a *Admin) listVerdicts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	vs, err := a.opts.Store.ListVerdicts(r.Context(), f)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"verdicts": vs})
+	writeList(w, r, "verdicts", vs, err)
 }
 
 func verdictFilter(r *http.Request) (gtmgate.VerdictFilter, error) {
@@ -223,30 +220,19 @@ func (a *Admin) paths(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	degraded, _ := strconv.ParseBool(q.Get("degraded"))
 	ps, err := a.opts.Store.ListPathStates(r.Context(), q.Get("tenant"), degraded)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"paths": ps})
+	writeList(w, r, "paths", ps, err)
 }
 
 func (a *Admin) deliveries(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := gtmgate.DeliveryFilter{WebhookID: q.Get("webhook_id"), Event: q.Get("event")}
 	var err error
-	if f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 100, 1000); err == nil {
-		f.Since, err = jsonapi.QuerySince(q.Get("since"))
-	}
-	if err != nil {
+	if f.Limit, f.Since, err = page(q); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
 	ds, err := a.opts.Store.ListDeliveries(r.Context(), f)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"deliveries": ds})
+	writeList(w, r, "deliveries", ds, err)
 }
 
 // incidents serves GET /admin/incidents?tenant&status&since&limit.
@@ -258,19 +244,12 @@ func (a *Admin) incidents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var err error
-	if f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 100, 1000); err == nil {
-		f.Since, err = jsonapi.QuerySince(q.Get("since"))
-	}
-	if err != nil {
+	if f.Limit, f.Since, err = page(q); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
 	es, err := a.opts.Store.ListLedger(r.Context(), f)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"incidents": es})
+	writeList(w, r, "incidents", es, err)
 }
 
 // resolve serves POST /admin/incidents/{id}/resolve: the operator closes an
@@ -288,4 +267,23 @@ func (a *Admin) resolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	jsonapi.Write(w, http.StatusOK, e)
+}
+
+// page reads the limit (default 100, max 1000) and since of a list route.
+func page(q url.Values) (int, time.Time, error) {
+	n, err := jsonapi.QueryLimit(q.Get("limit"), 100, 1000)
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	since, err := jsonapi.QuerySince(q.Get("since"))
+	return n, since, err
+}
+
+// writeList answers {key: items}, or the error that stopped the listing.
+func writeList[T any](w http.ResponseWriter, r *http.Request, key string, items []T, err error) {
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{key: items})
 }

@@ -2,19 +2,15 @@ package refresh
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/internal/pgtest"
 	"github.com/gtmgate/gtmgate/store/postgres"
 	"github.com/gtmgate/gtmgate/store/sqlite"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
@@ -40,9 +36,9 @@ func TestReplicasSQLite(t *testing.T) {
 
 func TestReplicasPostgres(t *testing.T) {
 	t.Parallel()
-	url := postgresURL(t)
+	url := pgtest.URL(t)
 	raceReplicas(t, func(t *testing.T) (gtmgate.Store, gtmgate.Store) {
-		schema := freshSchema(t, url)
+		schema := pgtest.FreshSchema(t, url)
 		open := func() gtmgate.Store {
 			s, err := postgres.Open(t.Context(), url, &sqlstore.Options{Sealer: storetest.NewSealer(t), Schema: schema})
 			must(t, err)
@@ -146,48 +142,4 @@ func (c *claimWatch) ClaimRefresh(ctx context.Context, tenant, provider, id, hol
 		c.contended.once.Do(func() { close(c.contended.ch) })
 	}
 	return ok, err
-}
-
-// postgresURL returns the test database; without one reachable the test
-// skips, except in CI (CI=true), where it fails.
-func postgresURL(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv("GTMGATE_TEST_DATABASE_URL")
-	if url == "" {
-		url = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err == nil {
-		conn.Close(ctx)
-		return url
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("PostgreSQL not reachable at GTMGATE_TEST_DATABASE_URL: %v", err)
-	}
-	t.Skipf("PostgreSQL not reachable (set GTMGATE_TEST_DATABASE_URL): %v", err)
-	return ""
-}
-
-// freshSchema returns a new schema name, dropped when the test ends.
-func freshSchema(t *testing.T, url string) string {
-	t.Helper()
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "gtmgate_refresh_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-	})
-	return schema
 }
