@@ -162,3 +162,24 @@ func TestValidateVerdict(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVerdictArguments: whatever a model puts in the verdict tool's
+// arguments, decoding and validation never panic, and an accepted verdict
+// is within the rubric.
+func FuzzVerdictArguments(f *testing.F) {
+	f.Add(goodArgs)
+	f.Add(`{"quality":"4"}`)
+	f.Add(`{"reasoning":"r","category":"crm_read","quality":3,"issues":["verbose","verbose"],"confidence":2}`)
+	f.Fuzz(func(t *testing.T, args string) {
+		var v gtmgate.Verdict
+		if json.Unmarshal([]byte(args), &v) != nil {
+			return
+		}
+		if ValidateVerdict(&v) != nil {
+			return
+		}
+		if v.Quality < 1 || v.Quality > 4 || v.Confidence < 0 || v.Confidence > 1 || len(v.Issues) > 9 {
+			t.Fatalf("accepted out-of-range verdict %+v", v)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -107,4 +108,27 @@ func TestSenderSignsRecordsAndFailsOnNon2xx(t *testing.T) {
 	if len(rec.ds) != 2 || rec.ds[0].OK || rec.ds[0].Status != 500 || !rec.ds[1].OK || rec.ds[1].Attempt != 2 {
 		t.Fatalf("recorded attempts = %+v, %+v", rec.ds[0], rec.ds[1])
 	}
+}
+
+// FuzzVerify: no header or body makes Verify panic, and only the message
+// signed with the secret verifies.
+func FuzzVerify(f *testing.F) {
+	secret := []byte("0123456789abcdef0123")
+	now := time.Unix(1_800_000_000, 0)
+	f.Add("msg_1", "1800000000", Sign(secret, "msg_1", now, []byte(`{}`)), []byte(`{}`))
+	f.Add("", "x", "v1,", []byte(nil))
+	f.Add("msg_2", "-1", "v1,AAAA v2,BBBB", []byte(`{"a":1}`))
+	f.Fuzz(func(t *testing.T, id, ts, sig string, body []byte) {
+		h := http.Header{}
+		h.Set("webhook-id", id)
+		h.Set("webhook-timestamp", ts)
+		h.Set("webhook-signature", sig)
+		err := Verify(secret, h, body, now, 5*time.Minute)
+		if err == nil {
+			sec, perr := strconv.ParseInt(ts, 10, 64)
+			if perr != nil || !strings.Contains(sig, Sign(secret, id, time.Unix(sec, 0), body)) {
+				t.Fatalf("verified a message not signed with the secret: %q %q %q", id, ts, sig)
+			}
+		}
+	})
 }
