@@ -94,6 +94,10 @@ func TestDemoGradingAlertsIncidentAndQualityGate(t *testing.T) {
 	if r := task("after the incident"); r.Status != 200 {
 		t.Fatalf("mutation after resolving: %d %s", r.Status, r.Body)
 	}
+	waitFor(t, "the resolution announced", func() bool {
+		ds := env.Admin("GET", "/admin/grader/deliveries?event=incident.resolved", nil).JSON(t)["deliveries"].([]any)
+		return len(ds) == 1 && ds[0].(map[string]any)["ok"] == true
+	})
 	// Operators see the grading jobs and can label and regrade.
 	jobs := env.Admin("GET", "/admin/jobs?kind=grade_trace&state=completed", nil).JSON(t)["jobs"].([]any)
 	if len(jobs) < 3 {

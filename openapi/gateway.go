@@ -315,7 +315,7 @@ func adminOperations() []operation {
 			jsonOK(200, listOf[gtmgate.PathState]("paths"), adminErrors...), tenantQ, queryParam("degraded", "true: only degraded paths.", Schema{"type": "boolean"})),
 		adm("GET /admin/grader/deliveries", "listDeliveries", "Alert webhook delivery attempts, newest first", nil,
 			jsonOK(200, listOf[gtmgate.WebhookDelivery]("deliveries"), adminErrors...),
-			queryParam("webhook_id", "Only attempts of this message.", str), queryParam("event", "quality.alert, incident.opened or incident.closed.", str), since, limit),
+			queryParam("webhook_id", "Only attempts of this message.", str), queryParam("event", "quality.alert, incident.opened, incident.closed or incident.resolved.", str), since, limit),
 		adm("GET /admin/incidents", "listIncidents", "Quality incidents (error ledger entries of kind incident)", nil,
 			jsonOK(200, listOf[gtmgate.LedgerEntry]("incidents"), adminErrors...),
 			tenantQ, queryParam("status", "open or resolved.", Schema{"enum": []string{"open", "resolved"}}), since, limit),

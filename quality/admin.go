@@ -266,6 +266,12 @@ func (a *Admin) resolve(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	if a.opts.Harness != nil {
+		if err := a.opts.Harness.AnnounceResolved(r.Context(), e); err != nil {
+			// The incident is resolved; only its announcement failed.
+			jsonapi.LoggerFrom(r.Context()).Warn("announcing a resolved incident", "incident", e.ID, "err", err)
+		}
+	}
 	jsonapi.Write(w, http.StatusOK, e)
 }
 

@@ -139,8 +139,10 @@ type IncidentEvent struct {
 	TenantID   string `json:"tenant_id"`
 	ToolPath   string `json:"tool_path"`
 	// VerdictID is the verdict that opened or closed it.
-	VerdictID string `json:"verdict_id"`
-	TraceID   string `json:"trace_id"`
+	VerdictID string `json:"verdict_id,omitempty"`
+	TraceID   string `json:"trace_id,omitempty"`
+	// ResolvedBy names the operator who resolved it (incident.resolved).
+	ResolvedBy string `json:"resolved_by,omitempty"`
 }
 
 // Event types of quality messages.
@@ -148,6 +150,8 @@ const (
 	EventAlert          = "quality.alert"
 	EventIncidentOpened = "incident.opened"
 	EventIncidentClosed = "incident.closed"
+	// EventIncidentResolved: an operator resolved the incident.
+	EventIncidentResolved = "incident.resolved"
 )
 
 // announce enqueues the webhook messages a verdict calls for. Message ids
@@ -195,4 +199,18 @@ func requestID(v *gtmgate.GraderVerdict) string {
 func message(id, event, tenant string, at time.Time, data any) river.InsertManyParams {
 	body, _ := json.Marshal(webhook.Envelope{Type: event, Timestamp: at, Data: data})
 	return river.InsertManyParams{Args: webhook.Args{WebhookID: id, Event: event, TenantID: tenant, Body: body}}
+}
+
+// AnnounceResolved enqueues incident.resolved for an incident an operator
+// resolved (no-op without an alert webhook).
+func (h *Harness) AnnounceResolved(ctx context.Context, e *gtmgate.LedgerEntry) error {
+	if !h.alerting {
+		return nil
+	}
+	at := time.Now()
+	if e.ResolvedAt != nil {
+		at = *e.ResolvedAt
+	}
+	return h.jobs.InsertMany(ctx, []river.InsertManyParams{message("msg_"+e.ID+"_resolved", EventIncidentResolved, e.TenantID, at,
+		IncidentEvent{IncidentID: e.ID, TenantID: e.TenantID, ToolPath: e.Tool + "." + e.Action, ResolvedBy: e.ResolvedBy})})
 }
