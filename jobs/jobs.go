@@ -89,11 +89,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		opts.Workers = river.NewWorkers()
 	}
 	cfg := &river.Config{
-		Queues:              map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.Concurrency}},
-		Workers:             opts.Workers,
-		PeriodicJobs:        opts.Periodic,
-		Logger:              opts.Logger.With("component", "jobs"),
-		FetchOnlyKnownKinds: true,
+		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.Concurrency}},
+		Workers:              opts.Workers,
+		PeriodicJobs:         opts.Periodic,
+		Logger:               opts.Logger.With("component", "jobs"),
+		FetchOnlyKnownKinds:  true,
 		RescueStuckJobsAfter: opts.RescueAfter,
 		JobTimeout:           min(3*time.Minute, opts.RescueAfter),
 	}
