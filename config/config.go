@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/gtmgate/gtmgate/egress"
 )
 
 // Off disables a listener when given as its address.
@@ -259,7 +261,7 @@ func (c *Config) validateQuality() error {
 	}
 	if c.AlertWebhookURL != "" {
 		u, err := url.Parse(c.AlertWebhookURL)
-		if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !loopbackHost(u.Hostname()))) {
+		if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !egress.LoopbackHost(u.Hostname()))) {
 			return fmt.Errorf("ALERT_WEBHOOK_URL: must be an https URL (http is accepted for loopback receivers only)")
 		}
 		if c.AlertWebhookSecret == "" {
@@ -270,12 +272,4 @@ func (c *Config) validateQuality() error {
 		return fmt.Errorf("GTMGATE_JOB_WORKERS: %d is outside 1..256", c.JobWorkers)
 	}
 	return nil
-}
-
-func loopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }

@@ -191,6 +191,3 @@ func (e *Engine) InsertMany(ctx context.Context, params []river.InsertManyParams
 	}
 	return nil
 }
-
-// ErrNotFound is returned for an unknown job id.
-var ErrNotFound = rivertype.ErrNotFound

@@ -2,10 +2,11 @@ package oauth
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/gtmgate/gtmgate/egress"
 )
 
 // validateRedirectURI checks a redirect URI at registration: absolute, no
@@ -31,7 +32,7 @@ func validateRedirectURI(raw string, customSchemes []string) error {
 			return fmt.Errorf("redirect URI %q has no host", raw)
 		}
 	case scheme == "http":
-		if !isLoopbackHost(u.Hostname()) {
+		if !egress.LoopbackHost(u.Hostname()) {
 			return fmt.Errorf("redirect URI %q: http is only allowed on loopback hosts (127.0.0.1, [::1], localhost); use https", raw)
 		}
 	case slices.Contains(customSchemes, scheme):
@@ -39,14 +40,6 @@ func validateRedirectURI(raw string, customSchemes []string) error {
 		return fmt.Errorf("redirect URI %q: scheme %q is not allowed; use https or http on a loopback host", raw, u.Scheme)
 	}
 	return nil
-}
-
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // redirectHost is what the consent page shows as where the person returns.

@@ -16,14 +16,9 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// Store is what the harness needs of the store.
-type Store interface {
-	gtmgate.QualityStore
-}
-
 // Options configures a Harness. Store, Jury and Sampler are required.
 type Options struct {
-	Store   Store
+	Store   gtmgate.QualityStore
 	Jury    *Jury
 	Sampler *Sampler
 	// Rules move tool path states (default: bad is quality ≤ 2, three in a
@@ -47,7 +42,7 @@ var DefaultRules = gtmgate.PathRules{BadQuality: 2, OpenAfter: 3, CloseAfter: 3}
 
 // Harness samples, queues and grades.
 type Harness struct {
-	store    Store
+	store    gtmgate.QualityStore
 	jury     *Jury
 	sampler  *Sampler
 	rules    gtmgate.PathRules

@@ -3,11 +3,11 @@ package refresh
 import (
 	"context"
 	"errors"
-	"net"
 	"net/url"
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/egress"
 )
 
 // SeedRecord is the OAuth seeding record of seed 001, the body of
@@ -70,17 +70,9 @@ func (r *Refresher) checkEndpoint(raw string) error {
 	if u.Scheme == "https" {
 		return nil
 	}
-	if !r.opts.AllowInsecureTokenEndpoint || !loopback(u.Hostname()) {
+	if !r.opts.AllowInsecureTokenEndpoint || !egress.LoopbackHost(u.Hostname()) {
 		return gtmgate.Errorf(gtmgate.EValidation, "token_endpoint must use https: the refresh token and client secret are sent to it").
 			WithHint("use the provider's https token endpoint")
 	}
 	return nil
-}
-
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

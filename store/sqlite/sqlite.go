@@ -54,10 +54,7 @@ func Open(ctx context.Context, path string, opts *sqlstore.Options) (*sqlstore.S
 	if err != nil {
 		return nil, err
 	}
-	write.SetMaxOpenConns(1)
-	write.SetMaxIdleConns(1)
-	write.SetConnMaxIdleTime(0)
-	write.SetConnMaxLifetime(0)
+	keepOneConnection(write)
 
 	read, err := openPool(path, url.Values{"_query_only": {"1"}})
 	if err != nil {
@@ -143,9 +140,15 @@ func OpenJobsDB(path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	keepOneConnection(db)
+	return db, nil
+}
+
+// keepOneConnection makes db a pool of one connection held open for good:
+// its writers queue in Go rather than meet SQLITE_BUSY among themselves.
+func keepOneConnection(db *sql.DB) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	return db, nil
 }
