@@ -37,6 +37,8 @@ type AuditEntry struct {
 	Detail string `json:"detail,omitempty"`
 	// TraceID is the OpenTelemetry trace of the request, when it was traced.
 	TraceID string `json:"trace_id,omitempty"`
+	// ParentRequestID is the request an agent run's call was made for.
+	ParentRequestID string `json:"parent_request_id,omitempty"`
 }
 
 // AuditFilter selects audit entries, newest first.
@@ -45,7 +47,9 @@ type AuditFilter struct {
 	Action   string
 	Source   string
 	Key      string
-	Since    time.Time
+	// Parent selects the calls made for one request (an agent run's).
+	Parent string
+	Since  time.Time
 	// Before is the cursor: only entries with ID < Before (0 = no bound).
 	Before int64
 	Limit  int

@@ -20,6 +20,7 @@ type Store interface {
 	ProviderOAuthStore
 	OAuthStore
 	QualityStore
+	AgentStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

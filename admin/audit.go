@@ -16,10 +16,11 @@ const (
 	maxAuditLimit     = 1000
 )
 
-// queryAudit serves GET /admin/audit?tenant&action&source&key&since&limit&cursor.
+// queryAudit serves GET /admin/audit?tenant&action&source&key&parent&since&limit&cursor.
 func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: q.Get("key")}
+	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: q.Get("key"),
+		Parent: q.Get("parent")}
 	var err error
 	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err != nil {
 		jsonapi.WriteError(w, r, err)

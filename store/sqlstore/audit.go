@@ -12,10 +12,10 @@ import (
 
 const (
 	auditInsert = `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status,
-		error_code, duration_ms, request_id, detail, trace_id) VALUES `
+		error_code, duration_ms, request_id, detail, trace_id, parent_request_id) VALUES `
 	usageInsert = `INSERT INTO usage_events (time, tenant_id, source, tool, action, ok, duration_ms,
 		upstream_ms, prompt_tokens, completion_tokens) VALUES `
-	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id"
+	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id, parent_request_id"
 )
 
 // WriteCalls writes audit entries and usage events in one transaction, with
@@ -92,10 +92,10 @@ func (s *Store) ForgetJournal(ctx context.Context, journal string) error {
 }
 
 func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
-	err := s.insertMany(ctx, tx, auditInsert, 12, len(audit), func(i int, dst []any) []any {
+	err := s.insertMany(ctx, tx, auditInsert, 13, len(audit), func(i int, dst []any) []any {
 		a := &audit[i]
 		return append(dst, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
-			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID)
+			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID, a.ParentRequestID)
 	})
 	if err != nil {
 		return err
@@ -166,6 +166,9 @@ func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgat
 	if f.Key != "" {
 		add("key_id = ?", f.Key)
 	}
+	if f.Parent != "" {
+		add("parent_request_id = ?", f.Parent)
+	}
 	if !f.Since.IsZero() {
 		add("time >= ?", s.t(f.Since))
 	}
@@ -188,7 +191,7 @@ func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgat
 	for rows.Next() {
 		var a gtmgate.AuditEntry
 		if err := rows.Scan(&a.ID, timeCol{&a.Time}, &a.TenantID, &a.Action, &a.Source, &a.Key, &a.Outcome,
-			&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID); err != nil {
+			&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID, &a.ParentRequestID); err != nil {
 			return nil, 0, s.fail("query audit", err)
 		}
 		entries = append(entries, a)

@@ -27,6 +27,7 @@ func testQueryAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		auditEntry(3, "", "tenants.put", gtmgate.SourceAdmin, "admin", gtmgate.OutcomeOK, t0.Add(timeStep(3))),
 	}
 	in[1].ErrorCode, in[1].Status = gtmgate.EUpstream, 502
+	in[2].ParentRequestID = "req-run"
 	must(t, s.WriteCalls(ctx, in, nil))
 	must(t, s.WriteCalls(ctx, nil, nil))
 
@@ -54,6 +55,7 @@ func testQueryAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"action", gtmgate.AuditFilter{Action: "crm_contacts.list"}, []string{"req-2", "req-0"}},
 		{"source", gtmgate.AuditFilter{Source: gtmgate.SourceMCP}, []string{"req-2", "req-1"}},
 		{"key", gtmgate.AuditFilter{Key: "tok2"}, []string{"req-2"}},
+		{"parent", gtmgate.AuditFilter{Parent: "req-run"}, []string{"req-2"}},
 		{"since", gtmgate.AuditFilter{Since: t0.Add(timeStep(2))}, []string{"req-3", "req-2"}},
 		{"combined", gtmgate.AuditFilter{TenantID: "acme", Source: gtmgate.SourceREST}, []string{"req-0"}},
 		{"before", gtmgate.AuditFilter{Before: all[1].ID}, []string{"req-1", "req-0"}},

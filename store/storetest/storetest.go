@@ -61,6 +61,9 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ResolveIncident", testResolveIncident},
 		{"VerdictsConcurrent", testVerdictsConcurrent},
 		{"Deliveries", testDeliveries},
+		{"AgentRuns", testAgentRuns},
+		{"Schedules", testSchedules},
+		{"DailyBriefs", testDailyBriefs},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
