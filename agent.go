@@ -56,8 +56,8 @@ type AgentRun struct {
 	MaxTokens int64         `json:"max_tokens"`
 	// MaxSeconds bounds the run's working time (waiting for an approval
 	// does not count; the gate's own expiry bounds that).
-	MaxSeconds int `json:"max_seconds"`
-	Rationale   string   `json:"rationale,omitempty"`
+	MaxSeconds int    `json:"max_seconds"`
+	Rationale  string `json:"rationale,omitempty"`
 	// Scopes are the starting credential's OAuth scopes (nil for a tenant
 	// token): the run's calls may do no more than its starter could.
 	Scopes []string `json:"scopes,omitempty"`
@@ -170,12 +170,12 @@ type Schedule struct {
 
 // AgentTask is the run_agent input a schedule starts.
 type AgentTask struct {
-	Task        string   `json:"task"`
-	Tools       []string `json:"tools,omitempty"`
-	Model       string   `json:"model,omitempty"`
-	MaxSteps    int      `json:"max_steps,omitempty"`
-	MaxTokens   int64    `json:"max_tokens,omitempty"`
-	MaxSeconds  int      `json:"max_seconds,omitempty"`
+	Task       string   `json:"task"`
+	Tools      []string `json:"tools,omitempty"`
+	Model      string   `json:"model,omitempty"`
+	MaxSteps   int      `json:"max_steps,omitempty"`
+	MaxTokens  int64    `json:"max_tokens,omitempty"`
+	MaxSeconds int      `json:"max_seconds,omitempty"`
 }
 
 // ScheduleFilter selects schedules ordered by job id.

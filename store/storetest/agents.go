@@ -46,7 +46,9 @@ func testAgentRuns(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
-		wg.Go(func() { errs[i] = s.CreateAgentRun(ctx, sched("run_tick"+string(rune('a'+i)), gtmgate.TriggerSchedule)) })
+		wg.Go(func() {
+			errs[i] = s.CreateAgentRun(ctx, sched("run_tick"+string(rune('a'+i)), gtmgate.TriggerSchedule))
+		})
 	}
 	wg.Wait()
 	created := 0
