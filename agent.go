@@ -49,11 +49,13 @@ type AgentRun struct {
 	Reason string `json:"reason,omitempty"`
 	Task   string `json:"task,omitempty"`
 	// Call is the one tool call of a run that needs no model.
-	Call      *ToolCallSpec `json:"call,omitempty"`
-	Model     string        `json:"model,omitempty"`
-	Tools     []string      `json:"tools,omitempty"`
-	MaxSteps  int           `json:"max_steps"`
-	MaxTokens int64         `json:"max_tokens"`
+	Call  *ToolCallSpec `json:"call,omitempty"`
+	Model string        `json:"model,omitempty"`
+	Tools []string      `json:"tools,omitempty"`
+	// ReadOnly runs (no tools named) may call read-only actions only.
+	ReadOnly  bool  `json:"read_only,omitempty"`
+	MaxSteps  int   `json:"max_steps"`
+	MaxTokens int64 `json:"max_tokens"`
 	// MaxSeconds bounds the run's working time (waiting for an approval
 	// does not count; the gate's own expiry bounds that).
 	MaxSeconds int    `json:"max_seconds"`
@@ -70,7 +72,7 @@ type AgentRun struct {
 	ScheduledFor *time.Time `json:"scheduled_for,omitempty"`
 	Steps        []RunStep  `json:"steps"`
 	Answer       string     `json:"answer,omitempty"`
-	Usage        RunUsage   `json:"usage"`
+	Cost         RunCost    `json:"cost"`
 	// WaitingFor is the approval a waiting run is parked on.
 	WaitingFor string `json:"waiting_for,omitempty"`
 	// Messages is the model conversation so far, kept so a run resumes
@@ -93,6 +95,7 @@ type ToolCallSpec struct {
 
 // Step states.
 const (
+	StepPlanned         = "planned"
 	StepRunning         = "running"
 	StepOK              = "ok"
 	StepError           = "error"
@@ -125,8 +128,8 @@ type RunStep struct {
 	FinishedAt       *time.Time `json:"finished_at,omitempty"`
 }
 
-// RunUsage is what a run spent.
-type RunUsage struct {
+// RunCost is what a run spent.
+type RunCost struct {
 	ModelTurns       int   `json:"model_turns"`
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
@@ -134,7 +137,7 @@ type RunUsage struct {
 }
 
 // Tokens is the run's total token count.
-func (u RunUsage) Tokens() int64 { return u.PromptTokens + u.CompletionTokens }
+func (u RunCost) Tokens() int64 { return u.PromptTokens + u.CompletionTokens }
 
 // AgentRunFilter selects runs, newest first.
 type AgentRunFilter struct {

@@ -40,6 +40,8 @@ type Approval struct {
 	Gate string `json:"gate"`
 	// IncidentID is the incident behind a quality gate.
 	IncidentID string `json:"incident_id,omitempty"`
+	// ParentRequestID is the agent run's request a held step belongs to.
+	ParentRequestID string `json:"parent_request_id,omitempty"`
 }
 
 // Gate kinds.

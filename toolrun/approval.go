@@ -44,7 +44,7 @@ func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) er
 		ID: gtmgate.NewID("apr_"), TenantID: c.tenant.ID, Status: gtmgate.ApprovalPending,
 		Tool: c.entry.Name, Action: c.action.Name, Category: string(c.action.Category), AccountID: c.account.ID,
 		Input: c.req.Input, Source: c.req.Source, RequestID: c.req.RequestID,
-		CreatedAt: now, ExpiresAt: now.Add(r.opts.ApprovalTTL), Gate: gtmgate.GatePolicy,
+		CreatedAt: now, ExpiresAt: now.Add(r.opts.ApprovalTTL), Gate: gtmgate.GatePolicy, ParentRequestID: c.req.ParentRequestID,
 	}
 	why := ""
 	if inc != nil {
@@ -95,14 +95,20 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 	case err != nil:
 		return nil, err
 	}
-	if !d.Approve {
-		return a, nil
+	if d.Approve {
+		// The store let exactly one decision through; only that one executes. It
+		// runs detached from the approver's request: an approver who hangs up
+		// must not cancel a provider call already under way, nor leave the gate
+		// without its outcome.
+		ctx = context.WithoutCancel(ctx)
+		if a, err = r.executeApproved(ctx, a, d.RequestID); err != nil {
+			return nil, err
+		}
 	}
-	// The store let exactly one decision through; only that one executes. It
-	// runs detached from the approver's request: an approver who hangs up
-	// must not cancel a provider call already under way, nor leave the gate
-	// without its outcome.
-	return r.executeApproved(context.WithoutCancel(ctx), a, d.RequestID)
+	if r.opts.Decided != nil {
+		r.opts.Decided(ctx, a)
+	}
+	return a, nil
 }
 
 // executeApproved runs an approved gate's call once and stores its outcome.
@@ -112,6 +118,7 @@ func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, reque
 	out, callErr := r.Call(ctx, &Request{
 		Principal: &gtmgate.Principal{TenantID: a.TenantID, KeyID: approvalKey(a.ID), Kind: "approval"},
 		TenantID:  a.TenantID, Tool: a.Tool, Input: a.Input, Source: a.Source, RequestID: requestID, approved: true,
+		ParentRequestID: a.ParentRequestID,
 	})
 	final, body := gtmgate.ApprovalExecuted, any(out)
 	if callErr != nil {

@@ -43,7 +43,10 @@ type Options struct {
 	ApprovalTTL time.Duration
 	// Observer, when set, sees every finished call (the quality harness).
 	Observer gtmgate.CallObserver
-	Now      func() time.Time
+	// Decided, when set, is told of every gate an operator decided, once
+	// its outcome is stored (agent runs parked on a gate resume from it).
+	Decided func(ctx context.Context, a *gtmgate.Approval)
+	Now     func() time.Time
 	Logger   *slog.Logger
 }
 

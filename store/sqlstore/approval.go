@@ -10,7 +10,7 @@ import (
 )
 
 const approvalCols = `id, tenant_id, status, tool, action, category, account_id, input, source, request_id,
-	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id`
+	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id, parent_request_id`
 
 // CreateApproval stores a new gate; ErrConflict when its id exists. An empty
 // status becomes pending.
@@ -28,10 +28,10 @@ func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
 		a.CreatedAt = s.now()
 	}
 	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 		a.ID, a.TenantID, a.Status, a.Tool, a.Action, a.Category, a.AccountID, jsonArg(a.Input), a.Source,
 		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result),
-		a.Gate, a.IncidentID)
+		a.Gate, a.IncidentID, a.ParentRequestID)
 	if err != nil {
 		return s.fail("create approval", err)
 	}
@@ -173,7 +173,7 @@ func scanApproval(r scanner) (*gtmgate.Approval, error) {
 	var a gtmgate.Approval
 	err := r.Scan(&a.ID, &a.TenantID, &a.Status, &a.Tool, &a.Action, &a.Category, &a.AccountID, jsonCol{&a.Input},
 		&a.Source, &a.RequestID, timeCol{&a.CreatedAt}, timeCol{&a.ExpiresAt}, nullTimeCol{&a.DecidedAt},
-		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID)
+		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID, &a.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}

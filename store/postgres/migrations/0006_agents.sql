@@ -4,6 +4,9 @@
 ALTER TABLE audit_log ADD COLUMN parent_request_id TEXT NOT NULL DEFAULT '';
 CREATE INDEX audit_log_parent ON audit_log (parent_request_id, id) WHERE parent_request_id <> '';
 
+-- The agent run a held step belongs to.
+ALTER TABLE approvals ADD COLUMN parent_request_id TEXT NOT NULL DEFAULT '';
+
 CREATE TABLE agent_runs (
 	id               TEXT PRIMARY KEY,
 	tenant_id        TEXT NOT NULL,

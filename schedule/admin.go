@@ -1,0 +1,155 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
+)
+
+// RunSummary is one run as a schedule lists it.
+type RunSummary struct {
+	RunID        string     `json:"run_id"`
+	Status       string     `json:"status"`
+	Trigger      string     `json:"trigger"`
+	Reason       string     `json:"reason,omitempty"`
+	ScheduledFor *time.Time `json:"scheduled_for,omitempty"`
+	CreatedAt    time.Time  `json:"created_at"`
+	StartedAt    *time.Time `json:"started_at,omitempty"`
+	FinishedAt   *time.Time `json:"finished_at,omitempty"`
+}
+
+// View is a schedule with its last runs.
+type View struct {
+	*gtmgate.Schedule
+	LastRuns []RunSummary `json:"last_runs"`
+}
+
+// lastRuns is how many runs a schedule shows.
+const lastRuns = 5
+
+func (s *Scheduler) view(ctx context.Context, sc *gtmgate.Schedule, n int) (View, error) {
+	runs, err := s.opts.Store.ListAgentRuns(ctx, gtmgate.AgentRunFilter{ScheduleID: sc.JobID, TenantID: sc.TenantID, Limit: n})
+	if err != nil {
+		return View{}, err
+	}
+	v := View{Schedule: sc, LastRuns: make([]RunSummary, len(runs))}
+	for i, r := range runs {
+		v.LastRuns[i] = RunSummary{RunID: r.ID, Status: r.Status, Trigger: r.Trigger, Reason: r.Reason, ScheduledFor: r.ScheduledFor,
+			CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+	}
+	return v, nil
+}
+
+func (s *Scheduler) list(ctx context.Context, tenantID string) ([]View, error) {
+	scs, err := s.opts.Store.ListSchedules(ctx, gtmgate.ScheduleFilter{TenantID: tenantID})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]View, len(scs))
+	for i, sc := range scs {
+		if out[i], err = s.view(ctx, sc, lastRuns); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// get returns a schedule; one of another tenant (tenantID != "") is NOT_FOUND.
+func (s *Scheduler) get(ctx context.Context, tenantID, jobID string) (*gtmgate.Schedule, error) {
+	sc, err := s.opts.Store.GetSchedule(ctx, jobID)
+	if errors.Is(err, gtmgate.ErrNotFound) || (err == nil && tenantID != "" && sc.TenantID != tenantID) {
+		return nil, gtmgate.Errorf(gtmgate.ENotFound, "no schedule %q", jobID)
+	}
+	return sc, err
+}
+
+// Mount adds the schedule routes to the admin API.
+func (s *Scheduler) Mount(mux gtmgate.Router) {
+	mux.HandleFunc("GET /admin/agent-schedules", s.adminList)
+	mux.HandleFunc("GET /admin/agent-schedules/{job_id}", s.adminGet)
+	mux.HandleFunc("PUT /admin/agent-schedules/{job_id}", s.adminPut)
+	mux.HandleFunc("DELETE /admin/agent-schedules/{job_id}", s.adminDelete)
+	mux.HandleFunc("POST /admin/run-cron", s.adminRunCron)
+}
+
+func (s *Scheduler) adminList(w http.ResponseWriter, r *http.Request) {
+	views, err := s.list(r.Context(), r.URL.Query().Get("tenant"))
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"schedules": views})
+}
+
+func (s *Scheduler) adminGet(w http.ResponseWriter, r *http.Request) {
+	sc, err := s.get(r.Context(), "", r.PathValue("job_id"))
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	v, err := s.view(r.Context(), sc, 50)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, v)
+}
+
+func (s *Scheduler) adminPut(w http.ResponseWriter, r *http.Request) {
+	var in Input
+	if err := jsonapi.Decode(w, r, s.opts.MaxBodyBytes, &in); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	sc, created, err := s.Put(r.Context(), r.PathValue("job_id"), in, "admin")
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	v, err := s.view(r.Context(), sc, lastRuns)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	jsonapi.Write(w, status, v)
+}
+
+func (s *Scheduler) adminDelete(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("job_id")
+	err := s.opts.Store.DeleteSchedule(r.Context(), id)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		err = gtmgate.Errorf(gtmgate.ENotFound, "no schedule %q", id)
+	}
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]string{"deleted": id})
+}
+
+// RunCronBody is the body of POST /admin/run-cron.
+type RunCronBody struct {
+	Cron string `json:"cron"`
+}
+
+func (s *Scheduler) adminRunCron(w http.ResponseWriter, r *http.Request) {
+	var b RunCronBody
+	if err := jsonapi.Decode(w, r, s.opts.MaxBodyBytes, &b); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	ran, err := s.RunCron(r.Context(), b.Cron)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"cron": Normalize(b.Cron), "ran": ran})
+}

@@ -1,0 +1,113 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gtmgate/gtmgate"
+)
+
+// Tool returns the agent_schedules tool: a tenant's agent manages that
+// tenant's own schedules.
+func (s *Scheduler) Tool() gtmgate.Tool {
+	str := func(desc string, max int) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(max), Description: desc}
+	}
+	integer := func(desc string, lo, hi float64) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(lo), Maximum: jsonschema.Ptr(hi), Description: desc}
+	}
+	return gtmgate.Tool{
+		Name: "agent_schedules", Domain: "agents", Title: "Schedule recurring agent work",
+		Description: "Manage this tenant's recurring jobs: a cron expression in a time zone (\"0 8 * * MON\", Europe/Berlin) and what to run — " +
+			"an agent task (as run_agent takes it) or one tool call with its input. Each tick runs once; every run is recorded. " +
+			"upsert and delete change schedules and follow the tenant's approval policy.",
+		Actions: []gtmgate.Action{
+			{Name: "list", Description: "this tenant's schedules with next run and last runs", Category: gtmgate.CategoryAgentOrchestration},
+			{Name: "get", Description: "one schedule", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"job_id"}},
+			{Name: "upsert", Description: "create or replace a schedule", Category: gtmgate.CategoryAgentOrchestration, Mutating: true,
+				Required: []string{"job_id", "cron"}},
+			{Name: "delete", Description: "delete a schedule (its runs stay recorded)", Category: gtmgate.CategoryAgentOrchestration,
+				Mutating: true, Destructive: true, Required: []string{"job_id"}},
+			{Name: "runs", Description: "a schedule's recent runs", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"job_id"}},
+		},
+		Properties: map[string]*jsonschema.Schema{
+			"job_id":   {Type: "string", Pattern: jobIDPattern.String(), Description: "The schedule's name, unique on the gateway."},
+			"cron":     str("Five-field cron expression (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly.", 200),
+			"timezone": str("IANA time zone the expression is read in (default UTC).", 64),
+			"agent": {Type: "object", Description: "An agent task to run at each tick.", Required: []string{"task"},
+				Properties: map[string]*jsonschema.Schema{
+					"task":        str("The instruction.", 8000),
+					"tools":       {Type: "array", Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(64)}, MaxItems: jsonschema.Ptr(64), Description: "Tools the agent may use (default: read-only)."},
+					"model":       str("Model for the agent.", 200),
+					"max_steps":   integer("Most tool calls per run.", 1, 32),
+					"max_tokens":  integer("Token budget per run.", 1000, 2_000_000),
+					"max_seconds": integer("Working time limit per run.", 10, 3600),
+				}},
+			"call": {Type: "object", Description: "One tool call to make at each tick.", Required: []string{"tool", "input"},
+				Properties: map[string]*jsonschema.Schema{
+					"tool":  str("The tool's name.", 64),
+					"input": {Type: "object", Description: "The tool's input, as it takes it (action, rationale…)."},
+				}},
+			"enabled":     {Type: "boolean", Description: "Off stops the ticks without deleting the schedule (default true)."},
+			"ends_at":     {Type: "string", Format: "date-time", Description: "No ticks after this time."},
+			"description": str("A note for people.", 500),
+		},
+		Run: s.runTool,
+	}
+}
+
+type toolInput struct {
+	JobID string `json:"job_id"`
+	Input
+}
+
+func (s *Scheduler) runTool(ctx context.Context, call *gtmgate.Call) (any, error) {
+	var in toolInput
+	if err := call.Bind(&in); err != nil {
+		return nil, err
+	}
+	switch call.Action.Name {
+	case "list":
+		views, err := s.list(ctx, call.TenantID)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"schedules": views}, nil
+	case "get", "runs":
+		sc, err := s.get(ctx, call.TenantID, in.JobID)
+		if err != nil {
+			return nil, err
+		}
+		n := lastRuns
+		if call.Action.Name == "runs" {
+			n = 50
+		}
+		return s.view(ctx, sc, n)
+	case "delete":
+		if _, err := s.get(ctx, call.TenantID, in.JobID); err != nil {
+			return nil, err
+		}
+		if err := s.opts.Store.DeleteSchedule(ctx, in.JobID); err != nil {
+			return nil, err
+		}
+		return map[string]string{"deleted": in.JobID}, nil
+	}
+	existing, err := s.opts.Store.GetSchedule(ctx, in.JobID)
+	if err == nil && existing.TenantID != call.TenantID {
+		return nil, gtmgate.Errorf(gtmgate.EConflict, "job_id %q is not available; choose another", in.JobID)
+	} else if err != nil && !errors.Is(err, gtmgate.ErrNotFound) {
+		return nil, err
+	}
+	in.TenantID = call.TenantID
+	sc, created, err := s.Put(ctx, in.JobID, in.Input, "agent:"+call.RequestID)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.view(ctx, sc, lastRuns)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"schedule": v, "created": created}, nil
+}
