@@ -19,6 +19,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/modelgw"
+	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
@@ -89,6 +90,9 @@ func New(opts Options) *Agents {
 // UseRunner sets the runner the runs' calls go through (built after the
 // registry that holds run_agent itself).
 func (a *Agents) UseRunner(r *toolrun.Runner) { a.runner = r }
+
+// Registry is the tool registry of the runner.
+func (a *Agents) Registry() *registry.Registry { return a.runner.Registry() }
 
 // Attach sets the job engine runs are enqueued on.
 func (a *Agents) Attach(jobs Inserter) { a.jobs = jobs }

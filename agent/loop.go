@@ -164,6 +164,11 @@ func source(r *gtmgate.AgentRun) string {
 // blindly (see settleInterrupted).
 func (a *Agents) execute(ctx context.Context, r *gtmgate.AgentRun, i int, unit time.Time) (bool, error) {
 	st := &r.Steps[i]
+	if e, ok := a.runner.Registry().Tool(st.Tool); ok {
+		if _, action, err := e.Validate(st.Input); err == nil {
+			st.Action = action.Name
+		}
+	}
 	if err := a.allowed(r, st); err != nil {
 		a.settle(r, st, nil, err)
 		return false, a.save(ctx, r, unit)

@@ -16,13 +16,16 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/agent"
 	"github.com/gtmgate/gtmgate/audit"
+	"github.com/gtmgate/gtmgate/brief"
 	"github.com/gtmgate/gtmgate/config"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/schedule"
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/store/postgres"
 	"github.com/gtmgate/gtmgate/store/sqlite"
@@ -52,6 +55,9 @@ type App struct {
 	jobs       *jobs.Engine
 	harness    *quality.Harness
 	grading    quality.Status
+	agents     *agent.Agents
+	scheduler  *schedule.Scheduler
+	brief      *brief.Writer
 
 	stopWorkers context.CancelFunc
 	workersDone chan struct{}
@@ -112,6 +118,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 		return nil, err
 	}
 	if err := a.buildQuality(); err != nil {
+		return nil, err
+	}
+	if err := a.buildAgents(); err != nil {
 		return nil, err
 	}
 	if err := a.buildTools(ctx); err != nil {

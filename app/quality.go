@@ -35,6 +35,9 @@ func (a *App) startModelSandbox() error {
 		return err
 	}
 	a.cfg.ModelGatewayURL = base + "/v1"
+	if a.cfg.AgentModel == "" {
+		a.cfg.AgentModel = modelsandbox.ChatModel
+	}
 	if a.cfg.JudgeAlphaModel == "" && a.cfg.JudgeBetaModel == "" && a.cfg.JudgeGammaModel == "" {
 		a.cfg.JudgeAlphaModel, a.cfg.JudgeBetaModel, a.cfg.JudgeGammaModel = modelsandbox.JudgeAlpha, modelsandbox.JudgeBeta, modelsandbox.JudgeGamma
 	}
@@ -141,9 +144,13 @@ func (a *App) openJobs(ctx context.Context) error {
 		}
 		river.AddWorker(workers, sender)
 	}
+	periodic, err := a.agentJobs(workers)
+	if err != nil {
+		return err
+	}
 	opts := jobs.Options{Workers: workers, Concurrency: int(a.cfg.JobWorkers), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger,
-		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}}
+		Periodic: append(periodic, river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}))}
 	if a.cfg.DatabaseURL != "" {
 		opts.DatabaseURL = a.cfg.DatabaseURL
 	} else {
@@ -154,6 +161,7 @@ func (a *App) openJobs(ctx context.Context) error {
 		return err
 	}
 	a.jobs = e
+	a.agents.Attach(e)
 	if a.harness != nil {
 		a.harness.Attach(e)
 	}

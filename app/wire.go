@@ -55,6 +55,7 @@ func (a *App) buildTools(ctx context.Context) error {
 	}
 	tools = append(tools, a.extraTools()...)
 	tools = append(tools, agenttools.Tools(a.store, nil)...)
+	tools = append(tools, a.agents.Tool(), a.scheduler.Tool())
 	reg, err := registry.New(tools...)
 	if err != nil {
 		return err
@@ -68,16 +69,20 @@ func (a *App) buildTools(ctx context.Context) error {
 	runOpts := toolrun.Options{
 		Registry: reg, Store: a.store, Recorder: a.recorder,
 		Tokens:      &toolrun.StoredTokens{Store: a.store, Refresher: a.refresher},
-		CallTimeout: 4*a.cfg.UpstreamTimeout + 5*time.Second,
-		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger,
+		CallTimeout: a.callTimeout(),
+		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger, Decided: a.agents.Decided,
 	}
 	if a.harness != nil {
 		// Set only when on: a nil *Harness in the interface would not be nil.
 		runOpts.Observer = a.harness
 	}
 	a.runner = toolrun.New(runOpts)
+	a.agents.UseRunner(a.runner)
 	if a.cfg.Demo {
-		return a.seedDemo(ctx, demo)
+		if err := a.seedDemo(ctx, demo); err != nil {
+			return err
+		}
+		return a.seedDemoSchedule(ctx)
 	}
 	return nil
 }
@@ -131,7 +136,8 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"),
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
-			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount},
+			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
+			a.agents.Mount, a.scheduler.Mount, a.brief.Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,

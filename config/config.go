@@ -74,6 +74,17 @@ type Config struct {
 	// waits before another process runs it again.
 	JobRescueAfter time.Duration
 
+	// AgentModel is the model of agent runs that name none.
+	AgentModel string
+	// AgentStepTimeout bounds one agent step (a model turn or a tool call).
+	AgentStepTimeout time.Duration
+	// ScheduleCatchUp is the oldest a missed schedule tick may be and still run.
+	ScheduleCatchUp time.Duration
+	// DailyBriefTime is HH:MM (or "off"), read in DailyBriefTimezone.
+	DailyBriefTime     string
+	DailyBriefTimezone string
+	DailyBriefModel    string
+
 	// AllowedOrigins may call /mcp from a browser, besides the gateway's own origin.
 	AllowedOrigins []string
 	// TrustedProxies are reverse proxies (addresses or CIDR ranges) whose
@@ -107,15 +118,19 @@ func Default() Config {
 		LogLevel:       "info",
 		MaxBodyBytes:   1 << 20,
 		ChatMaxStreams: 256, ChatMaxStreamsPerTenant: 32,
-		UpstreamTimeout:  15 * time.Second,
-		ReadTimeout:      30 * time.Second,
-		ShutdownTimeout:  15 * time.Second,
-		ApprovalTTL:      24 * time.Hour,
-		Upstreams:        map[string]string{},
-		GraderSampleRate: 0.1,
-		JobWorkers:       4,
-		JobRescueAfter:   5 * time.Minute,
-		JudgeTimeout:     90 * time.Second,
+		UpstreamTimeout:    15 * time.Second,
+		ReadTimeout:        30 * time.Second,
+		ShutdownTimeout:    15 * time.Second,
+		ApprovalTTL:        24 * time.Hour,
+		Upstreams:          map[string]string{},
+		GraderSampleRate:   0.1,
+		JobWorkers:         4,
+		JobRescueAfter:     5 * time.Minute,
+		JudgeTimeout:       90 * time.Second,
+		AgentStepTimeout:   2 * time.Minute,
+		ScheduleCatchUp:    time.Hour,
+		DailyBriefTime:     "07:00",
+		DailyBriefTimezone: "UTC",
 	}
 }
 
@@ -177,7 +192,8 @@ func (c *Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_READ_TIMEOUT", c.ReadTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}, {"GTMGATE_JOB_RESCUE_AFTER", c.JobRescueAfter}, {"JUDGE_TIMEOUT", c.JudgeTimeout}} {
+	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_READ_TIMEOUT", c.ReadTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}, {"GTMGATE_JOB_RESCUE_AFTER", c.JobRescueAfter}, {"JUDGE_TIMEOUT", c.JudgeTimeout},
+		{"AGENT_STEP_TIMEOUT", c.AgentStepTimeout}, {"SCHEDULE_CATCH_UP", c.ScheduleCatchUp}} {
 		if d.v <= 0 {
 			return fmt.Errorf("%s: must be a positive duration such as 15s", d.name)
 		}
@@ -193,6 +209,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	if err := c.validateQuality(); err != nil {
+		return err
+	}
+	if _, _, err := c.DailyBrief(); err != nil {
 		return err
 	}
 	for _, p := range c.TrustedProxies {
@@ -272,4 +291,21 @@ func (c *Config) validateQuality() error {
 		return fmt.Errorf("GTMGATE_JOB_WORKERS: %d is outside 1..256", c.JobWorkers)
 	}
 	return nil
+}
+
+// DailyBrief returns the hour and minute of the daily brief ({-1, -1} when
+// DAILY_BRIEF_TIME is off) and its time zone.
+func (c *Config) DailyBrief() (at [2]int, loc *time.Location, err error) {
+	loc, err = time.LoadLocation(c.DailyBriefTimezone)
+	if err != nil || c.DailyBriefTimezone == "" || strings.EqualFold(c.DailyBriefTimezone, "local") {
+		return at, nil, fmt.Errorf("DAILY_BRIEF_TIMEZONE: %q is not an IANA time zone name such as Europe/Berlin or UTC", c.DailyBriefTimezone)
+	}
+	if c.DailyBriefTime == Off {
+		return [2]int{-1, -1}, loc, nil
+	}
+	t, err := time.Parse("15:04", c.DailyBriefTime)
+	if err != nil {
+		return at, nil, fmt.Errorf("DAILY_BRIEF_TIME: %q is not HH:MM (24-hour) or off", c.DailyBriefTime)
+	}
+	return [2]int{t.Hour(), t.Minute()}, loc, nil
 }

@@ -43,6 +43,8 @@ func Load(args []string, environ []string) (Config, error) {
 		{"GTMGATE_APPROVAL_TTL", "approval-ttl", &c.ApprovalTTL, "how long a pending approval gate lives"},
 		{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", &c.JobRescueAfter, jobRescueMeaning},
 		{"JUDGE_TIMEOUT", "judge-timeout", &c.JudgeTimeout, judgeTimeoutMeaning},
+		{"AGENT_STEP_TIMEOUT", "agent-step-timeout", &c.AgentStepTimeout, agentStepMeaning},
+		{"SCHEDULE_CATCH_UP", "schedule-catch-up", &c.ScheduleCatchUp, catchUpMeaning},
 	}
 	for _, d := range durs {
 		v, err := env.duration(d.env, *d.dst)
@@ -147,6 +149,10 @@ func stringSettings(c *Config) []stringSetting {
 		{Setting{"JUDGE_GAMMA_MODEL", "", "(unset: grading off)", "model of judge Gamma; a third provider's"}, &c.JudgeGammaModel},
 		{Setting{"ALERT_WEBHOOK_URL", "", "(unset: no alerts sent)", "where quality alerts and incidents are posted (https, or http to loopback)"}, &c.AlertWebhookURL},
 		{Setting{"ALERT_WEBHOOK_SECRET", "", "", "Standard Webhooks signing secret (whsec_ + base64, or 16+ characters); required with ALERT_WEBHOOK_URL"}, &c.AlertWebhookSecret},
+		{Setting{"AGENT_MODEL", "", "(unset; sandbox-chat under --demo)", "model agent runs use when run_agent names none (must be in a tenant's allowed_models when it lists them)"}, &c.AgentModel},
+		{Setting{"DAILY_BRIEF_TIME", "", "07:00", "when the daily brief is written each day (HH:MM in DAILY_BRIEF_TIMEZONE), or off"}, &c.DailyBriefTime},
+		{Setting{"DAILY_BRIEF_TIMEZONE", "", "UTC", "IANA time zone of DAILY_BRIEF_TIME and of a brief's date"}, &c.DailyBriefTimezone},
+		{Setting{"DAILY_BRIEF_MODEL", "", "(AGENT_MODEL)", "model that writes the daily brief through the model gateway; without one the brief is a fixed template of the same figures"}, &c.DailyBriefModel},
 		{Setting{"GTMGATE_SITE_CONTENT", "site-content", "(embedded)", "directory of the site's markdown tree"}, &c.SiteContent},
 		{Setting{"GTMGATE_DOCS_CONTENT", "docs-content", "(embedded)", "directory of the docs' markdown tree"}, &c.DocsContent},
 	}
@@ -216,6 +222,10 @@ const readTimeoutMeaning = "time allowed to read one request, headers and body, 
 
 const judgeTimeoutMeaning = "how long one judge may take on one trace, retries included; a grading job killed mid-way is run again after this (or GTMGATE_JOB_RESCUE_AFTER, the longer) plus up to a minute"
 
+const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); an agent run killed mid-step resumes after twice this plus 30s (or GTMGATE_JOB_RESCUE_AFTER, the longer)"
+
+const catchUpMeaning = "how old a schedule tick missed while no replica was running may be and still run once at start; older ticks are recorded as skipped"
+
 const jobRescueMeaning = "how long a job left running by a stopped process waits before another process runs it again"
 
 const graderSampleMeaning = "share of finished tool calls graded, 0.0 to 1.0; raised for mutating categories, production tenants and degraded tool paths"
@@ -247,9 +257,11 @@ func Settings() []Setting {
 		Setting{"GTMGATE_AUDIT_JOURNAL", "audit-journal", "true", auditJournalMeaning},
 		Setting{"GRADER_SAMPLE_RATE", "grader-sample-rate", "0.1", graderSampleMeaning},
 		Setting{"JUDGE_ALLOW_SAME_MODEL", "", "false", "accept two judges on the same model"},
-		Setting{"GTMGATE_JOB_WORKERS", "", "4", "background jobs (grading, webhooks) one process works at once"},
+		Setting{"GTMGATE_JOB_WORKERS", "", "4", "background jobs (grading, webhooks, agent runs, schedule ticks) one process works at once"},
 		Setting{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", "5m", jobRescueMeaning},
 		Setting{"JUDGE_TIMEOUT", "judge-timeout", "90s", judgeTimeoutMeaning},
+		Setting{"AGENT_STEP_TIMEOUT", "agent-step-timeout", "2m", agentStepMeaning},
+		Setting{"SCHEDULE_CATCH_UP", "schedule-catch-up", "1h", catchUpMeaning},
 	)
 }
 

@@ -116,6 +116,19 @@ func completions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answer := "[gtmgate sandbox model] " + reply(lastUser(req.Messages))
+	if len(req.Tools) > 0 && forcedTool(req.ToolChoice) == "" {
+		call, text, ok := agentTurn(req)
+		if ok && call != nil {
+			args, _ := json.Marshal(call.args)
+			writeToolCall(w, req, call.tool, string(args))
+			return
+		}
+		if ok {
+			answer = "[gtmgate sandbox model] " + text
+		}
+	} else if md, ok := briefAnswer(req.Messages); ok {
+		answer = md
+	}
 	if req.Stream {
 		stream(w, req, answer)
 		return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/agent"
 	"github.com/gtmgate/gtmgate/agenttools"
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jobs"
@@ -17,6 +18,7 @@ import (
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
+	"github.com/gtmgate/gtmgate/schedule"
 	"github.com/gtmgate/gtmgate/registry"
 )
 
@@ -59,6 +61,12 @@ func jsonOK(status int, s Schema, errs ...int) map[string]*Response {
 	out := errorResponses(errs...)
 	out[strconv.Itoa(status)] = &Response{Description: http.StatusText(status), Content: jsonContent(s)}
 	return out
+}
+
+// withStatus adds a success status with its content to responses.
+func withStatus(responses map[string]*Response, status int, content map[string]MediaType) map[string]*Response {
+	responses[strconv.Itoa(status)] = &Response{Description: http.StatusText(status), Content: content}
+	return responses
 }
 
 func jsonBody(s Schema) *RequestBody {
@@ -322,6 +330,30 @@ func adminOperations() []operation {
 			tenantQ, queryParam("status", "open or resolved.", Schema{"enum": []string{"open", "resolved"}}), since, limit),
 		adm("POST /admin/incidents/{id}/resolve", "resolveIncident", "Resolve an open incident: its quality gate lifts", nil,
 			jsonOK(200, responseOf[gtmgate.LedgerEntry](), append([]int{404, 409}, adminErrors...)...)),
+		adm("GET /admin/agent-schedules", "listSchedules", "Scheduled jobs with their next run and last runs", nil,
+			jsonOK(200, listOf[schedule.View]("schedules"), adminErrors...), tenantQ),
+		adm("GET /admin/agent-schedules/{job_id}", "getSchedule", "A scheduled job with its last 50 runs", nil,
+			jsonOK(200, responseOf[schedule.View](), withNotFound...)),
+		adm("PUT /admin/agent-schedules/{job_id}", "putSchedule", "Create or replace a scheduled job (201 created, 200 replaced)",
+			jsonBody(requestOf[schedule.Input]("tenant_id", "cron")),
+			withStatus(jsonOK(200, responseOf[schedule.View](), adminErrors...), 201, jsonContent(responseOf[schedule.View]()))),
+		adm("DELETE /admin/agent-schedules/{job_id}", "deleteSchedule", "Delete a scheduled job (its runs stay recorded)", nil,
+			jsonOK(200, object(map[string]Schema{"deleted": str}), withNotFound...)),
+		adm("POST /admin/run-cron", "runCron", "Run now every scheduled job whose cron expression equals the body's",
+			jsonBody(requestOf[schedule.RunCronBody]("cron")),
+			jsonOK(200, object(map[string]Schema{"cron": str, "ran": {"type": "array", "items": responseOf[schedule.Ran]()}}), append([]int{404}, adminErrors...)...)),
+		adm("GET /admin/agent-runs", "listAgentRuns", "Agent runs, newest first", nil, jsonOK(200, listOf[agent.View]("runs"), adminErrors...),
+			tenantQ, queryParam("job_id", "Only runs of this scheduled job.", str),
+			queryParam("status", "queued, running, waiting_approval, succeeded, failed, cancelled or skipped.", str), limitOf(50, 500)),
+		adm("GET /admin/agent-runs/{run_id}", "getAgentRun", "An agent run: steps, answer and cost", nil, jsonOK(200, responseOf[agent.View](), withNotFound...)),
+		adm("POST /admin/agent-runs/{run_id}/cancel", "cancelAgentRun", "Cancel a run that has not finished", nil,
+			jsonOK(200, responseOf[agent.View](), append([]int{404, 409}, adminErrors...)...)),
+		adm("GET /admin/daily-brief", "getDailyBrief", "The latest daily brief (Accept: text/markdown for the markdown alone)", nil,
+			withStatus(errorResponses(adminErrors...), 200, map[string]MediaType{"application/json": {Schema: responseOf[gtmgate.DailyBrief]()},
+				"text/markdown": {Schema: str}}),
+			queryParam("date", "The brief of this day, YYYY-MM-DD (default the latest).", Schema{"type": "string", "format": "date"})),
+		adm("POST /admin/daily-brief/trigger", "triggerDailyBrief", "Write the daily brief of the last 24 hours now", nil,
+			jsonOK(201, responseOf[gtmgate.DailyBrief](), adminErrors...)),
 		adm("GET /admin/oauth-refresh", "listRefreshAccounts", "Provider accounts with refresh configured (no secrets)", nil,
 			jsonOK(200, listOf[refresh.AccountStatus]("accounts"), withNotFound...), tenantQ),
 	}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/agent"
-	"github.com/gtmgate/gtmgate/registry"
 )
 
 // Store is what schedules need of the store.
@@ -26,11 +25,10 @@ type Store interface {
 	gtmgate.TenantStore
 }
 
-// Options configures a Scheduler. Store, Registry and Agents are required.
+// Options configures a Scheduler. Store and Agents are required.
 type Options struct {
-	Store    Store
-	Registry *registry.Registry
-	Agents   *agent.Agents
+	Store  Store
+	Agents *agent.Agents
 	// CatchUp is the oldest a missed tick may be and still run when a
 	// replica comes back (default 1h); older ones are recorded as skipped.
 	CatchUp time.Duration
@@ -124,7 +122,7 @@ func (s *Scheduler) Validate(ctx context.Context, jobID string, in Input) (*gtmg
 
 // checkCall validates a fixed call's tool and input.
 func (s *Scheduler) checkCall(c *gtmgate.ToolCallSpec) error {
-	e, ok := s.opts.Registry.Tool(c.Tool)
+	e, ok := s.opts.Agents.Registry().Tool(c.Tool)
 	switch {
 	case c.Tool == "":
 		return gtmgate.Errorf(gtmgate.EValidation, "call.tool is required")

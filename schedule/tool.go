@@ -36,7 +36,7 @@ func (s *Scheduler) Tool() gtmgate.Tool {
 			"job_id":   {Type: "string", Pattern: jobIDPattern.String(), Description: "The schedule's name, unique on the gateway."},
 			"cron":     str("Five-field cron expression (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly.", 200),
 			"timezone": str("IANA time zone the expression is read in (default UTC).", 64),
-			"agent": {Type: "object", Description: "An agent task to run at each tick.", Required: []string{"task"},
+			"agent": {Type: "object", Description: "An agent task to run at each tick.", Required: []string{"task"}, AdditionalProperties: falseSchema,
 				Properties: map[string]*jsonschema.Schema{
 					"task":        str("The instruction.", 8000),
 					"tools":       {Type: "array", Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(64)}, MaxItems: jsonschema.Ptr(64), Description: "Tools the agent may use (default: read-only)."},
@@ -45,7 +45,7 @@ func (s *Scheduler) Tool() gtmgate.Tool {
 					"max_tokens":  integer("Token budget per run.", 1000, 2_000_000),
 					"max_seconds": integer("Working time limit per run.", 10, 3600),
 				}},
-			"call": {Type: "object", Description: "One tool call to make at each tick.", Required: []string{"tool", "input"},
+			"call": {Type: "object", Description: "One tool call to make at each tick.", Required: []string{"tool", "input"}, AdditionalProperties: falseSchema,
 				Properties: map[string]*jsonschema.Schema{
 					"tool":  str("The tool's name.", 64),
 					"input": {Type: "object", Description: "The tool's input, as it takes it (action, rationale…)."},
@@ -57,6 +57,9 @@ func (s *Scheduler) Tool() gtmgate.Tool {
 		Run: s.runTool,
 	}
 }
+
+// falseSchema forbids properties not declared.
+var falseSchema = &jsonschema.Schema{Not: &jsonschema.Schema{}}
 
 type toolInput struct {
 	JobID string `json:"job_id"`

@@ -47,7 +47,7 @@ type Options struct {
 	// its outcome is stored (agent runs parked on a gate resume from it).
 	Decided func(ctx context.Context, a *gtmgate.Approval)
 	Now     func() time.Time
-	Logger   *slog.Logger
+	Logger  *slog.Logger
 }
 
 // Runner executes tool calls.

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/gtmgate/gtmgate"
+
+	"github.com/gtmgate/gtmgate/agent"
+	"github.com/gtmgate/gtmgate/brief"
+	"github.com/gtmgate/gtmgate/modelgw"
+	"github.com/gtmgate/gtmgate/modelsandbox"
+	"github.com/gtmgate/gtmgate/schedule"
+)
+
+// buildAgents builds agent runs, schedules and the daily brief. Their tools
+// join the registry in buildTools; the runner is handed over after it.
+func (a *App) buildAgents() error {
+	c := a.cfg
+	var model *modelgw.Client
+	if c.ModelGatewayURL != "" {
+		// One attempt and one retry inside a step's time-out.
+		var err error
+		model, err = modelgw.New(c.ModelGatewayURL, c.ModelGatewayAPIKey, &modelgw.Options{Timeout: c.AgentStepTimeout / 2, MaxRetries: 1})
+		if err != nil {
+			return fmt.Errorf("MODEL_GATEWAY_URL: %w", err)
+		}
+	}
+	a.agents = agent.New(agent.Options{Store: a.store, Recorder: a.recorder, Model: model, DefaultModel: c.AgentModel,
+		StepTimeout: max(c.AgentStepTimeout, a.callTimeout()), Logger: a.logger.With("component", "agent")})
+	a.scheduler = schedule.New(schedule.Options{Store: a.store, Agents: a.agents, CatchUp: c.ScheduleCatchUp,
+		MaxBodyBytes: c.MaxBodyBytes, Logger: a.logger.With("component", "schedule")})
+	_, loc, err := c.DailyBrief()
+	if err != nil {
+		return err
+	}
+	briefModel := c.DailyBriefModel
+	if briefModel == "" {
+		briefModel = c.AgentModel
+	}
+	a.brief = brief.New(brief.Options{Store: a.store, Model: model, ModelName: briefModel, Location: loc,
+		Timeout: c.AgentStepTimeout, Logger: a.logger.With("component", "daily-brief")})
+	return nil
+}
+
+// callTimeout bounds one tool call, its retries included.
+func (a *App) callTimeout() time.Duration { return 4*a.cfg.UpstreamTimeout + 5*time.Second }
+
+// agentJobs registers the workers and periodic jobs of agents, schedules
+// and the daily brief.
+func (a *App) agentJobs(workers *river.Workers) ([]*river.PeriodicJob, error) {
+	a.agents.AddWorkers(workers)
+	a.scheduler.AddWorkers(workers)
+	a.brief.AddWorkers(workers)
+	periodic := []*river.PeriodicJob{agent.SweepJob(), schedule.PeriodicJob()}
+	at, _, err := a.cfg.DailyBrief()
+	if err != nil {
+		return nil, err
+	}
+	if at[0] >= 0 {
+		when, err := schedule.Parse(fmt.Sprintf("%d %d * * *", at[1], at[0]), a.cfg.DailyBriefTimezone)
+		if err != nil {
+			return nil, fmt.Errorf("DAILY_BRIEF_TIME: %w", err)
+		}
+		periodic = append(periodic, brief.PeriodicJob(when))
+	}
+	return periodic, nil
+}
+
+// demoAdReview is the demo schedule's task, one the sandbox model plans.
+var demoAdReview = gtmgate.AgentTask{Task: modelsandbox.TaskAdReview, Tools: []string{"google_ads_campaigns", "google_ads_report", "email_send"}}
+
+// demoScheduleID is the schedule --demo seeds, disabled, for run-cron.
+const demoScheduleID = "demo-weekly-ad-review"
+
+// seedDemoSchedule stores the demo's weekly ad review once (disabled: it
+// runs when an operator runs its expression with POST /admin/run-cron).
+func (a *App) seedDemoSchedule(ctx context.Context) error {
+	if _, err := a.store.GetSchedule(ctx, demoScheduleID); err == nil {
+		return nil
+	}
+	off := false
+	_, _, err := a.scheduler.Put(ctx, demoScheduleID, schedule.Input{TenantID: DemoTenant, Cron: "0 8 * * MON", Timezone: "Europe/Berlin",
+		Enabled: &off, Description: "Demo: every Monday at 8:00 Berlin time, review last week's ad spend and email the three biggest deviations",
+		Agent: &demoAdReview}, "demo")
+	if err != nil {
+		return fmt.Errorf("demo schedule: %w", err)
+	}
+	return nil
+}
