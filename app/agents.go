@@ -86,6 +86,11 @@ func (a *App) seedDemoSchedule(ctx context.Context) error {
 	_, _, err := a.scheduler.Put(ctx, demoScheduleID, schedule.Input{TenantID: DemoTenant, Cron: "0 8 * * MON", Timezone: "Europe/Berlin",
 		Enabled: &off, Description: "Demo: every Monday at 8:00 Berlin time, review last week's ad spend and email the three biggest deviations",
 		Agent: &demoAdReview}, "demo")
+	if gtmgate.ErrorCode(err) == gtmgate.EValidation || gtmgate.ErrorCode(err) == gtmgate.EUnavailable {
+		// A model gateway without AGENT_MODEL: the demo runs without it.
+		a.logger.Info("demo schedule not seeded: its agent task needs a model", "reason", gtmgate.AsError(err).Message)
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("demo schedule: %w", err)
 	}

@@ -31,8 +31,8 @@ func TestToolsListAndReference(t *testing.T) {
 	if err := json.Unmarshal(r.Body, &out); err != nil {
 		t.Fatalf("tools/list: %v %s", err, r.Body)
 	}
-	if n := len(out.Result.Tools); n != 32 {
-		t.Fatalf("tools/list has %d tools, want 32 (34 minus run_agent and agent_schedules)", n)
+	if n := len(out.Result.Tools); n != 34 {
+		t.Fatalf("tools/list has %d tools, want the specification's 34", n)
 	}
 	ref := env.Do("GET", env.DocsURL+"/llms-full.txt", nil)
 	for _, tool := range out.Result.Tools {

@@ -18,8 +18,8 @@ import (
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
-	"github.com/gtmgate/gtmgate/schedule"
 	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/schedule"
 )
 
 // GatewayVersion is the version of the gateway API description; it moves
