@@ -41,7 +41,7 @@ func (a *App) buildAgents() error {
 	if briefModel == "" {
 		briefModel = c.AgentModel
 	}
-	a.brief = brief.New(brief.Options{Store: a.store, Model: model, ModelName: briefModel, Location: loc,
+	a.brief = brief.New(brief.Options{Store: a.store, Recorder: a.recorder, Model: model, ModelName: briefModel, Location: loc,
 		Timeout: c.AgentStepTimeout, Logger: a.logger.With("component", "daily-brief")})
 	return nil
 }

@@ -22,6 +22,8 @@ import (
 // Options configures a Writer. Store is required.
 type Options struct {
 	Store gtmgate.Store
+	// Recorder is flushed first, so calls still in the audit journal count.
+	Recorder gtmgate.Recorder
 	// Model and ModelName write the brief; nil or "" uses the template.
 	Model     *modelgw.Client
 	ModelName string
@@ -58,7 +60,12 @@ const Window = 24 * time.Hour
 
 // Generate writes and stores the brief of the 24 hours before now.
 func (w *Writer) Generate(ctx context.Context, trigger string) (*gtmgate.DailyBrief, error) {
-	to := w.opts.Now().UTC().Truncate(time.Second)
+	if w.opts.Recorder != nil {
+		if err := w.opts.Recorder.Flush(ctx); err != nil {
+			return nil, fmt.Errorf("brief: flush the audit journal: %w", err)
+		}
+	}
+	to := w.opts.Now().UTC()
 	from := to.Add(-Window)
 	f, err := Gather(ctx, w.opts.Store, from, to)
 	if err != nil {

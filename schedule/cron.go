@@ -70,13 +70,39 @@ func Location(tz string) (*time.Location, error) {
 }
 
 // Next returns the first tick strictly after t, in UTC (zero when there is
-// none within five years).
+// none within five years). Across a clock change it behaves as cron does: a
+// local time skipped by spring-forward has no tick that day, and a local
+// time repeated by fall-back ticks once (the first), unless the hour field
+// is * (an hourly schedule ticks every real hour).
 func (e *Expression) Next(t time.Time) time.Time {
 	n := e.spec.Next(t.In(e.loc))
+	for !n.IsZero() && e.fixedHour() && repeatedWallClock(n) {
+		n = e.spec.Next(n)
+	}
 	if n.IsZero() {
 		return n
 	}
 	return n.UTC()
+}
+
+// starBit marks a cron field given as * (robfig/cron's encoding).
+const starBit = 1 << 63
+
+func (e *Expression) fixedHour() bool {
+	s, ok := e.spec.(*cron.SpecSchedule)
+	return ok && s.Hour&starBit == 0
+}
+
+// repeatedWallClock reports whether n's local time already happened earlier
+// that day, before a fall-back clock change.
+func repeatedWallClock(n time.Time) bool {
+	_, off := n.Zone()
+	_, before := n.Add(-3 * time.Hour).Zone()
+	if before <= off {
+		return false
+	}
+	earlier := n.Add(-time.Duration(before-off) * time.Second)
+	return earlier.Format("2006-01-02 15:04") == n.Format("2006-01-02 15:04")
 }
 
 // maxCatchUp bounds the ticks counted when a schedule was missed for long.
