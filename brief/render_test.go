@@ -10,7 +10,7 @@ func TestRender(t *testing.T) {
 	to := time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)
 	quiet := &Figures{From: to.Add(-Window), To: to, Feedback: Feedback{BySeverity: map[string]int{}}, Agents: AgentRuns{ByStatus: map[string]int{}}}
 	busy := &Figures{From: to.Add(-Window), To: to, Calls: 10, Errors: 3,
-		Tenants: []TenantFigures{{TenantID: "acme", Calls: 10, Errors: 3, Tools: []ToolFigures{{Tool: "crm_deals", Calls: 10, Errors: 3, P95MS: 41.5}}}},
+		Tenants:   []TenantFigures{{TenantID: "acme", Calls: 10, Errors: 3, Tools: []ToolFigures{{Tool: "crm_deals", Calls: 10, Errors: 3, P95MS: 41.5}}}},
 		Incidents: Incidents{Opened: []Incident{{ID: "inc_1", TenantID: "acme", Path: "crm_deals.list", Time: to.Add(-time.Hour), Status: "open"}}, OpenNow: 1},
 		Quality:   []PathQuality{{TenantID: "acme", Path: "crm_deals.list", Verdicts: 4, MeanQuality: 2.25, Bad: 3}},
 		Approvals: Approvals{Waiting: 2, Oldest: []Approval{{ID: "apr_1", TenantID: "acme", Path: "email_send.send", CreatedAt: to.Add(-2 * time.Hour)}}},
