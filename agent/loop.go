@@ -24,7 +24,7 @@ type runWorker struct {
 // Timeout bounds one job: a slice of steps plus the step under way. River
 // rescues a run left running by a stopped process only after it.
 func (w *runWorker) Timeout(*river.Job[runArgs]) time.Duration {
-	return 2*w.a.opts.StepTimeout + 30*time.Second
+	return 2*w.a.opts.StepTimeout + 10*time.Second
 }
 
 // Work advances a run one unit at a time, saving after each, for up to one

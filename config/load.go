@@ -222,7 +222,7 @@ const readTimeoutMeaning = "time allowed to read one request, headers and body, 
 
 const judgeTimeoutMeaning = "how long one judge may take on one trace, retries included; a grading job killed mid-way is run again after this (or GTMGATE_JOB_RESCUE_AFTER, the longer) plus up to a minute"
 
-const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); an agent run killed mid-step resumes after twice this plus 30s (or GTMGATE_JOB_RESCUE_AFTER, the longer)"
+const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); an agent run killed mid-step resumes after twice this plus 10s (or GTMGATE_JOB_RESCUE_AFTER, the longer)"
 
 const catchUpMeaning = "how old a schedule tick missed while no replica was running may be and still run once at start; older ticks are recorded as skipped"
 
