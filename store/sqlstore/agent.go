@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -41,7 +40,7 @@ func (s *Store) CreateAgentRun(ctx context.Context, r *gtmgate.AgentRun) error {
 
 const agentRunCols = "version, messages, body"
 
-func scanAgentRun(sc interface{ Scan(...any) error }) (*gtmgate.AgentRun, error) {
+func scanAgentRun(sc scanner) (*gtmgate.AgentRun, error) {
 	var version int64
 	var messages, body string
 	if err := sc.Scan(&version, &messages, &body); err != nil {
@@ -91,40 +90,16 @@ func (s *Store) SaveAgentRun(ctx context.Context, r *gtmgate.AgentRun) error {
 // ListAgentRuns returns the runs matching f, newest first; f.Limit defaults
 // to 100 and is at most 1000.
 func (s *Store) ListAgentRuns(ctx context.Context, f gtmgate.AgentRunFilter) ([]*gtmgate.AgentRun, error) {
-	var where []string
-	var args []any
-	for _, c := range []struct{ col, v string }{{"tenant_id", f.TenantID}, {"schedule_id", f.ScheduleID}, {"status", f.Status},
-		{"waiting_for", f.WaitingFor}} {
-		if c.v != "" {
-			where, args = append(where, c.col+" = ?"), append(args, c.v)
-		}
-	}
+	var c conditions
+	c.eq("tenant_id", f.TenantID)
+	c.eq("schedule_id", f.ScheduleID)
+	c.eq("status", f.Status)
+	c.eq("waiting_for", f.WaitingFor)
 	if !f.CreatedBefore.IsZero() {
-		where, args = append(where, "created_at < ?"), append(args, s.t(f.CreatedBefore))
+		c.add("created_at < ?", s.t(f.CreatedBefore))
 	}
-	q := "SELECT " + agentRunCols + " FROM agent_runs"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY created_at DESC, id DESC LIMIT ?"
-	args = append(args, limit(f.Limit, defaultLimit, maxLimit))
-	rows, err := s.read.QueryContext(ctx, s.q(q), args...)
-	if err != nil {
-		return nil, s.fail("list agent runs", err)
-	}
-	defer rows.Close()
-	out := []*gtmgate.AgentRun{}
-	for rows.Next() {
-		r, err := scanAgentRun(rows)
-		if err != nil {
-			return nil, s.fail("list agent runs", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.fail("list agent runs", err)
-	}
-	return out, nil
+	q := "SELECT " + agentRunCols + " FROM agent_runs" + c.where() + " ORDER BY created_at DESC, id DESC LIMIT ?"
+	return listRows(ctx, s, "list agent runs", q, append(c.args, limit(f.Limit, defaultLimit, maxLimit)), scanAgentRun)
 }
 
 // PutSchedule creates or replaces a schedule.
@@ -192,7 +167,7 @@ func (c *scheduleCreated) Scan(src any) error {
 
 const scheduleCols = "next_run_at, body"
 
-func scanSchedule(sc interface{ Scan(...any) error }) (*gtmgate.Schedule, error) {
+func scanSchedule(sc scanner) (*gtmgate.Schedule, error) {
 	var next *time.Time
 	var body string
 	if err := sc.Scan(nullTimeCol{&next}, &body); err != nil {
@@ -218,38 +193,13 @@ func (s *Store) GetSchedule(ctx context.Context, jobID string) (*gtmgate.Schedul
 
 // ListSchedules returns the schedules matching f, ordered by job id.
 func (s *Store) ListSchedules(ctx context.Context, f gtmgate.ScheduleFilter) ([]*gtmgate.Schedule, error) {
-	var where []string
-	var args []any
-	if f.TenantID != "" {
-		where, args = append(where, "tenant_id = ?"), append(args, f.TenantID)
-	}
-	if f.Cron != "" {
-		where, args = append(where, "cron = ?"), append(args, f.Cron)
-	}
+	var c conditions
+	c.eq("tenant_id", f.TenantID)
+	c.eq("cron", f.Cron)
 	if !f.DueBy.IsZero() {
-		where, args = append(where, "enabled = ? AND next_run_at IS NOT NULL AND next_run_at <= ?"), append(args, true, s.t(f.DueBy))
+		c.add("enabled = ? AND next_run_at IS NOT NULL AND next_run_at <= ?", true, s.t(f.DueBy))
 	}
-	q := "SELECT " + scheduleCols + " FROM agent_schedules"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	rows, err := s.read.QueryContext(ctx, s.q(q+" ORDER BY job_id"), args...)
-	if err != nil {
-		return nil, s.fail("list schedules", err)
-	}
-	defer rows.Close()
-	out := []*gtmgate.Schedule{}
-	for rows.Next() {
-		sc, err := scanSchedule(rows)
-		if err != nil {
-			return nil, s.fail("list schedules", err)
-		}
-		out = append(out, sc)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.fail("list schedules", err)
-	}
-	return out, nil
+	return listRows(ctx, s, "list schedules", "SELECT "+scheduleCols+" FROM agent_schedules"+c.where()+" ORDER BY job_id", c.args, scanSchedule)
 }
 
 // DeleteSchedule removes a schedule; its runs stay.

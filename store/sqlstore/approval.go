@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/gtmgate/gtmgate"
 )
@@ -51,40 +50,12 @@ func (s *Store) GetApproval(ctx context.Context, id string) (*gtmgate.Approval, 
 // to 100 and is at most 1000. It reports statuses as stored: a pending gate
 // past its expiry stays pending until a decision finds it expired.
 func (s *Store) ListApprovals(ctx context.Context, f gtmgate.ApprovalFilter) ([]*gtmgate.Approval, error) {
-	var where []string
-	var args []any
-	if f.TenantID != "" {
-		where, args = append(where, "tenant_id = ?"), append(args, f.TenantID)
-	}
-	if f.Status != "" {
-		where, args = append(where, "status = ?"), append(args, f.Status)
-	}
-	if f.Gate != "" {
-		where, args = append(where, "gate = ?"), append(args, f.Gate)
-	}
-	q := "SELECT " + approvalCols + " FROM approvals"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY created_at DESC, id DESC LIMIT ?"
-	args = append(args, limit(f.Limit, defaultLimit, maxLimit))
-	rows, err := s.read.QueryContext(ctx, s.q(q), args...)
-	if err != nil {
-		return nil, s.fail("list approvals", err)
-	}
-	defer rows.Close()
-	as := []*gtmgate.Approval{}
-	for rows.Next() {
-		a, err := scanApproval(rows)
-		if err != nil {
-			return nil, s.fail("list approvals", err)
-		}
-		as = append(as, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.fail("list approvals", err)
-	}
-	return as, nil
+	var c conditions
+	c.eq("tenant_id", f.TenantID)
+	c.eq("status", f.Status)
+	c.eq("gate", f.Gate)
+	q := "SELECT " + approvalCols + " FROM approvals" + c.where() + " ORDER BY created_at DESC, id DESC LIMIT ?"
+	return listRows(ctx, s, "list approvals", q, append(c.args, limit(f.Limit, defaultLimit, maxLimit)), scanApproval)
 }
 
 // DecideApproval moves a pending gate that has not expired at d.At (now when

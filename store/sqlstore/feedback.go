@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -33,47 +32,21 @@ func (s *Store) AddFeedback(ctx context.Context, f *gtmgate.Feedback) error {
 // ListFeedback returns the feedback matching f, newest first; f.Limit
 // defaults to 100 and is at most 1000.
 func (s *Store) ListFeedback(ctx context.Context, f gtmgate.FeedbackFilter) ([]*gtmgate.Feedback, error) {
-	var where []string
-	var args []any
-	if f.TenantID != "" {
-		where, args = append(where, "tenant_id = ?"), append(args, f.TenantID)
-	}
-	if f.Severity != "" {
-		where, args = append(where, "severity = ?"), append(args, f.Severity)
-	}
+	var c conditions
+	c.eq("tenant_id", f.TenantID)
+	c.eq("severity", f.Severity)
 	if !f.Since.IsZero() {
-		where, args = append(where, "time >= ?"), append(args, s.t(f.Since))
+		c.add("time >= ?", s.t(f.Since))
 	}
 	if f.Resolved != nil {
 		if *f.Resolved {
-			where = append(where, "resolved_at IS NOT NULL")
+			c.add("resolved_at IS NOT NULL")
 		} else {
-			where = append(where, "resolved_at IS NULL")
+			c.add("resolved_at IS NULL")
 		}
 	}
-	q := "SELECT " + feedbackCols + " FROM agent_feedback"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY time DESC, id DESC LIMIT ?"
-	args = append(args, limit(f.Limit, defaultLimit, maxLimit))
-	rows, err := s.read.QueryContext(ctx, s.q(q), args...)
-	if err != nil {
-		return nil, s.fail("list feedback", err)
-	}
-	defer rows.Close()
-	fs := []*gtmgate.Feedback{}
-	for rows.Next() {
-		fb, err := scanFeedback(rows)
-		if err != nil {
-			return nil, s.fail("list feedback", err)
-		}
-		fs = append(fs, fb)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.fail("list feedback", err)
-	}
-	return fs, nil
+	q := "SELECT " + feedbackCols + " FROM agent_feedback" + c.where() + " ORDER BY time DESC, id DESC LIMIT ?"
+	return listRows(ctx, s, "list feedback", q, append(c.args, limit(f.Limit, defaultLimit, maxLimit)), scanFeedback)
 }
 
 // ResolveFeedback marks an entry resolved by by at at and returns it; an

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -48,43 +47,15 @@ func (s *Store) GetLedgerEntry(ctx context.Context, id string) (*gtmgate.LedgerE
 // ListLedger returns the entries matching f, newest first; f.Limit defaults
 // to 100 and is at most 1000.
 func (s *Store) ListLedger(ctx context.Context, f gtmgate.LedgerFilter) ([]*gtmgate.LedgerEntry, error) {
-	var where []string
-	var args []any
-	if f.TenantID != "" {
-		where, args = append(where, "tenant_id = ?"), append(args, f.TenantID)
-	}
-	if f.Kind != "" {
-		where, args = append(where, "kind = ?"), append(args, f.Kind)
-	}
-	if f.Status != "" {
-		where, args = append(where, "status = ?"), append(args, f.Status)
-	}
+	var c conditions
+	c.eq("tenant_id", f.TenantID)
+	c.eq("kind", f.Kind)
+	c.eq("status", f.Status)
 	if !f.Since.IsZero() {
-		where, args = append(where, "time >= ?"), append(args, s.t(f.Since))
+		c.add("time >= ?", s.t(f.Since))
 	}
-	q := "SELECT " + ledgerCols + " FROM error_ledger"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY time DESC, id DESC LIMIT ?"
-	args = append(args, limit(f.Limit, defaultLimit, maxLimit))
-	rows, err := s.read.QueryContext(ctx, s.q(q), args...)
-	if err != nil {
-		return nil, s.fail("list ledger", err)
-	}
-	defer rows.Close()
-	es := []*gtmgate.LedgerEntry{}
-	for rows.Next() {
-		e, err := scanLedger(rows)
-		if err != nil {
-			return nil, s.fail("list ledger", err)
-		}
-		es = append(es, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.fail("list ledger", err)
-	}
-	return es, nil
+	q := "SELECT " + ledgerCols + " FROM error_ledger" + c.where() + " ORDER BY time DESC, id DESC LIMIT ?"
+	return listRows(ctx, s, "list ledger", q, append(c.args, limit(f.Limit, defaultLimit, maxLimit)), scanLedger)
 }
 
 // AddLedgerReplay appends a replay outcome to entry id, atomically: the row
