@@ -57,6 +57,19 @@ type ApprovalFilter struct {
 	// Gate selects policy or quality gates ("" = both).
 	Gate  string
 	Limit int
+	// AsOf, when set, is the time of the read: a pending gate whose
+	// deadline has passed by then is listed (and filtered) as expired,
+	// whether or not the expiry job has stored that yet.
+	AsOf time.Time
+}
+
+// AsOf reports the gate as it stands at now: a pending gate past its
+// deadline is expired, though the store may not have recorded it yet.
+func (a *Approval) AsOf(now time.Time) *Approval {
+	if a != nil && a.Status == ApprovalPending && !now.Before(a.ExpiresAt) {
+		a.Status = ApprovalExpired
+	}
+	return a
 }
 
 // ApprovalDecision moves a pending approval to approved or rejected.

@@ -117,6 +117,9 @@ type ApprovalStore interface {
 	// concurrent approvals never both succeed. An expired pending gate becomes
 	// expired and returns ErrConflict.
 	DecideApproval(ctx context.Context, d ApprovalDecision) (*Approval, error)
+	// ExpireApprovals marks every pending gate whose deadline is at or
+	// before now expired, at most limit of them, and returns how many.
+	ExpireApprovals(ctx context.Context, now time.Time, limit int) (int64, error)
 	// FinishApproval stores the outcome of an approved gate's execution
 	// (status executed or failed); ErrConflict unless it is approved.
 	FinishApproval(ctx context.Context, id, status string, result []byte) error

@@ -28,6 +28,7 @@ func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	f.AsOf = h.opts.Now()
 	as, err := h.opts.Store.ListApprovals(r.Context(), f)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -48,7 +49,7 @@ func (h *Handler) getApproval(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	jsonapi.Write(w, http.StatusOK, a)
+	jsonapi.Write(w, http.StatusOK, a.AsOf(h.opts.Now()))
 }
 
 // DecisionBody is the optional body of an approve or reject.

@@ -240,7 +240,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
 	now := a.opts.Now()
 	for _, r := range waiting {
 		ap, err := a.opts.Store.GetApproval(ctx, r.WaitingFor)
-		if err == nil && ap.Status == gtmgate.ApprovalPending && now.Before(ap.ExpiresAt) {
+		if err == nil && ap.AsOf(now).Status == gtmgate.ApprovalPending {
 			continue
 		}
 		if err := a.Enqueue(ctx, r.ID); err != nil {

@@ -302,11 +302,8 @@ func (a *Agents) resumeGate(ctx context.Context, r *gtmgate.AgentRun) (bool, err
 	if err != nil {
 		return false, fmt.Errorf("read gate %s of run %s: %w", r.WaitingFor, r.ID, err)
 	}
-	status := ap.Status
-	if status == gtmgate.ApprovalPending && a.opts.Now().After(ap.ExpiresAt) {
-		status = gtmgate.ApprovalExpired
-	}
 	now := a.opts.Now()
+	status := ap.AsOf(now).Status
 	var msg any
 	switch status {
 	case gtmgate.ApprovalPending, gtmgate.ApprovalApproved:

@@ -33,10 +33,7 @@ func LookupApproval(ctx context.Context, store gtmgate.ApprovalStore, tenantID, 
 	} else if err != nil {
 		return nil, err
 	}
-	status := a.Status
-	if status == gtmgate.ApprovalPending && now.After(a.ExpiresAt) {
-		status = gtmgate.ApprovalExpired
-	}
+	status := a.AsOf(now).Status
 	v := &ApprovalView{ApprovalID: a.ID, Status: status, Tool: a.Tool, Action: a.Action, CreatedAt: a.CreatedAt,
 		ExpiresAt: a.ExpiresAt, DecidedAt: a.DecidedAt, Reason: a.Reason, Result: a.Result}
 	v.Next = map[string]string{

@@ -186,8 +186,12 @@ func (approvalSweepArgs) InsertOpts() river.InsertOpts {
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
 }
 
-// approvalSweepEvery is how often gates left executing are looked for.
+// approvalSweepEvery is how often gates left executing, and gates past
+// their deadline, are looked for.
 const approvalSweepEvery = time.Minute
+
+// expireBatch is how many gates one statement expires.
+const expireBatch = 500
 
 type approvalSweeper struct {
 	river.WorkerDefaults[approvalSweepArgs]
@@ -202,5 +206,17 @@ func (w *approvalSweeper) Work(ctx context.Context, _ *river.Job[approvalSweepAr
 	if n > 0 {
 		w.a.logger.Info("approvals left executing resolved", "count", n)
 	}
-	return nil
+	// Pending gates past their deadline are stored as expired, in batches.
+	for {
+		n, err := w.a.store.ExpireApprovals(ctx, time.Now(), expireBatch)
+		if err != nil {
+			return fmt.Errorf("expiring approvals: %w", err)
+		}
+		if n > 0 {
+			w.a.logger.Info("approvals expired", "count", n)
+		}
+		if n < expireBatch {
+			return nil
+		}
+	}
 }

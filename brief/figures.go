@@ -299,7 +299,7 @@ func (f *Figures) quality(ctx context.Context, st gtmgate.Store, from, to time.T
 }
 
 func (f *Figures) waiting(ctx context.Context, st gtmgate.Store, now time.Time) error {
-	pending, err := st.ListApprovals(ctx, gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending, Limit: listLimit})
+	pending, err := st.ListApprovals(ctx, gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending, Limit: listLimit, AsOf: now})
 	if err != nil {
 		return fmt.Errorf("brief: approvals: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 )
@@ -47,15 +48,45 @@ func (s *Store) GetApproval(ctx context.Context, id string) (*gtmgate.Approval, 
 }
 
 // ListApprovals returns the gates matching f, newest first; f.Limit defaults
-// to 100 and is at most 1000. It reports statuses as stored: a pending gate
-// past its expiry stays pending until a decision finds it expired.
+// to 100 and is at most 1000. With f.AsOf set, a pending gate past its
+// deadline at that time is listed, and filtered, as expired.
 func (s *Store) ListApprovals(ctx context.Context, f gtmgate.ApprovalFilter) ([]*gtmgate.Approval, error) {
 	var c conditions
 	c.eq("tenant_id", f.TenantID)
-	c.eq("status", f.Status)
 	c.eq("gate", f.Gate)
+	switch {
+	case f.AsOf.IsZero() || (f.Status != gtmgate.ApprovalPending && f.Status != gtmgate.ApprovalExpired):
+		c.eq("status", f.Status)
+	case f.Status == gtmgate.ApprovalPending:
+		c.add("status = 'pending' AND expires_at > ?", s.t(f.AsOf))
+	default:
+		c.add("(status = 'expired' OR (status = 'pending' AND expires_at <= ?))", s.t(f.AsOf))
+	}
 	q := "SELECT " + approvalCols + " FROM approvals" + c.where() + " ORDER BY created_at DESC, id DESC LIMIT ?"
-	return listRows(ctx, s, "list approvals", q, append(c.args, limit(f.Limit, defaultLimit, maxLimit)), scanApproval)
+	list, err := listRows(ctx, s, "list approvals", q, append(c.args, limit(f.Limit, defaultLimit, maxLimit)), scanApproval)
+	if err != nil || f.AsOf.IsZero() {
+		return list, err
+	}
+	for _, a := range list {
+		a.AsOf(f.AsOf)
+	}
+	return list, nil
+}
+
+// ExpireApprovals marks pending gates past their deadline expired, the
+// oldest first, at most limit in one statement so no lock is held long.
+func (s *Store) ExpireApprovals(ctx context.Context, now time.Time, limit int) (int64, error) {
+	res, err := s.write.ExecContext(ctx, s.q(`UPDATE approvals SET status = 'expired' WHERE id IN (
+		SELECT id FROM approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT ?)
+		AND status = 'pending'`), s.t(now), limit)
+	if err != nil {
+		return 0, s.fail("expire approvals", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, s.fail("expire approvals", err)
+	}
+	return n, nil
 }
 
 // DecideApproval moves a pending gate that has not expired at d.At (now when

@@ -129,6 +129,61 @@ func testApprovalExpiry(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	wantErr(t, s.FinishApproval(ctx, "a1", gtmgate.ApprovalExecuted, nil), gtmgate.ErrConflict)
 }
 
+// testApprovalExpiryOnRead: a pending gate past its deadline lists as
+// expired before the expiry job stores it, and the job stores it once.
+func testApprovalExpiryOnRead(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	short, long := approval("short", "acme", 0, time.Minute), approval("long", "acme", 1, time.Hour)
+	must(t, s.CreateApproval(ctx, short))
+	must(t, s.CreateApproval(ctx, long))
+	now := short.ExpiresAt.Add(time.Second)
+	ids := func(f gtmgate.ApprovalFilter) []string {
+		t.Helper()
+		list, err := s.ListApprovals(ctx, f)
+		must(t, err)
+		out := []string{}
+		for _, a := range list {
+			out = append(out, a.ID+":"+a.Status)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		f    gtmgate.ApprovalFilter
+		want []string
+	}{
+		{"pending as of now", gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending, AsOf: now}, []string{"long:pending"}},
+		{"expired as of now", gtmgate.ApprovalFilter{Status: gtmgate.ApprovalExpired, AsOf: now}, []string{"short:expired"}},
+		{"all as of now", gtmgate.ApprovalFilter{AsOf: now}, []string{"long:pending", "short:expired"}},
+		{"as stored", gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending}, []string{"long:pending", "short:pending"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, ids(tc.f)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	n, err := s.ExpireApprovals(ctx, now, 10)
+	must(t, err)
+	if n != 1 {
+		t.Errorf("ExpireApprovals = %d, want 1", n)
+	}
+	if n, err = s.ExpireApprovals(ctx, now, 10); err != nil || n != 0 {
+		t.Errorf("second ExpireApprovals = %d, %v; want 0", n, err)
+	}
+	if diff := cmp.Diff([]string{"short:expired"}, ids(gtmgate.ApprovalFilter{Status: gtmgate.ApprovalExpired})); diff != "" {
+		t.Errorf("stored expired (-want +got):\n%s", diff)
+	}
+	// The batch bound: one of two overdue gates per statement.
+	must(t, s.CreateApproval(ctx, approval("x1", "acme", 2, time.Minute)))
+	must(t, s.CreateApproval(ctx, approval("x2", "acme", 3, time.Minute)))
+	later := now.Add(time.Hour)
+	if n, err = s.ExpireApprovals(ctx, later, 1); err != nil || n != 1 {
+		t.Errorf("bounded ExpireApprovals = %d, %v; want 1", n, err)
+	}
+}
+
 func testApprovalConcurrent(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	s := open(t)
 	ctx := t.Context()

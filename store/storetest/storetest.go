@@ -53,6 +53,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"Feedback", testFeedback},
 		{"Approvals", testApprovals},
 		{"ApprovalExpiry", testApprovalExpiry},
+		{"ApprovalExpiryOnRead", testApprovalExpiryOnRead},
 		{"ApprovalConcurrent", testApprovalConcurrent},
 		{"ProviderOAuth", testProviderOAuth},
 		{"RefreshLease", testRefreshLease},
