@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -34,7 +35,7 @@ func Open(ctx context.Context, databaseURL string, opts *sqlstore.Options) (*sql
 		return nil, fmt.Errorf("postgres: open: invalid database URL")
 	}
 	bound(cfg)
-	schema := "public"
+	schema := searchPathSchema(cfg.ConnConfig.RuntimeParams["search_path"])
 	if opts != nil && opts.Schema != "" {
 		schema = opts.Schema
 		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{schema}.Sanitize()
@@ -55,6 +56,24 @@ func Open(ctx context.Context, databaseURL string, opts *sqlstore.Options) (*sql
 		return nil, err
 	}
 	return s, nil
+}
+
+// searchPathSchema is the schema PostgreSQL creates unqualified tables in
+// under a search_path setting (from DATABASE_URL): its first entry other than
+// "$user", unquoted; "public" when it names none. The migrations table is
+// created there too, so every table of the store lives in one schema.
+func searchPathSchema(searchPath string) string {
+	for entry := range strings.SplitSeq(searchPath, ",") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" || entry == "$user" || entry == `"$user"` {
+			continue
+		}
+		if len(entry) >= 2 && entry[0] == '"' && entry[len(entry)-1] == '"' {
+			return strings.ReplaceAll(entry[1:len(entry)-1], `""`, `"`)
+		}
+		return strings.ToLower(entry)
+	}
+	return "public"
 }
 
 func migrate(ctx context.Context, s *sqlstore.Store) error {

@@ -65,3 +65,48 @@ func TestOpenBadURL(t *testing.T) {
 		t.Errorf("error reveals the password: %s", s)
 	}
 }
+
+// TestSearchPathInURL: a search_path in DATABASE_URL puts every table, the
+// migrations table included, in its schema, and a second open finds them
+// there (no migration runs twice).
+func TestSearchPathInURL(t *testing.T) {
+	base := testURL(t)
+	schema := freshSchema(t, base)
+	url := base + "&search_path=" + schema
+	for range 2 {
+		s, err := postgres.Open(t.Context(), url, &sqlstore.Options{Sealer: storetest.NewSealer(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inSchema, migrations int
+		if err := s.RawQueryRow(t.Context(), `SELECT count(*) FROM information_schema.tables WHERE table_schema = ?`, schema).Scan(&inSchema); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RawQueryRow(t.Context(), `SELECT count(*) FROM information_schema.tables
+			WHERE table_schema = ? AND table_name = 'schema_migrations'`, schema).Scan(&migrations); err != nil {
+			t.Fatal(err)
+		}
+		if inSchema < 10 || migrations != 1 {
+			t.Errorf("schema %s holds %d tables (schema_migrations: %d), want every table", schema, inSchema, migrations)
+		}
+		if _, err := s.ListTenants(t.Context()); err != nil {
+			t.Errorf("ListTenants: %v", err)
+		}
+		s.Close()
+	}
+}
+
+func TestSearchPathSchema(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                  "public",
+		"$user, public":     "public",
+		`"$user", tenant_a`: "tenant_a",
+		"Gtm, public":       "gtm",
+		`"Mixed""Case", x`:  `Mixed"Case`,
+		" , analytics":      "analytics",
+	} {
+		if got := postgres.SearchPathSchema(in); got != want {
+			t.Errorf("SearchPathSchema(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+package postgres
+
+// SearchPathSchema exposes searchPathSchema to the tests.
+var SearchPathSchema = searchPathSchema
