@@ -45,3 +45,33 @@ func TestToolsListAndReference(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPSessionRequestsAudited: initialize and tools/list are in the audit
+// log with the caller's tenant and credential (and the client's name).
+func TestMCPSessionRequestsAudited(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	headers := []string{"Authorization", "Bearer " + env.DemoToken, "Accept", "application/json, text/event-stream", "MCP-Protocol-Version", "2025-11-25"}
+	env.Do("POST", env.GatewayURL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+		"capabilities":{},"clientInfo":{"name":"audit-test","version":"1.2"}}}`, headers...)
+	env.Do("POST", env.GatewayURL+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`, headers...)
+	for action, detail := range map[string]string{"mcp.initialize": "audit-test 1.2", "mcp.tools_list": ""} {
+		var out struct {
+			Entries []struct {
+				TenantID string `json:"tenant"`
+				Key      string `json:"key"`
+				Source   string
+				Outcome  string
+				Detail   string
+			}
+		}
+		r := env.Admin("GET", "/admin/audit?action="+action, nil)
+		if err := json.Unmarshal(r.Body, &out); err != nil || len(out.Entries) != 1 {
+			t.Fatalf("audit of %s: %v %s", action, err, r.Body)
+		}
+		e := out.Entries[0]
+		if e.TenantID != "demo" || e.Key == "" || e.Source != "mcp" || e.Outcome != "ok" || !strings.HasPrefix(e.Detail, detail) {
+			t.Errorf("%s audited as %+v", action, e)
+		}
+	}
+}

@@ -145,7 +145,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		DenyScope:       oauthSrv.DenyScope,
 		AllowedOrigins:  append([]string{a.cfg.GatewayURL}, a.cfg.AllowedOrigins...),
 		LoopbackOrigins: loopbackBind(a.cfg.GatewayAddr),
-		Version:         a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger,
+		Version:         a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Recorder: a.recorder, Logger: a.logger,
 	})
 	chatHandler, err := a.chatHandler()
 	if err != nil {

@@ -37,6 +37,8 @@ type Options struct {
 	LoopbackOrigins bool
 	Version         string
 	MaxBodyBytes    int64
+	// Recorder, when set, audits initialize and tools/list.
+	Recorder gtmgate.Recorder
 	Logger          *slog.Logger
 }
 
@@ -62,6 +64,7 @@ func New(opts Options) http.Handler {
 			"Report blockers with submit_feedback.",
 		Logger: opts.Logger,
 	})
+	server.AddReceivingMiddleware(auditSessions(opts.Recorder))
 	for _, e := range opts.Runner.Registry().Tools() {
 		server.AddTool(toolOf(e), handler(opts.Runner, e.Name))
 	}
