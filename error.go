@@ -36,6 +36,8 @@ var (
 	// ErrStoreUnavailable marks a store failure that is not about the data
 	// (unreachable, timed out, disk full); it comes as UNAVAILABLE.
 	ErrStoreUnavailable = errors.New("store unavailable")
+	// ErrInvalidCursor marks a paging cursor that no listing returned.
+	ErrInvalidCursor = errors.New("invalid cursor")
 	// ErrShuttingDown is the cause of a request cancelled because the
 	// process is stopping.
 	ErrShuttingDown = errors.New("the gateway is shutting down")

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -30,6 +31,14 @@ func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	if q.Has("after") {
+		if q.Get("cursor") != "" {
+			jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "cursor and after cannot be combined: cursor pages back from the newest, after follows forward"))
+			return
+		}
+		h.followAudit(w, r, f, q.Get("after"))
+		return
+	}
 	if c := q.Get("cursor"); c != "" {
 		if f.Before, err = strconv.ParseInt(c, 10, 64); err != nil || f.Before <= 0 {
 			jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "cursor %q is not a cursor from a previous page", c))
@@ -50,6 +59,22 @@ func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 		body["next_cursor"] = strconv.FormatInt(next, 10)
 	}
 	jsonapi.Write(w, http.StatusOK, body)
+}
+
+// followAudit serves GET /admin/audit?after=<cursor>: entries oldest first
+// in commit order after the cursor ("" = from the first, or from since),
+// and next_cursor to continue with, present even when nothing is new.
+func (h *Handler) followAudit(w http.ResponseWriter, r *http.Request, f gtmgate.AuditFilter, after string) {
+	h.flushRecorder(r)
+	entries, next, err := h.opts.Store.FollowAudit(r.Context(), f, after)
+	if errors.Is(err, gtmgate.ErrInvalidCursor) {
+		err = gtmgate.Errorf(gtmgate.EValidation, "after %q is not a next_cursor from a previous follow", after)
+	}
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"entries": entries, "count": len(entries), "next_cursor": next})
 }
 
 func (h *Handler) auditStats(w http.ResponseWriter, r *http.Request) {

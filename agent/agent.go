@@ -135,10 +135,15 @@ func (a *Agents) Create(ctx context.Context, r *gtmgate.AgentRun) error {
 // Enqueue makes sure a run's job is queued (once: a job already waiting for
 // the run is kept).
 func (a *Agents) Enqueue(ctx context.Context, runID string) error {
+	return a.enqueue(ctx, runArgs{RunID: runID})
+}
+
+func (a *Agents) enqueue(ctx context.Context, args runArgs) error {
+	runID := args.RunID
 	if a.jobs == nil {
 		return errors.New("agent: no job engine attached")
 	}
-	if _, err := a.jobs.Insert(ctx, runArgs{RunID: runID}, nil); err != nil {
+	if _, err := a.jobs.Insert(ctx, args, nil); err != nil {
 		return fmt.Errorf("enqueue run %s: %w", runID, err)
 	}
 	return nil
@@ -186,7 +191,10 @@ func (a *Agents) Decided(ctx context.Context, ap *gtmgate.Approval) {
 		return
 	}
 	for _, r := range runs {
-		if err := a.Enqueue(ctx, r.ID); err != nil {
+		// A wake names the gate: the job that parked the run may still be
+		// marked running for a moment, and a plain enqueue would be
+		// dropped as its duplicate, leaving the run to the sweep.
+		if err := a.enqueue(ctx, runArgs{RunID: r.ID, Wake: ap.ID}); err != nil {
 			a.opts.Logger.Warn("agent: waking a run; the sweep will retry", "run_id", r.ID, "err", err)
 		}
 	}
@@ -198,11 +206,15 @@ func (a *Agents) finish(r *gtmgate.AgentRun, status, reason string) {
 	r.Status, r.Reason, r.WaitingFor, r.FinishedAt = status, reason, "", &now
 }
 
-// runArgs is the job of one run. Unique while queued or running: waking a
-// run twice queues it once, and one run is never worked by two workers
-// (River rescues a job only after its Timeout).
+// runArgs is the job of one run. Unique by its arguments while queued or
+// running: enqueuing a run twice queues it once, and one run is never
+// worked by two jobs at once (River rescues a job only after its Timeout). A
+// wake carries its gate's id, so it is not taken for the job that parked the
+// run, which ends right after the parked state is saved.
 type runArgs struct {
 	RunID string `json:"run_id"`
+	// Wake is the decided gate that woke a parked run.
+	Wake string `json:"wake,omitempty"`
 }
 
 func (runArgs) Kind() string { return "agent_run" }

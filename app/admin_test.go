@@ -126,6 +126,24 @@ func TestAuditLogAndStats(t *testing.T) {
 	if n := len(r2.JSON(t)["entries"].([]any)); n != 2 {
 		t.Fatalf("page 2 has %d entries: %s", n, r2.Body)
 	}
+	// Following forward: oldest first, two at a time, then nothing new with the same cursor.
+	var followed []string
+	cursor := ""
+	for range 3 {
+		f := env.Admin("GET", "/admin/audit?tenant=demo&source=rest&limit=2&after="+url.QueryEscape(cursor), nil).JSON(t)
+		for _, e := range f["entries"].([]any) {
+			followed = append(followed, e.(map[string]any)["request_id"].(string))
+		}
+		cursor = f["next_cursor"].(string)
+	}
+	if len(followed) != 4 || followed[3] != first["request_id"] {
+		t.Fatalf("followed %v, want the 4 calls ending with the newest %v", followed, first["request_id"])
+	}
+	for q, want := range map[string]int{"after=bogus": 400, "after=1.2&cursor=3": 400} {
+		if r := env.Admin("GET", "/admin/audit?"+q, nil); r.Status != want {
+			t.Errorf("%s: %d %s", q, r.Status, r.Body)
+		}
+	}
 	since := url.QueryEscape("2000-01-01T00:00:00Z")
 	if r := env.Admin("GET", "/admin/audit?since="+since+"&action=crm_contacts.list", nil); len(r.JSON(t)["entries"].([]any)) != 4 {
 		t.Fatalf("action filter: %s", r.Body)

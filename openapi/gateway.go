@@ -267,7 +267,10 @@ func adminOperations() []operation {
 			tenantQ, queryParam("action", "Only this tool or admin action.", str), queryParam("source", "rest, mcp, chat, admin…", str),
 			queryParam("key", "Only entries of this credential (token id or prefix).", str),
 			queryParam("parent", "Only the calls made for this request id (an agent run's request_id).", str), since, limit,
-			queryParam("cursor", "next_cursor of the previous page.", str)),
+			queryParam("cursor", "next_cursor of the previous page.", str),
+			queryParam("after", "Follow the log forward instead: entries oldest first in commit order after this next_cursor "+
+				"of a previous follow (empty = from the first, or from since). An entry that commits late is never skipped. "+
+				"Cannot be combined with cursor.", str)),
 		adm("GET /admin/audit/stats", "auditStats", "Call counts and latencies over 24 h, 7 d and 30 d", nil, jsonOK(200, responseOf[gtmgate.AuditStats](), adminErrors...)),
 		adm("GET /admin/errors", "listErrors", "List the error ledger", nil, jsonOK(200, listOf[gtmgate.LedgerEntry]("entries"), adminErrors...),
 			tenantQ, since, limit),

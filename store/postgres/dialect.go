@@ -49,6 +49,13 @@ func (Dialect) Time(t time.Time) any { return t }
 // ForUpdate implements sqlstore.Dialect.
 func (Dialect) ForUpdate() string { return " FOR UPDATE" }
 
+// CommitOrder implements sqlstore.Dialect: rows carry their transaction's
+// id (xact); every transaction below the current snapshot's xmin has ended,
+// so no row can still appear below it.
+func (Dialect) CommitOrder() (key, arg, visible string) {
+	return "xact", "CAST(? AS xid8)", "xact < pg_snapshot_xmin(pg_current_snapshot())"
+}
+
 // InsertRows: multi-row INSERTs save round trips; 100 rows stay far below the bind-parameter limit.
 func (Dialect) InsertRows() int { return 100 }
 

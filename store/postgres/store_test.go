@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/internal/pgtest"
@@ -108,5 +111,59 @@ func TestSearchPathSchema(t *testing.T) {
 		if got := postgres.SearchPathSchema(in); got != want {
 			t.Errorf("SearchPathSchema(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestFollowAuditLateCommit: an entry whose transaction took its id first
+// but commits last is not skipped. While it is open, the follower sees
+// nothing past it; once it commits, both come, in commit order.
+func TestFollowAuditLateCommit(t *testing.T) {
+	url := testURL(t)
+	schema := freshSchema(t, url)
+	ctx := t.Context()
+	s, err := openSchema(ctx, t, url, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	conn, err := pgx.Connect(ctx, url+"&search_path="+schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status, error_code,
+		duration_ms, request_id, detail, trace_id, parent_request_id) VALUES (now(), 'acme', 'a', 'rest', 'k', 'ok', 200, '', 1, 'late', '', '', '')`); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.WriteCalls(ctx, []gtmgate.AuditEntry{{Time: time.Now(), TenantID: "acme", Action: "a", Source: "rest", Outcome: "ok", Status: 200, RequestID: "early"}}, nil))
+	follow := func(cursor string) ([]string, string) {
+		t.Helper()
+		page, next, err := s.FollowAudit(ctx, gtmgate.AuditFilter{}, cursor)
+		must(err)
+		var ids []string
+		for _, e := range page {
+			ids = append(ids, e.RequestID)
+		}
+		return ids, next
+	}
+	ids, cursor := follow("")
+	if len(ids) != 0 {
+		t.Fatalf("while the late transaction is open the follower got %v, which would skip it", ids)
+	}
+	must(tx.Commit(ctx))
+	ids, _ = follow(cursor)
+	if strings.Join(ids, ",") != "late,early" {
+		t.Errorf("after the late commit the follower got %v, want late then early", ids)
 	}
 }

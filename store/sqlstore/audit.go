@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
@@ -148,39 +149,12 @@ func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, insert string, cols,
 // f.Before continues the listing.
 func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error) {
 	n := limit(f.Limit, defaultLimit, maxLimit)
-	var where []string
-	var args []any
-	add := func(cond string, arg any) {
-		where = append(where, cond)
-		args = append(args, arg)
-	}
-	if f.TenantID != "" {
-		add("tenant_id = ?", f.TenantID)
-	}
-	if f.Action != "" {
-		add("action = ?", f.Action)
-	}
-	if f.Source != "" {
-		add("source = ?", f.Source)
-	}
-	if f.Key != "" {
-		add("key_id = ?", f.Key)
-	}
-	if f.Parent != "" {
-		add("parent_request_id = ?", f.Parent)
-	}
-	if !f.Since.IsZero() {
-		add("time >= ?", s.t(f.Since))
-	}
+	c := s.auditConditions(f)
 	if f.Before > 0 {
-		add("id < ?", f.Before)
+		c.add("id < ?", f.Before)
 	}
-	q := "SELECT " + auditCols + " FROM audit_log"
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY id DESC LIMIT ?"
-	args = append(args, n+1)
+	q := "SELECT " + auditCols + " FROM audit_log" + c.where() + " ORDER BY id DESC LIMIT ?"
+	args := append(c.args, n+1)
 
 	rows, err := s.read.QueryContext(ctx, s.q(q), args...)
 	if err != nil {
@@ -190,8 +164,7 @@ func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgat
 	entries := make([]gtmgate.AuditEntry, 0, min(n+1, 64))
 	for rows.Next() {
 		var a gtmgate.AuditEntry
-		if err := rows.Scan(&a.ID, timeCol{&a.Time}, &a.TenantID, &a.Action, &a.Source, &a.Key, &a.Outcome,
-			&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID, &a.ParentRequestID); err != nil {
+		if err := scanAudit(rows, &a); err != nil {
 			return nil, 0, s.fail("query audit", err)
 		}
 		entries = append(entries, a)
@@ -205,4 +178,74 @@ func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgat
 		next = entries[n-1].ID
 	}
 	return entries, next, nil
+}
+
+func scanAudit(r scanner, a *gtmgate.AuditEntry, extra ...any) error {
+	return r.Scan(append([]any{&a.ID, timeCol{&a.Time}, &a.TenantID, &a.Action, &a.Source, &a.Key, &a.Outcome,
+		&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID, &a.ParentRequestID}, extra...)...)
+}
+
+// auditConditions are f's filters other than its cursor.
+func (s *Store) auditConditions(f gtmgate.AuditFilter) *conditions {
+	c := &conditions{}
+	c.eq("tenant_id", f.TenantID)
+	c.eq("action", f.Action)
+	c.eq("source", f.Source)
+	c.eq("key_id", f.Key)
+	c.eq("parent_request_id", f.Parent)
+	if !f.Since.IsZero() {
+		c.add("time >= ?", s.t(f.Since))
+	}
+	return c
+}
+
+// FollowAudit returns the entries matching f that come after the follow
+// cursor after ("" = from the first), oldest first in commit order, at most
+// f.Limit, and the cursor to pass next (after itself when nothing is new).
+// A row is returned only once no transaction still running can commit a row
+// before it, so a follower never skips an entry that commits late; a long
+// transaction elsewhere in the database delays, never loses, entries.
+func (s *Store) FollowAudit(ctx context.Context, f gtmgate.AuditFilter, after string) ([]gtmgate.AuditEntry, string, error) {
+	key, id, err := parseFollowCursor(after)
+	if err != nil {
+		return nil, "", err
+	}
+	n := limit(f.Limit, defaultLimit, maxLimit)
+	col, arg, visible := s.d.CommitOrder()
+	c := s.auditConditions(f)
+	c.add("("+col+" > "+arg+" OR ("+col+" = "+arg+" AND id > ?))", key, key, id)
+	c.add(visible)
+	q := "SELECT " + auditCols + ", CAST(" + col + " AS TEXT) FROM audit_log" + c.where() + " ORDER BY " + col + ", id LIMIT ?"
+	rows, err := s.read.QueryContext(ctx, s.q(q), append(c.args, n)...)
+	if err != nil {
+		return nil, "", s.fail("follow audit", err)
+	}
+	defer rows.Close()
+	entries := []gtmgate.AuditEntry{}
+	for rows.Next() {
+		var a gtmgate.AuditEntry
+		if err := scanAudit(rows, &a, &key); err != nil {
+			return nil, "", s.fail("follow audit", err)
+		}
+		id = a.ID
+		entries = append(entries, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", s.fail("follow audit", err)
+	}
+	return entries, key + "." + strconv.FormatInt(id, 10), nil
+}
+
+// parseFollowCursor reads "<commit key>.<id>", both decimal.
+func parseFollowCursor(c string) (key string, id int64, err error) {
+	if c == "" {
+		return "0", 0, nil
+	}
+	k, i, ok := strings.Cut(c, ".")
+	kn, kerr := strconv.ParseUint(k, 10, 64)
+	id, ierr := strconv.ParseInt(i, 10, 64)
+	if !ok || kerr != nil || ierr != nil || id < 0 {
+		return "", 0, fmt.Errorf("%w: %q is not a follow cursor", gtmgate.ErrInvalidCursor, c)
+	}
+	return strconv.FormatUint(kn, 10), id, nil
 }

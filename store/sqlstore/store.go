@@ -44,6 +44,13 @@ type Dialect interface {
 	// prepared single-row statement run per row is cheapest (SQLite, in
 	// process), more where every statement is a round trip (PostgreSQL).
 	InsertRows() int
+	// CommitOrder is how audit rows are followed without skipping one that
+	// commits late: key is the column (or constant) ordering rows by
+	// commit, arg the placeholder for a key in a cursor, and visible the
+	// condition that holds only for rows no running transaction can still
+	// precede. Where one writer commits in id order, key is "0" and visible
+	// "1 = 1".
+	CommitOrder() (key, arg, visible string)
 	// InterpretError maps driver errors to gtmgate.ErrNotFound and
 	// gtmgate.ErrConflict (wrapping both), and returns others unchanged.
 	InterpretError(err error) error

@@ -44,6 +44,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ProviderTokens", testProviderTokens},
 		{"WriteCallsAndQueryAudit", testQueryAudit},
 		{"AuditCursor", testAuditCursor},
+		{"FollowAudit", testFollowAudit},
 		{"AuditStats", testAuditStats},
 		{"Usage", testUsage},
 		{"AuditJournal", testAuditJournal},
