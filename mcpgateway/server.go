@@ -39,7 +39,7 @@ type Options struct {
 	MaxBodyBytes    int64
 	// Recorder, when set, audits initialize and tools/list.
 	Recorder gtmgate.Recorder
-	Logger          *slog.Logger
+	Logger   *slog.Logger
 }
 
 type extraKey string

@@ -37,7 +37,9 @@ func (Dialect) InsertRows() int { return 1 }
 // CommitOrder implements sqlstore.Dialect: the single writer commits
 // transactions one at a time, so ids grow in commit order (the key is an
 // expression, not a literal, which ORDER BY would read as a column number).
-func (Dialect) CommitOrder() (key, arg, visible string) { return "CAST(0 AS INTEGER)", "CAST(? AS INTEGER)", "1 = 1" }
+func (Dialect) CommitOrder() (key, arg, visible string) {
+	return "CAST(0 AS INTEGER)", "CAST(? AS INTEGER)", "1 = 1"
+}
 
 // PrepareMigrations implements sqlstore.Dialect. The migration transaction
 // began IMMEDIATE and so already holds the write lock: a second process
