@@ -21,6 +21,7 @@ type Store interface {
 	OAuthStore
 	QualityStore
 	AgentStore
+	BillingStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

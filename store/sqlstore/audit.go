@@ -93,7 +93,7 @@ func (s *Store) ForgetJournal(ctx context.Context, journal string) error {
 }
 
 func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
-	err := s.insertMany(ctx, tx, auditInsert, 13, len(audit), func(i int, dst []any) []any {
+	err := s.insertMany(ctx, tx, auditInsert, "", 13, len(audit), func(i int, dst []any) []any {
 		a := &audit[i]
 		return append(dst, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
 			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID, a.ParentRequestID)
@@ -101,23 +101,28 @@ func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.Aud
 	if err != nil {
 		return err
 	}
-	return s.insertMany(ctx, tx, usageInsert, 10, len(usage), func(i int, dst []any) []any {
+	err = s.insertMany(ctx, tx, usageInsert, "", 10, len(usage), func(i int, dst []any) []any {
 		u := &usage[i]
 		return append(dst, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
 			u.UpstreamMS, u.PromptTokens, u.CompletionTokens)
 	})
+	if err != nil {
+		return err
+	}
+	return s.rollUp(ctx, tx, usage)
 }
 
 // insertMany inserts rows with INSERTs of the dialect's InsertRows rows
-// each; args appends row i's values to dst. With one row per INSERT, a
-// single prepared statement serves every row.
-func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, insert string, cols, rows int, args func(i int, dst []any) []any) error {
+// each, suffix (an ON CONFLICT clause, or "") after the values; args
+// appends row i's values to dst. With one row per INSERT, a single prepared
+// statement serves every row.
+func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, insert, suffix string, cols, rows int, args func(i int, dst []any) []any) error {
 	if rows == 0 {
 		return nil
 	}
 	per := s.d.InsertRows()
 	if per <= 1 {
-		st, err := tx.PrepareContext(ctx, s.q(insert+placeholders(1, cols)))
+		st, err := tx.PrepareContext(ctx, s.q(insert+placeholders(1, cols)+suffix))
 		if err != nil {
 			return err
 		}
@@ -136,7 +141,7 @@ func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, insert string, cols,
 		for i := start; i < end; i++ {
 			a = args(i, a)
 		}
-		if _, err := tx.ExecContext(ctx, s.q(insert+placeholders(end-start, cols)), a...); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(insert+placeholders(end-start, cols)+suffix), a...); err != nil {
 			return err
 		}
 	}

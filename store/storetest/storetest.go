@@ -66,6 +66,9 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"AgentRuns", testAgentRuns},
 		{"Schedules", testSchedules},
 		{"DailyBriefs", testDailyBriefs},
+		{"BillingPlans", testBillingPlans},
+		{"UsageRollups", testUsageRollups},
+		{"QuotaCounters", testQuotaCounters},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}

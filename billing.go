@@ -1,0 +1,111 @@
+package gtmgate
+
+import (
+	"context"
+	"time"
+)
+
+// Limit modes of a billing plan: what happens when a quota is used up.
+const (
+	// LimitSoft lets calls proceed past a quota, with a warning header and
+	// an operator event.
+	LimitSoft = "soft"
+	// LimitHard refuses calls past a quota with QUOTA_EXCEEDED until the
+	// period resets.
+	LimitHard = "hard"
+)
+
+// Quota names, as QUOTA_EXCEEDED and warnings name them.
+const (
+	QuotaCalls  = "included_calls"
+	QuotaTokens = "included_tokens"
+	QuotaBudget = "monthly_budget"
+)
+
+// BillingPlan is what a tenant pays and may use per billing period. Money
+// is in the plan's currency; prices are per tool call and per 1,000 chat
+// tokens. A zero quota or budget means none.
+type BillingPlan struct {
+	TenantID string `json:"tenant_id"`
+	Plan     string `json:"plan"`
+	Currency string `json:"currency"`
+	// ToolCallPrice prices one tool call by its tool's category.
+	ToolCallPrice CallPrices `json:"tool_call_price"`
+	// ChatTokenPrice prices 1,000 chat tokens by model.
+	ChatTokenPrice TokenPrices `json:"chat_token_price"`
+	IncludedCalls  int64       `json:"included_calls"`
+	IncludedTokens int64       `json:"included_tokens"`
+	MonthlyBudget  float64     `json:"monthly_budget"`
+	// Limit is LimitSoft or LimitHard.
+	Limit string `json:"limit"`
+	// BillingDay is the day of the month a period starts (1–28), at
+	// midnight in Timezone.
+	BillingDay int    `json:"billing_day"`
+	Timezone   string `json:"timezone"`
+	// Production is the tenant's production flag (Tenant.Production), which
+	// the quality harness reads; setting it here sets it on the tenant.
+	Production bool      `json:"production"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// CallPrices is a price per tool call, by category, with a default.
+type CallPrices struct {
+	Default    float64            `json:"default"`
+	ByCategory map[string]float64 `json:"by_category,omitempty"`
+}
+
+// TokenPrices is a price per 1,000 chat tokens, by model, with a default.
+type TokenPrices struct {
+	Default TokenPrice            `json:"default"`
+	ByModel map[string]TokenPrice `json:"by_model,omitempty"`
+}
+
+// TokenPrice prices input (prompt) and output (completion) tokens apart.
+type TokenPrice struct {
+	Input  float64 `json:"input"`
+	Output float64 `json:"output"`
+}
+
+// UsageRollup sums one tenant's usage of one tool action (or chat model)
+// over one UTC hour. Rollups are kept as calls are written, so dropping raw
+// usage events later loses no total.
+type UsageRollup struct {
+	Hour             time.Time
+	TenantID         string
+	Tool             string
+	Action           string
+	Calls            int64
+	Errors           int64
+	PromptTokens     int64
+	CompletionTokens int64
+	DurationMS       float64
+	UpstreamMS       float64
+}
+
+// QuotaCounter is one replica's count of a tenant's usage in one billing
+// period, which quota checks on other replicas add to their own.
+type QuotaCounter struct {
+	TenantID    string
+	PeriodStart time.Time
+	Replica     string
+	Calls       int64
+	Tokens      int64
+	CostMicros  int64
+	UpdatedAt   time.Time
+}
+
+// BillingStore keeps billing plans, usage rollups and quota counters.
+type BillingStore interface {
+	// GetBillingPlan returns ErrNotFound when the tenant has no plan.
+	GetBillingPlan(ctx context.Context, tenantID string) (*BillingPlan, error)
+	// PutBillingPlan creates or replaces a plan; created reports which.
+	PutBillingPlan(ctx context.Context, p *BillingPlan) (created bool, err error)
+	ListBillingPlans(ctx context.Context) ([]*BillingPlan, error)
+	// ListUsageRollups returns a tenant's rollups with From <= hour < To.
+	ListUsageRollups(ctx context.Context, q UsageQuery) ([]UsageRollup, error)
+	// PutQuotaCounter stores a replica's counter (absolute values).
+	PutQuotaCounter(ctx context.Context, c QuotaCounter) error
+	// SumQuotaCounters adds up every replica's counter of a tenant's period
+	// except exceptReplica's.
+	SumQuotaCounters(ctx context.Context, tenantID string, periodStart time.Time, exceptReplica string) (QuotaCounter, error)
+}
