@@ -109,3 +109,20 @@ type BillingStore interface {
 	// except exceptReplica's.
 	SumQuotaCounters(ctx context.Context, tenantID string, periodStart time.Time, exceptReplica string) (QuotaCounter, error)
 }
+
+// What a call uses, for a quota check: tool calls count against the calls
+// quota, chat against the tokens quota, both against the budget.
+const (
+	UseTool = "tool"
+	UseChat = "chat"
+)
+
+// QuotaWarningHeader carries a soft limit's warning on a call that went
+// ahead past a quota.
+const QuotaWarningHeader = "Gtmgate-Quota-Warning"
+
+// QuotaChecker decides whether a tenant may make another call now. A hard
+// limit reached is a QUOTA_EXCEEDED error; a soft one a warning.
+type QuotaChecker interface {
+	CheckQuota(ctx context.Context, tenantID, use string) (warning string, err error)
+}

@@ -34,6 +34,9 @@ type Options struct {
 	Extra []func(mux gtmgate.Router)
 	// KeyGuard throttles wrong admin keys per client address.
 	KeyGuard *throttle.Guard
+	// BillingChanged, when set, is told of every plan stored (quota checks
+	// pick it up at once).
+	BillingChanged func(tenantID string)
 }
 
 // Handler serves /admin/.
@@ -78,6 +81,8 @@ func (h *Handler) register() {
 	m.HandleFunc("DELETE /admin/auth/{tenant_id}/{token_id}", h.revokeToken)
 	m.HandleFunc("PUT /admin/tokens/{tenant_id}/{provider}/{account_id}", h.putProviderToken)
 	m.HandleFunc("GET /admin/usage/{tenant_id}", h.usage)
+	m.HandleFunc("GET /admin/billing/{tenant_id}", h.getBilling)
+	m.HandleFunc("PUT /admin/billing/{tenant_id}", h.putBilling)
 	m.HandleFunc("GET /admin/audit", h.queryAudit)
 	m.HandleFunc("GET /admin/audit/stats", h.auditStats)
 	m.HandleFunc("GET /admin/errors", h.listLedger)

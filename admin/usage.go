@@ -3,9 +3,11 @@ package admin
 import (
 	"net/http"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/billing"
 	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
@@ -22,6 +24,9 @@ type UsageSummary struct {
 	ByDay    []UsageRow  `json:"by_day"`
 	Rows     []UsageRow  `json:"by_tool_and_day"`
 	Chat     []ChatUsage `json:"chat_by_model"`
+	// Billing prices the billing period (?period=YYYY-MM, the current one
+	// by default) under the tenant's plan.
+	Billing *billing.Statement `json:"billing"`
 }
 
 // UsageCounts are call counts with upstream latency percentiles.
@@ -50,16 +55,27 @@ type ChatUsage struct {
 }
 
 // usage serves GET /admin/usage/{tenant_id}?from=YYYY-MM-DD&to=YYYY-MM-DD
-// (inclusive days, UTC; default the last 30 days).
+// (inclusive days, UTC; default the last 30 days) with the billing
+// period's cost (?period=YYYY-MM); Accept: text/csv exports the period's
+// line items instead.
 func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("tenant_id")
 	if _, err := h.tenant(r, id); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	h.flushRecorder(r)
+	st, err := h.statement(r, id)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "text/csv") {
+		writeCSV(w, st)
+		return
+	}
 	today := h.opts.Now().UTC().Truncate(24 * time.Hour)
 	from, to := today.AddDate(0, 0, -29), today
-	var err error
 	if v := r.URL.Query().Get("from"); v != "" {
 		if from, err = time.Parse(time.DateOnly, v); err != nil {
 			jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "from %q is not a date such as 2026-01-31", v))
@@ -76,14 +92,13 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "from..to must be a range of at most %d days with from before to", maxUsageDays))
 		return
 	}
-	h.flushRecorder(r)
 	events, err := h.opts.Store.ListUsage(r.Context(), gtmgate.UsageQuery{TenantID: id, From: from, To: to.AddDate(0, 0, 1)})
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
 	s := Summarize(events)
-	s.TenantID, s.From, s.To = id, from.Format(time.DateOnly), to.Format(time.DateOnly)
+	s.TenantID, s.From, s.To, s.Billing = id, from.Format(time.DateOnly), to.Format(time.DateOnly), st
 	jsonapi.Write(w, http.StatusOK, s)
 }
 

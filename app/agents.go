@@ -29,7 +29,7 @@ func (a *App) buildAgents() error {
 			return fmt.Errorf("MODEL_GATEWAY_URL: %w", err)
 		}
 	}
-	a.agents = agent.New(agent.Options{Store: a.store, Recorder: a.recorder, Model: model, DefaultModel: c.AgentModel,
+	a.agents = agent.New(agent.Options{Store: a.store, Recorder: a.calls, Model: model, DefaultModel: c.AgentModel,
 		StepTimeout: max(c.AgentStepTimeout, a.callTimeout()), Logger: a.logger.With("component", "agent")})
 	a.scheduler = schedule.New(schedule.Options{Store: a.store, Agents: a.agents, CatchUp: c.ScheduleCatchUp,
 		MaxBodyBytes: c.MaxBodyBytes, Logger: a.logger.With("component", "schedule")})

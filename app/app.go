@@ -23,6 +23,7 @@ import (
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/quality"
+	"github.com/gtmgate/gtmgate/quota"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/schedule"
@@ -46,6 +47,9 @@ type App struct {
 	// key is the encryption key; the demo token is derived from it.
 	key      []byte
 	recorder *audit.Writer
+	// calls is the recorder of calls: recorder, counted by meter.
+	calls    gtmgate.Recorder
+	meter    *quota.Meter
 	registry *registry.Registry
 	// gatewayAPI is the gateway's OpenAPI document, published on the docs host.
 	gatewayAPI []byte
@@ -108,6 +112,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 	}
 	if a.recorder, err = audit.NewWriter(a.store, &audit.Options{JournalDir: journal, Logger: logger}); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if err := a.buildMeter(ctx); err != nil {
+		return nil, err
 	}
 	a.metrics = middleware.NewMetrics()
 	a.handlers[SurfaceDebug] = debugHandler()
@@ -223,6 +230,7 @@ func (a *App) Start() error {
 		defer close(a.workersDone)
 		var wg sync.WaitGroup
 		wg.Go(func() { a.refresher.Run(wctx) })
+		wg.Go(func() { a.meter.Run(wctx) })
 		if a.harness != nil {
 			wg.Go(func() { a.harness.Run(wctx) })
 		}

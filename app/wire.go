@@ -67,7 +67,7 @@ func (a *App) buildTools(ctx context.Context) error {
 		return err
 	}
 	runOpts := toolrun.Options{
-		Registry: reg, Store: a.store, Recorder: a.recorder,
+		Registry: reg, Store: a.store, Recorder: a.calls, Quota: a.meter,
 		Tokens:      &toolrun.StoredTokens{Store: a.store, Refresher: a.refresher},
 		CallTimeout: a.callTimeout(),
 		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger, Decided: a.agents.Decided,
@@ -134,7 +134,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	restAuth := &gateway.Authenticator{Tokens: a.store, Guard: bearerGuard}
 	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard}
 	adminAPI := admin.New(admin.Options{
-		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"),
+		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"), BillingChanged: a.meter.PlanChanged,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount},
@@ -199,7 +199,7 @@ func (a *App) chatHandler() (gateway.ChatHandler, error) {
 		return unconfiguredChat{}, nil
 	}
 	return chat.New(chat.Options{
-		UpstreamURL: a.cfg.ModelGatewayURL, APIKey: a.cfg.ModelGatewayAPIKey, Tenants: a.store, Recorder: a.recorder,
+		UpstreamURL: a.cfg.ModelGatewayURL, APIKey: a.cfg.ModelGatewayAPIKey, Tenants: a.store, Recorder: a.calls, Quota: a.meter,
 		MaxBodyBytes: 4 << 20, MaxStreams: a.cfg.ChatMaxStreams, MaxStreamsPerTenant: a.cfg.ChatMaxStreamsPerTenant, Logger: a.logger,
 	})
 }

@@ -41,6 +41,12 @@ func (h *Handler) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
 		// A completion costs money: do not run one whose record cannot be kept.
 		err = h.recorder.Check()
 	}
+	if err == nil && h.quota != nil {
+		var warning string
+		if warning, err = h.quota.CheckQuota(r.Context(), c.principal.TenantID, gtmgate.UseChat); warning != "" {
+			w.Header().Set(gtmgate.QuotaWarningHeader, warning)
+		}
+	}
 	if err != nil {
 		h.fail(w, r, c, gtmgate.AsError(err))
 		return

@@ -34,6 +34,9 @@ type Options struct {
 	Tenants gtmgate.TenantStore
 	// Recorder persists each call's audit entry and usage event.
 	Recorder gtmgate.Recorder
+	// Quota, when set, refuses completions past a hard quota of the
+	// tenant's billing plan and warns past a soft one.
+	Quota gtmgate.QuotaChecker
 	// Timeout bounds a whole non-streaming request and a model listing (default 120s).
 	Timeout time.Duration
 	// StreamIdleTimeout bounds the wait for the upstream's response headers and
@@ -60,6 +63,7 @@ type Handler struct {
 	auth           string // "Bearer <APIKey>", or "" to send none
 	tenants        gtmgate.TenantStore
 	recorder       gtmgate.Recorder
+	quota          gtmgate.QuotaChecker
 	timeout        time.Duration
 	idle           time.Duration
 	maxBody        int64
@@ -100,6 +104,7 @@ func New(opts Options) (*Handler, error) {
 		modelsURL:      base + "/models",
 		tenants:        opts.Tenants,
 		recorder:       opts.Recorder,
+		quota:          opts.Quota,
 		timeout:        orDefault(opts.Timeout, 120*time.Second),
 		idle:           orDefault(opts.StreamIdleTimeout, 60*time.Second),
 		maxBody:        orDefault(opts.MaxBodyBytes, 4<<20),

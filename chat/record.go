@@ -86,7 +86,7 @@ func (h *Handler) record(ctx context.Context, c *call) error {
 		telemetry.Fail(span, c.code)
 	}
 	var u *gtmgate.UsageEvent
-	if c.action == actionCompletions && c.model != "" {
+	if c.action == actionCompletions && c.model != "" && c.code != gtmgate.EQuotaExceeded && c.code != gtmgate.ERateLimited {
 		var upstream float64
 		if !c.upstreamStart.IsZero() {
 			end := c.upstreamEnd

@@ -25,6 +25,9 @@ type ToolCallResult struct {
 	Result     any     `json:"result"`
 	RequestID  string  `json:"request_id"`
 	DurationMS float64 `json:"duration_ms"`
+	// QuotaWarning: the call went ahead past a soft quota (also in the
+	// Gtmgate-Quota-Warning header).
+	QuotaWarning string `json:"quota_warning,omitempty"`
 }
 
 // handleToolCall serves POST /api/v1/{tenant}/{domain}.
@@ -51,7 +54,11 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	jsonapi.Write(w, http.StatusOK, ToolCallResult{OK: true, Tool: out.Tool, Action: out.Action, Result: out.Result, RequestID: rid, DurationMS: out.DurationMS})
+	if out.QuotaWarning != "" {
+		w.Header().Set(gtmgate.QuotaWarningHeader, out.QuotaWarning)
+	}
+	jsonapi.Write(w, http.StatusOK, ToolCallResult{OK: true, Tool: out.Tool, Action: out.Action, Result: out.Result, RequestID: rid, DurationMS: out.DurationMS,
+		QuotaWarning: out.QuotaWarning})
 }
 
 // handleApprovalStatus serves GET /api/v1/{tenant}/approvals/{id}.

@@ -158,6 +158,9 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 			return errorResult(err, rid), nil
 		}
 		body := map[string]any{"ok": true, "tool": out.Tool, "action": out.Action, "result": out.Result, "request_id": rid, "duration_ms": out.DurationMS}
+		if out.QuotaWarning != "" {
+			body["quota_warning"] = out.QuotaWarning
+		}
 		text, mErr := json.Marshal(body)
 		if mErr != nil {
 			return errorResult(mErr, rid), nil

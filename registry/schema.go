@@ -101,6 +101,8 @@ func OutputSchema(t *gtmgate.Tool) *jsonschema.Schema {
 			"result":      {Type: "object", Description: "The action's result, an object whose fields depend on the action (items and next_cursor for list actions)."},
 			"request_id":  {Type: "string", Description: "The call's request id, as in the audit log."},
 			"duration_ms": {Type: "number", Minimum: jsonschema.Ptr(0.0), Description: "Time the call took in the gateway, in milliseconds."},
+			"quota_warning": {Type: "string", Description: "Present when the call went ahead past a soft quota of the tenant's billing plan: " +
+				"which quota, its use and when it resets."},
 		},
 		Required:             []string{"ok", "tool", "action", "result", "request_id", "duration_ms"},
 		AdditionalProperties: Closed(),

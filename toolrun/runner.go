@@ -41,6 +41,9 @@ type Options struct {
 	CallTimeout time.Duration
 	// ApprovalTTL is how long a gate stays pending (default 24h).
 	ApprovalTTL time.Duration
+	// Quota, when set, refuses calls past a hard quota of the tenant's
+	// billing plan and warns past a soft one.
+	Quota gtmgate.QuotaChecker
 	// Observer, when set, sees every finished call (the quality harness).
 	Observer gtmgate.CallObserver
 	// Decided, when set, is told of every gate an operator decided, once
@@ -106,6 +109,8 @@ type Outcome struct {
 	Action     string  `json:"action"`
 	Result     any     `json:"result"`
 	DurationMS float64 `json:"duration_ms"`
+	// QuotaWarning is set when the call went ahead past a soft quota.
+	QuotaWarning string `json:"quota_warning,omitempty"`
 }
 
 // call carries what is known about a call as it moves through the path.
@@ -118,6 +123,7 @@ type call struct {
 	input    map[string]any
 	account  gtmgate.Account
 	upstream *upstream.Timing
+	warning  string
 }
 
 // Call runs req through the whole path. Errors are *gtmgate.Error values;
@@ -140,7 +146,7 @@ func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Tool: c.entry.Name, Action: c.action.Name, Result: result, DurationMS: outcome}, nil
+	return &Outcome{Tool: c.entry.Name, Action: c.action.Name, Result: result, DurationMS: outcome, QuotaWarning: c.warning}, nil
 }
 
 func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
@@ -150,6 +156,13 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 	// Nothing runs, and no gate is stored, whose record could not be kept.
 	if err := r.opts.Recorder.Check(); err != nil {
 		return nil, err
+	}
+	if r.opts.Quota != nil {
+		warning, err := r.opts.Quota.CheckQuota(ctx, c.tenant.ID, gtmgate.UseTool)
+		if err != nil {
+			return nil, err
+		}
+		c.warning = warning
 	}
 	if !c.req.approved {
 		if gated(c.tenant, c.entry.Tool, c.action) {
@@ -327,7 +340,7 @@ func (r *Runner) finish(ctx context.Context, c *call, result any, err error) (fl
 		entry.Status = jsonapi.Status(code)
 	}
 	var usage *gtmgate.UsageEvent
-	if c.entry != nil && c.action.Name != "" && code != gtmgate.EApprovalRequired && code != gtmgate.EValidation {
+	if c.entry != nil && c.action.Name != "" && metered(code) {
 		usage = &gtmgate.UsageEvent{Time: c.start, TenantID: c.recordTenant(), Source: req.Source, Tool: c.entry.Name,
 			Action: c.action.Name, OK: err == nil, DurationMS: ms}
 		if c.upstream != nil {
@@ -393,6 +406,16 @@ func (c *call) recordTenant() string {
 		return c.req.Principal.TenantID
 	}
 	return c.req.TenantID
+}
+
+// metered reports whether a call that ended with code is a usage event:
+// calls held, refused as invalid or refused by a limit never ran.
+func metered(code string) bool {
+	switch code {
+	case gtmgate.EApprovalRequired, gtmgate.EValidation, gtmgate.EQuotaExceeded, gtmgate.ERateLimited:
+		return false
+	}
+	return true
 }
 
 func outcomeOf(code string) string {

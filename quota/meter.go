@@ -1,0 +1,344 @@
+// Package quota enforces billing plans' quotas and budgets on every tool call
+// and chat completion. Each replica counts the usage it records itself
+// (exactly, in memory) and every SyncEvery stores its count for the period
+// and reads the sum of the other replicas' counts. A check compares own plus
+// others with the plan, in memory: no store round trip on the call's path.
+//
+// The bound across replicas: another replica's usage is seen at most one
+// sync interval (plus one store write) late, so a tenant can overshoot a
+// hard quota by at most the usage the other replicas record in that time,
+// and by nothing on a single replica. A replica that dies loses at most its
+// last interval's count.
+package quota
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/billing"
+)
+
+// Store is what the meter needs.
+type Store interface {
+	ListBillingPlans(ctx context.Context) ([]*gtmgate.BillingPlan, error)
+	GetBillingPlan(ctx context.Context, tenantID string) (*gtmgate.BillingPlan, error)
+	PutQuotaCounter(ctx context.Context, c gtmgate.QuotaCounter) error
+	SumQuotaCounters(ctx context.Context, tenantID string, periodStart time.Time, exceptReplica string) (gtmgate.QuotaCounter, error)
+}
+
+// Event is a soft limit reached: once per tenant, period and quota.
+type Event struct {
+	TenantID string    `json:"tenant_id"`
+	Quota    string    `json:"quota"`
+	Limit    float64   `json:"limit"`
+	Used     float64   `json:"used"`
+	Period   string    `json:"period"`
+	ResetsAt time.Time `json:"resets_at"`
+}
+
+// Options configures a Meter. Store is required.
+type Options struct {
+	Store Store
+	// Category prices tool calls by their action's category.
+	Category func(tool, action string) string
+	// Replica names this process's counters (default host, pid and a
+	// random suffix: a restart counts afresh, its predecessor's count stays).
+	Replica string
+	// SyncEvery is how often counters are exchanged and plans reloaded
+	// (default 1s).
+	SyncEvery time.Duration
+	// SoftLimit, when set, is told of each soft limit reached.
+	SoftLimit func(ctx context.Context, e Event)
+	Now       func() time.Time
+	Logger    *slog.Logger
+}
+
+// Meter checks and counts quota use.
+type Meter struct {
+	opts Options
+
+	mu      sync.Mutex
+	plans   map[string]*gtmgate.BillingPlan
+	tenants map[string]*usage
+}
+
+// usage is one tenant's count in its current period.
+type usage struct {
+	period billing.Period
+	own    gtmgate.QuotaCounter // recorded by this replica
+	others gtmgate.QuotaCounter // the other replicas', as of the last sync
+	synced bool                 // others has been read for this period
+	dirty  bool                 // own changed since it was stored
+	warned map[string]bool
+}
+
+// New returns a Meter; Load reads the plans and Run exchanges counters.
+func New(opts Options) *Meter {
+	if opts.SyncEvery <= 0 {
+		opts.SyncEvery = time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Replica == "" {
+		host, _ := os.Hostname()
+		b := make([]byte, 4)
+		rand.Read(b)
+		opts.Replica = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
+	}
+	return &Meter{opts: opts, plans: map[string]*gtmgate.BillingPlan{}, tenants: map[string]*usage{}}
+}
+
+// Load reads the billing plans; call it before the first check.
+func (m *Meter) Load(ctx context.Context) error {
+	if err := m.loadPlans(ctx); err != nil {
+		return fmt.Errorf("quota: load billing plans: %w", err)
+	}
+	return nil
+}
+
+// Run exchanges counters every SyncEvery until ctx ends, then stores the
+// last count.
+func (m *Meter) Run(ctx context.Context) {
+	t := time.NewTicker(m.opts.SyncEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			m.Sync(sctx)
+			cancel()
+			return
+		case <-t.C:
+			m.Sync(ctx)
+		}
+	}
+}
+
+func (m *Meter) loadPlans(ctx context.Context) error {
+	list, err := m.opts.Store.ListBillingPlans(ctx)
+	if err != nil {
+		return err
+	}
+	plans := make(map[string]*gtmgate.BillingPlan, len(list))
+	for _, p := range list {
+		plans[p.TenantID] = p
+	}
+	m.mu.Lock()
+	m.plans = plans
+	m.mu.Unlock()
+	return nil
+}
+
+// PlanChanged reloads one tenant's plan at once (PUT /admin/billing).
+func (m *Meter) PlanChanged(tenantID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	p, err := m.opts.Store.GetBillingPlan(ctx, tenantID)
+	if err != nil {
+		m.opts.Logger.Warn("quota: reloading a billing plan; the next sync will", "tenant_id", tenantID, "err", err)
+		return
+	}
+	m.mu.Lock()
+	m.plans[tenantID] = p
+	if u := m.tenants[tenantID]; u != nil {
+		u.warned = nil // a raised quota may be reached again
+	}
+	m.mu.Unlock()
+}
+
+// limited reports whether a plan sets any quota or budget.
+func limited(p *gtmgate.BillingPlan) bool {
+	return p != nil && (p.IncludedCalls > 0 || p.IncludedTokens > 0 || p.MonthlyBudget > 0)
+}
+
+// state returns the tenant's usage in the period containing now, starting
+// a new count when the period changed. m.mu is held.
+func (m *Meter) state(tenantID string, plan *gtmgate.BillingPlan, now time.Time) *usage {
+	u := m.tenants[tenantID]
+	if u == nil || !now.Before(u.period.End) || now.Before(u.period.Start) {
+		p := billing.PeriodAt(plan, now)
+		if u != nil && u.period == p {
+			return u
+		}
+		u = &usage{period: p, own: gtmgate.QuotaCounter{TenantID: tenantID, PeriodStart: p.Start.UTC(), Replica: m.opts.Replica}}
+		m.tenants[tenantID] = u
+	}
+	return u
+}
+
+// CheckQuota implements gtmgate.QuotaChecker.
+func (m *Meter) CheckQuota(ctx context.Context, tenantID, use string) (string, error) {
+	now := m.opts.Now()
+	m.mu.Lock()
+	plan := m.plans[tenantID]
+	if !limited(plan) {
+		m.mu.Unlock()
+		return "", nil
+	}
+	u := m.state(tenantID, plan, now)
+	if !u.synced {
+		// The first check of a period reads the other replicas' count.
+		m.mu.Unlock()
+		if err := m.syncTenant(ctx, tenantID); err != nil {
+			return "", &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the tenant's quota usage could not be read",
+				Hint: "retry shortly", Err: err}
+		}
+		m.mu.Lock()
+		u = m.state(tenantID, plan, now)
+	}
+	quota, limit, used := reached(plan, u, use)
+	if quota == "" {
+		m.mu.Unlock()
+		return "", nil
+	}
+	first := !u.warned[quota]
+	if plan.Limit == gtmgate.LimitSoft && first {
+		if u.warned == nil {
+			u.warned = map[string]bool{}
+		}
+		u.warned[quota] = true
+	}
+	period := u.period
+	m.mu.Unlock()
+
+	if plan.Limit == gtmgate.LimitHard {
+		return "", &gtmgate.Error{Code: gtmgate.EQuotaExceeded,
+			Message: fmt.Sprintf("tenant %q has used its %s for this billing period (%s of %s); it resets at %s",
+				tenantID, quota, format(quota, used), format(quota, limit), period.End.UTC().Format(time.RFC3339)),
+			Hint:       "ask the operator to raise the quota, or wait for the period to reset",
+			Detail:     map[string]any{"quota": quota, "limit": limit, "used": used, "resets_at": period.End.UTC()},
+			RetryAfter: int(period.End.Sub(now).Seconds()) + 1}
+	}
+	warning := fmt.Sprintf("%s reached (%s of %s); resets %s", quota, format(quota, used), format(quota, limit), period.End.UTC().Format(time.RFC3339))
+	if first {
+		m.opts.Logger.Warn("quota: soft limit reached; calls go on", "tenant_id", tenantID, "quota", quota, "used", used, "limit", limit)
+		if m.opts.SoftLimit != nil {
+			m.opts.SoftLimit(ctx, Event{TenantID: tenantID, Quota: quota, Limit: limit, Used: used, Period: period.Label(), ResetsAt: period.End.UTC()})
+		}
+	}
+	return warning, nil
+}
+
+// reached returns the first quota use has reached, with its limit and use.
+func reached(p *gtmgate.BillingPlan, u *usage, use string) (string, float64, float64) {
+	calls := u.own.Calls + u.others.Calls
+	tokens := u.own.Tokens + u.others.Tokens
+	cost := billing.Micros(u.own.CostMicros + u.others.CostMicros).Float()
+	if use == gtmgate.UseTool && p.IncludedCalls > 0 && calls >= p.IncludedCalls {
+		return gtmgate.QuotaCalls, float64(p.IncludedCalls), float64(calls)
+	}
+	if use == gtmgate.UseChat && p.IncludedTokens > 0 && tokens >= p.IncludedTokens {
+		return gtmgate.QuotaTokens, float64(p.IncludedTokens), float64(tokens)
+	}
+	if p.MonthlyBudget > 0 && cost >= p.MonthlyBudget {
+		return gtmgate.QuotaBudget, p.MonthlyBudget, cost
+	}
+	return "", 0, 0
+}
+
+func format(quota string, v float64) string {
+	if quota == gtmgate.QuotaBudget {
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// Count adds one recorded call's usage to this replica's count.
+func (m *Meter) Count(e gtmgate.UsageEvent) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	plan := m.plans[e.TenantID]
+	if !limited(plan) {
+		return
+	}
+	ok := int64(1)
+	if e.OK {
+		ok = 0
+	}
+	calls, tokens, cost := billing.Pricing{Plan: plan, Category: m.opts.Category}.Usage(gtmgate.UsageRollup{
+		Tool: e.Tool, Action: e.Action, Calls: 1, Errors: ok, PromptTokens: e.PromptTokens, CompletionTokens: e.CompletionTokens})
+	if calls == 0 && tokens == 0 && cost == 0 {
+		return
+	}
+	u := m.state(e.TenantID, plan, e.Time)
+	u.own.Calls += calls
+	u.own.Tokens += tokens
+	u.own.CostMicros += int64(cost)
+	u.dirty = true
+}
+
+// Sync stores this replica's changed counts, reads the others' and reloads
+// the plans. Failures are logged; checks go on with the last known counts.
+func (m *Meter) Sync(ctx context.Context) {
+	if err := m.loadPlans(ctx); err != nil {
+		m.opts.Logger.Warn("quota: reloading billing plans", "err", err)
+	}
+	m.mu.Lock()
+	ids := make([]string, 0, len(m.tenants))
+	for id := range m.tenants {
+		ids = append(ids, id)
+	}
+	m.mu.Unlock()
+	for _, id := range ids {
+		if err := m.syncTenant(ctx, id); err != nil {
+			m.opts.Logger.Warn("quota: exchanging counters", "tenant_id", id, "err", err)
+		}
+	}
+}
+
+// syncTenant stores one tenant's own count when changed and reads the others'.
+func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
+	m.mu.Lock()
+	u := m.tenants[tenantID]
+	if u == nil {
+		m.mu.Unlock()
+		return nil
+	}
+	own, dirty := u.own, u.dirty
+	u.dirty = false
+	m.mu.Unlock()
+	if dirty {
+		if err := m.opts.Store.PutQuotaCounter(ctx, own); err != nil {
+			m.mu.Lock()
+			u.dirty = true
+			m.mu.Unlock()
+			return err
+		}
+	}
+	others, err := m.opts.Store.SumQuotaCounters(ctx, tenantID, own.PeriodStart, m.opts.Replica)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	if m.tenants[tenantID] == u {
+		u.others, u.synced = others, true
+	}
+	m.mu.Unlock()
+	return nil
+}
+
+// Recorder counts each usage event recorded through it.
+type Recorder struct {
+	gtmgate.Recorder
+	Meter *Meter
+}
+
+// Record implements gtmgate.Recorder.
+func (r Recorder) Record(ctx context.Context, a gtmgate.AuditEntry, u *gtmgate.UsageEvent) error {
+	err := r.Recorder.Record(ctx, a, u)
+	if err == nil && u != nil {
+		r.Meter.Count(*u)
+	}
+	return err
+}
