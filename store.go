@@ -22,6 +22,7 @@ type Store interface {
 	QualityStore
 	AgentStore
 	BillingStore
+	OperationsStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

@@ -20,9 +20,11 @@ type Tenant struct {
 	Approval *ApprovalPolicy `json:"approval_policy,omitempty"`
 	// Production marks a tenant whose calls matter most: the quality
 	// harness samples its calls at a raised rate.
-	Production bool      `json:"production,omitempty"`
-	CreatedAt  time.Time `json:"created_at"`
-	UpdatedAt  time.Time `json:"updated_at"`
+	Production bool `json:"production,omitempty"`
+	// RateLimits bound the tenant's requests per second.
+	RateLimits *RateLimits `json:"rate_limits,omitempty"`
+	CreatedAt  time.Time   `json:"created_at"`
+	UpdatedAt  time.Time   `json:"updated_at"`
 }
 
 // ProviderAccounts lists a tenant's accounts at one provider and which is the default.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/ratelimit"
 )
 
 var (
@@ -23,6 +24,9 @@ type TenantBody struct {
 	Providers     map[string]gtmgate.ProviderAccounts `json:"providers"`
 	AllowedModels []string                            `json:"allowed_models,omitempty"`
 	Approval      *gtmgate.ApprovalPolicy             `json:"approval_policy,omitempty"`
+	// Production is also set by PUT /admin/billing.
+	Production bool                `json:"production,omitempty"`
+	RateLimits *gtmgate.RateLimits `json:"rate_limits,omitempty"`
 }
 
 func (h *Handler) listTenants(w http.ResponseWriter, r *http.Request) {
@@ -69,7 +73,8 @@ func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 	}
 	now := h.opts.Now().UTC()
 	t := &gtmgate.Tenant{ID: id, Name: body.Name, Status: body.Status, Providers: body.Providers,
-		AllowedModels: body.AllowedModels, Approval: body.Approval, CreatedAt: now, UpdatedAt: now}
+		AllowedModels: body.AllowedModels, Approval: body.Approval, Production: body.Production, RateLimits: body.RateLimits,
+		CreatedAt: now, UpdatedAt: now}
 	created, err := h.opts.Store.PutTenant(r.Context(), t)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -94,6 +99,9 @@ func (h *Handler) validateTenant(id string, b *TenantBody) error {
 	}
 	if strings.TrimSpace(b.Name) == "" {
 		return bad("name is required")
+	}
+	if err := ratelimit.Validate(b.RateLimits); err != nil {
+		return err
 	}
 	switch b.Status {
 	case "":

@@ -24,6 +24,7 @@ import (
 	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/quota"
+	"github.com/gtmgate/gtmgate/ratelimit"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/schedule"
@@ -48,9 +49,14 @@ type App struct {
 	key      []byte
 	recorder *audit.Writer
 	// calls is the recorder of calls: recorder, counted by meter.
-	calls    gtmgate.Recorder
-	meter    *quota.Meter
-	registry *registry.Registry
+	calls gtmgate.Recorder
+	meter *quota.Meter
+	// limiter enforces tenants' rate limits, shared among the replicas
+	// that heartbeat counts.
+	limiter   *ratelimit.Limiter
+	replicas  *ratelimit.Replicas
+	heartbeat *ratelimit.Heartbeat
+	registry  *registry.Registry
 	// gatewayAPI is the gateway's OpenAPI document, published on the docs host.
 	gatewayAPI []byte
 	runner     *toolrun.Runner
@@ -113,7 +119,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 	if a.recorder, err = audit.NewWriter(a.store, &audit.Options{JournalDir: journal, Logger: logger}); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	if err := a.buildMeter(ctx); err != nil {
+	if err := a.buildLimits(ctx); err != nil {
 		return nil, err
 	}
 	a.metrics = middleware.NewMetrics()
@@ -231,6 +237,7 @@ func (a *App) Start() error {
 		var wg sync.WaitGroup
 		wg.Go(func() { a.refresher.Run(wctx) })
 		wg.Go(func() { a.meter.Run(wctx) })
+		wg.Go(func() { a.heartbeat.Run(wctx) })
 		if a.harness != nil {
 			wg.Go(func() { a.harness.Run(wctx) })
 		}

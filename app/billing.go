@@ -2,18 +2,42 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/quota"
+	"github.com/gtmgate/gtmgate/ratelimit"
 	"github.com/gtmgate/gtmgate/webhook"
 )
 
-// buildMeter sets up quota enforcement: the meter counts every usage event
-// recorded through a.calls and checks calls against the billing plans.
-func (a *App) buildMeter(ctx context.Context) error {
-	a.meter = quota.New(quota.Options{Store: a.store, Logger: a.logger.With("component", "quota"),
+// heartbeatEvery is how often a replica records itself; rate limits are
+// shared among the replicas seen in the last three intervals.
+const heartbeatEvery = 5 * time.Second
+
+// buildLimits sets up quota enforcement and rate limits. The meter counts
+// every usage event recorded through a.calls and checks calls against the
+// billing plans; the limiter divides each tenant's rate among the live
+// replicas, counted by heartbeats.
+func (a *App) buildLimits(ctx context.Context) error {
+	host, _ := os.Hostname()
+	id := make([]byte, 6)
+	rand.Read(id)
+	self := gtmgate.Replica{ID: host + "-" + hex.EncodeToString(id), Hostname: host, Version: a.version, StartedAt: time.Now()}
+	a.replicas = &ratelimit.Replicas{}
+	a.heartbeat = &ratelimit.Heartbeat{Store: a.store, Self: self, Count: a.replicas, Every: heartbeatEvery,
+		OnFail: func(err error) {
+			a.logger.Warn("replica heartbeat failed; rate limits keep the last replica count", "err", err)
+		}}
+	if err := a.heartbeat.Beat(ctx); err != nil {
+		return fmt.Errorf("replica heartbeat: %w", err)
+	}
+	a.limiter = ratelimit.New(ratelimit.Options{Tenants: a.store, Replicas: a.replicas.N})
+	a.meter = quota.New(quota.Options{Store: a.store, Replica: self.ID, Logger: a.logger.With("component", "quota"),
 		Category: func(tool, action string) string {
 			if a.registry == nil {
 				return ""

@@ -131,8 +131,9 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	// OAuth access tokens are issued for /mcp only; REST and chat take tenant
 	// tokens. Both share one guard: a wrong token is a wrong token.
 	bearerGuard := guard("bearer")
-	restAuth := &gateway.Authenticator{Tokens: a.store, Guard: bearerGuard}
-	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard}
+	restAuth := &gateway.Authenticator{Tokens: a.store, Guard: bearerGuard, Limiter: a.limiter}
+	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard,
+		Limiter: a.limiter}
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"), BillingChanged: a.meter.PlanChanged,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,

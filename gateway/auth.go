@@ -25,6 +25,15 @@ type Authenticator struct {
 	Challenge string
 	// Guard throttles wrong bearer tokens per client address.
 	Guard *throttle.Guard
+	// Limiter, when set, admits each authenticated request under its
+	// tenant's rate limits (writing the RateLimit headers).
+	Limiter RequestLimiter
+}
+
+// RequestLimiter decides whether an authenticated request may go on now;
+// a refusal is a RATE_LIMITED error.
+type RequestLimiter interface {
+	Admit(w http.ResponseWriter, r *http.Request, p *gtmgate.Principal) error
 }
 
 // Authenticate returns the caller of r or an UNAUTHORIZED error that says
@@ -80,6 +89,12 @@ func (a *Authenticator) Require(next http.Handler) http.Handler {
 			}
 			jsonapi.WriteError(w, r, err)
 			return
+		}
+		if a.Limiter != nil {
+			if err := a.Limiter.Admit(w, r, p); err != nil {
+				jsonapi.WriteError(w, r, err)
+				return
+			}
 		}
 		next.ServeHTTP(w, r.WithContext(gtmgate.NewContextWithPrincipal(r.Context(), p)))
 	})

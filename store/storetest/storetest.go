@@ -69,6 +69,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"BillingPlans", testBillingPlans},
 		{"UsageRollups", testUsageRollups},
 		{"QuotaCounters", testQuotaCounters},
+		{"ReplicasAndHealth", testReplicasAndHealth},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
