@@ -124,7 +124,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	}
 	guard := a.credentialGuards(clients)
 	oauthSrv, err := oauth.New(oauth.Options{Store: a.store, BaseURL: a.cfg.GatewayURL, CSRFKey: a.derivedKey("gtmgate oauth csrf"),
-		Clients: clients, CredentialGuard: guard("consent"), Logger: a.logger})
+		Clients: clients, CredentialGuard: guard("consent"), TokenGuard: guard("oauth_token"), Logger: a.logger})
 	if err != nil {
 		return err
 	}

@@ -63,6 +63,9 @@ type Options struct {
 	Clients *clientip.Resolver
 	// CredentialGuard throttles wrong credentials on the consent page.
 	CredentialGuard *throttle.Guard
+	// TokenGuard throttles failed token requests (wrong client secret,
+	// code, verifier or refresh token) per client address.
+	TokenGuard *throttle.Guard
 	// ClientMetadata configures fetching client ID metadata documents.
 	ClientMetadata ClientMetadataOptions
 	Logger         *slog.Logger

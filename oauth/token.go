@@ -3,6 +3,7 @@ package oauth
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
@@ -15,6 +16,11 @@ const maxFormBytes = 16 << 10
 // handleToken serves POST /oauth/token: the authorization_code and
 // refresh_token grants. Responses are never cached.
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
+	if err := s.opts.TokenGuard.Check(r); err != nil {
+		w.Header().Set("Retry-After", strconv.Itoa(gtmgate.AsError(err).RetryAfter))
+		writeError(w, oauthErr(http.StatusTooManyRequests, errTemporarilyUnavailable, "too many failed token requests from this address; retry later"))
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	if err := r.ParseForm(); err != nil {
 		writeError(w, oauthErr(http.StatusBadRequest, errInvalidRequest, "the request body must be application/x-www-form-urlencoded"))
@@ -22,6 +28,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	c, perr := s.authenticateClient(r)
 	if perr != nil {
+		s.opts.TokenGuard.Fail(r)
 		writeError(w, perr)
 		return
 	}
@@ -37,6 +44,9 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		perr = oauthErr(http.StatusBadRequest, errUnsupportedGrantType, "supported grant types: authorization_code, refresh_token")
 	}
 	if perr != nil {
+		if perr.Code == errInvalidGrant || perr.Code == errInvalidClient {
+			s.opts.TokenGuard.Fail(r)
+		}
 		writeError(w, perr)
 		return
 	}

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"errors"
+	"github.com/gtmgate/gtmgate/throttle"
 	"net/http"
 	"net/url"
 	"strings"
@@ -230,5 +231,30 @@ func TestTenantBinding(t *testing.T) {
 	p, err := e.srv.Verify(t.Context(), tok.AccessToken)
 	if err != nil || p.TenantID != "acme" {
 		t.Errorf("principal = %+v, %v", p, err)
+	}
+}
+
+// TestTokenEndpointThrottled: failed token requests from one address end in
+// 429 with Retry-After, even for a valid request, until the budget refills.
+func TestTokenEndpointThrottled(t *testing.T) {
+	e := newEnv(t, func(o *Options) {
+		o.TokenGuard = throttle.New(throttle.Options{Name: "oauth_token", Burst: 3, Refill: time.Hour})
+	})
+	post := func(form url.Values) *http.Response {
+		resp, err := http.PostForm(e.base+"/oauth/token", form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	bad := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"gtmrt_guess"}, "client_id": {"nobody"}}
+	for i := range 3 {
+		if resp := post(bad); resp.StatusCode == http.StatusTooManyRequests {
+			t.Fatalf("attempt %d already refused", i+1)
+		}
+	}
+	if resp := post(bad); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("after 3 failures: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
 }
