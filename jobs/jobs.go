@@ -56,6 +56,7 @@ type Engine struct {
 	backend string
 	close   func()
 	logger  *slog.Logger
+	count   counter
 }
 
 // client is what gtmgate uses of *river.Client; it hides River's generic
@@ -109,7 +110,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 			pool.Close()
 			return nil, err
 		}
-		return &Engine{client: c, backend: "postgres", close: pool.Close, logger: opts.Logger}, nil
+		return &Engine{client: c, backend: "postgres", close: pool.Close, logger: opts.Logger, count: pgxCounter(pool)}, nil
 	case opts.SQLitePath != "":
 		db, err := sqlite.OpenJobsDB(opts.SQLitePath)
 		if err != nil {
@@ -124,7 +125,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 			db.Close()
 			return nil, err
 		}
-		return &Engine{client: c, backend: "sqlite", close: func() { db.Close() }, logger: opts.Logger}, nil
+		return &Engine{client: c, backend: "sqlite", close: func() { db.Close() }, logger: opts.Logger, count: sqlCounter(db)}, nil
 	}
 	return nil, errors.New("jobs: open: neither a SQLite path nor a database URL")
 }

@@ -127,3 +127,33 @@ func call(t *testing.T, h http.Handler, method, path string, want int) string {
 	}
 	return rec.Body.String()
 }
+
+// TestQueueStats: jobs nobody works (a stuck queue) show as available, with
+// the wait of the oldest; scheduled ones apart.
+func TestQueueStats(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			workers := river.NewWorkers()
+			river.AddWorker(workers, &echoWorker{done: make(chan string, 4)})
+			e := open(t, workers) // not started: nothing is worked
+			t.Cleanup(func() { e.Close(context.Background()) })
+			ctx := t.Context()
+			for _, text := range []string{"a", "b"} {
+				if _, err := e.Insert(ctx, echoArgs{Text: text}, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := e.Insert(ctx, echoArgs{Text: "later"}, &river.InsertOpts{ScheduledAt: time.Now().Add(time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
+			stats, err := e.QueueStats(ctx, time.Now().Add(10*time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stats) != 1 || stats[0].Kind != "test_echo" || stats[0].Available != 2 || stats[0].Scheduled != 1 ||
+				stats[0].OldestAvailableSeconds < 590 {
+				t.Errorf("stats = %+v", stats)
+			}
+		})
+	}
+}
