@@ -48,4 +48,9 @@ type OperationsStore interface {
 	// ListHealthSnapshots returns snapshots taken at or after since, oldest
 	// first, at most limit; with since zero, the latest one.
 	ListHealthSnapshots(ctx context.Context, since time.Time, limit int) ([]*HealthSnapshot, error)
+	// MigrationVersion is the highest schema migration applied.
+	MigrationVersion(ctx context.Context) (int, error)
+	// RecentUsage returns all tenants' usage events from since on, newest
+	// first, at most limit.
+	RecentUsage(ctx context.Context, since time.Time, limit int) ([]UsageEvent, error)
 }

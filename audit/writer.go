@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/diskspace"
 )
 
 // ErrClosed is returned by Record after Close.
@@ -649,4 +650,15 @@ func (w *Writer) replay(path string) error {
 	}
 	w.remove(id, path)
 	return nil
+}
+
+// freeBytes is the space left for an unprivileged writer on dir's file
+// system (unmeasured platforms report no limit: the journal's own write
+// errors tell).
+func freeBytes(dir string) (uint64, error) {
+	free, _, err := diskspace.Usage(dir)
+	if errors.Is(err, diskspace.ErrUnmeasured) {
+		return free, nil
+	}
+	return free, err
 }
