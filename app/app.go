@@ -56,7 +56,11 @@ type App struct {
 	limiter   *ratelimit.Limiter
 	replicas  *ratelimit.Replicas
 	heartbeat *ratelimit.Heartbeat
-	registry  *registry.Registry
+	// started is when this process started; latestHealth the last
+	// health snapshot /health reports from.
+	started      time.Time
+	latestHealth healthCache
+	registry     *registry.Registry
 	// gatewayAPI is the gateway's OpenAPI document, published on the docs host.
 	gatewayAPI []byte
 	runner     *toolrun.Runner
@@ -103,6 +107,7 @@ const (
 func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version string) (_ *App, err error) {
 	a := &App{cfg: cfg, logger: logger, version: version, handlers: map[string]http.Handler{},
 		servers: map[string]*http.Server{}, addrs: map[string]string{}, serveErr: make(chan error, 8)}
+	a.started = time.Now()
 	a.requests, a.cancelRequests = context.WithCancelCause(context.Background())
 	defer func() {
 		if err != nil {

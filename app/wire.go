@@ -138,7 +138,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"), BillingChanged: a.meter.PlanChanged,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
-			a.agents.Mount, a.scheduler.Mount, a.brief.Mount},
+			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,
@@ -156,7 +156,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	gw := gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, MCP: mcp,
-		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder, Grading: a.gradingHealth(),
+		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder, Grading: a.gradingHealth(), Snapshot: a.snapshotStatus,
 		OpenAPI: gatewayAPI,
 	})
 	a.handlers[SurfaceGateway] = gw

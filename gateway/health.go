@@ -20,6 +20,10 @@ type Health struct {
 	Audit     *AuditHealth `json:"audit,omitempty"`
 	// Grading says whether the quality harness grades calls, and if not why.
 	Grading *GradingHealth `json:"grading,omitempty"`
+	// Reasons say why the latest system health snapshot is not ok (counts
+	// and component names only; GET /admin/system-health has the detail).
+	Reasons    []string   `json:"reasons,omitempty"`
+	SnapshotAt *time.Time `json:"snapshot_at,omitempty"`
 }
 
 // GradingHealth is the quality harness's part of the health answer.
@@ -76,6 +80,11 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		// The cause can name hosts; keep it out of an unauthenticated answer.
 		body.Status, body.Store.Error, status = "unavailable", "store unreachable", http.StatusServiceUnavailable
 		jsonapi.LoggerFrom(r.Context()).Warn("health: store unreachable", "err", err)
+	}
+	if s.opts.Snapshot != nil && body.Status == "ok" {
+		if st, reasons, at := s.opts.Snapshot(ctx); st != "" && st != "ok" {
+			body.Status, body.Reasons, body.SnapshotAt = "degraded", reasons, &at
+		}
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	jsonapi.Write(w, status, body)

@@ -4,6 +4,7 @@
 package gateway
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -35,6 +36,9 @@ type Options struct {
 	Grading *GradingHealth
 	// Audit, when set, is reported by /health.
 	Audit AuditState
+	// Snapshot, when set, returns the latest system health snapshot's
+	// status and reasons: /health reports degraded with them.
+	Snapshot func(ctx context.Context) (status string, reasons []string, takenAt time.Time)
 	// OpenAPI serves GET /openapi.json, the description of this surface.
 	OpenAPI http.Handler
 }

@@ -66,6 +66,8 @@ type Report struct {
 	Disk      Disk              `json:"disk"`
 	Process   Process           `json:"process"`
 	Replicas  []gtmgate.Replica `json:"replicas"`
+	// Errors are the parts that could not be read, with why.
+	Errors map[string]string `json:"errors,omitempty"`
 }
 
 // Store is the store's reachability.
@@ -165,6 +167,8 @@ type Sources struct {
 
 // Take gathers a snapshot. A part that cannot be read is reported with its
 // error and degrades the status; an unreachable store makes it down.
+// Reasons hold counts and component names only, never a tenant's data or an
+// error's text, so /health can show them.
 func Take(ctx context.Context, src Sources) *Report {
 	now := src.Now()
 	r := &Report{ID: "hs_" + strconv.FormatInt(now.UnixNano(), 36), TakenAt: now.UTC(), Reasons: []string{},
@@ -182,7 +186,7 @@ func Take(ctx context.Context, src Sources) *Report {
 	r.audit(src, degrade)
 	if !r.store(ctx, src) {
 		r.Status = StatusDown
-		r.Reasons = append(r.Reasons, "the store is unreachable: "+r.Store.Error)
+		r.Reasons = append(r.Reasons, "the store is unreachable")
 		return r
 	}
 	if r.Store.LatencyMS > float64(slowStore.Milliseconds()) {
@@ -197,6 +201,16 @@ func Take(ctx context.Context, src Sources) *Report {
 		r.Replicas = reps
 	}
 	return r
+}
+
+// fail records a part that could not be read: the reason says which (it is
+// shown by the unauthenticated /health), Errors says why.
+func (r *Report) fail(part string, err error, degrade func(string, ...any), reason string) {
+	if r.Errors == nil {
+		r.Errors = map[string]string{}
+	}
+	r.Errors[part] = err.Error()
+	degrade("%s", reason)
 }
 
 func (r *Report) process(src Sources, now time.Time) {
@@ -280,7 +294,7 @@ func (r *Report) jobs(ctx context.Context, src Sources, now time.Time, degrade f
 	}
 	stats, err := src.Jobs(ctx, now)
 	if err != nil {
-		degrade("the job queues cannot be read: %v", err)
+		r.fail("jobs", err, degrade, "the job queues cannot be read")
 		return
 	}
 	r.Jobs = stats
@@ -303,7 +317,7 @@ func (r *Report) jobs(ctx context.Context, src Sources, now time.Time, degrade f
 func (r *Report) providers(ctx context.Context, src Sources, now time.Time, degrade func(string, ...any)) {
 	events, err := src.Store.RecentUsage(ctx, now.Add(-providerWindow), recentUsageLimit)
 	if err != nil {
-		degrade("provider calls cannot be read: %v", err)
+		r.fail("providers", err, degrade, "provider calls cannot be read")
 		return
 	}
 	latencies := map[string][]float64{}
@@ -343,7 +357,7 @@ func (r *Report) providers(ctx context.Context, src Sources, now time.Time, degr
 func (r *Report) accounts(ctx context.Context, src Sources, now time.Time, degrade func(string, ...any)) {
 	list, err := src.Store.ListProviderOAuth(ctx, "")
 	if err != nil {
-		degrade("provider accounts cannot be read: %v", err)
+		r.fail("accounts", err, degrade, "provider accounts cannot be read")
 		return
 	}
 	for _, o := range list {
@@ -372,7 +386,7 @@ func (r *Report) accounts(ctx context.Context, src Sources, now time.Time, degra
 func (r *Report) judges(ctx context.Context, src Sources, now time.Time, degrade func(string, ...any)) {
 	verdicts, err := src.Store.ListVerdicts(ctx, gtmgate.VerdictFilter{Since: now.Add(-judgeWindow), Limit: listLimit})
 	if err != nil {
-		degrade("verdicts cannot be read: %v", err)
+		r.fail("judges", err, degrade, "verdicts cannot be read")
 		return
 	}
 	for _, v := range verdicts {

@@ -357,6 +357,11 @@ func adminOperations() []operation {
 		adm("GET /admin/agent-runs/{run_id}", "getAgentRun", "An agent run: steps, answer and cost", nil, jsonOK(200, responseOf[agent.View](), withNotFound...)),
 		adm("POST /admin/agent-runs/{run_id}/cancel", "cancelAgentRun", "Cancel a run that has not finished", nil,
 			jsonOK(200, responseOf[agent.View](), append([]int{404, 409}, adminErrors...)...)),
+		adm("GET /admin/system-health", "getSystemHealth", "The latest system health snapshot (one a minute, kept a week), a fresh one, or the series since a time", nil,
+			jsonOK(200, Schema{"type": "object", "description": "A snapshot (id, taken_at, status, reasons, store, jobs, audit, providers, " +
+				"accounts, webhooks, judges, incidents, approvals, disk, process, replicas), or with since {snapshots, count}."}, adminErrors...),
+			queryParam("fresh", "1 takes (and keeps) a snapshot now.", str),
+			queryParam("since", "Return {snapshots: [...]} taken at or after this RFC 3339 time, oldest first.", str)),
 		adm("GET /admin/daily-brief", "getDailyBrief", "The latest daily brief (Accept: text/markdown for the markdown alone)", nil,
 			withStatus(errorResponses(adminErrors...), 200, map[string]MediaType{"application/json": {Schema: responseOf[gtmgate.DailyBrief]()},
 				"text/markdown": {Schema: str}}),
