@@ -1,0 +1,70 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestHardQuotaThroughEverySurface: the real binary refuses a tenant past
+// its hard quota with QUOTA_EXCEEDED on REST, MCP (a tool error) and chat.
+func TestHardQuotaThroughEverySurface(t *testing.T) {
+	p := start(t, t.TempDir())
+	defer p.stop(t)
+	if code := call(t, p, "PUT", "/admin/billing/demo", "", map[string]any{"currency": "EUR", "limit": "hard",
+		"included_calls": 2, "included_tokens": 1, "tool_call_price": map[string]any{"default": 0.1}}, nil); code != 201 {
+		t.Fatalf("billing plan: %d", code)
+	}
+	rest := map[string]any{"tool": "crm_contacts", "input": map[string]any{"action": "list", "rationale": "quota e2e"}}
+	for i := range 2 {
+		if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, rest, nil); code != 200 {
+			t.Fatalf("REST call %d within the quota: %d", i, code)
+		}
+	}
+	var refused struct {
+		Error struct{ Code, Message string }
+	}
+	if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, rest, &refused); code != 429 || refused.Error.Code != "QUOTA_EXCEEDED" ||
+		!strings.Contains(refused.Error.Message, "included_calls") {
+		t.Fatalf("REST past the quota: %d %+v", code, refused)
+	}
+
+	post := func(path, body string, headers ...string) (int, string) {
+		req, _ := http.NewRequest("POST", p.gateway+path, bytes.NewReader([]byte(body)))
+		req.Header.Set("Authorization", "Bearer "+p.demoToken)
+		req.Header.Set("Content-Type", "application/json")
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	code, body := post("/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"crm_contacts","arguments":{"action":"list","rationale":"quota e2e"}}}`,
+		"Accept", "application/json, text/event-stream", "MCP-Protocol-Version", "2025-11-25")
+	var rpc struct {
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct{ Text string }
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &rpc); err != nil || code != 200 || !rpc.Result.IsError || len(rpc.Result.Content) == 0 ||
+		!strings.Contains(rpc.Result.Content[0].Text, "QUOTA_EXCEEDED") {
+		t.Fatalf("MCP past the quota: %d %s", code, body)
+	}
+
+	chat := `{"model":"sandbox-chat","messages":[{"role":"user","content":"hello"}]}`
+	if code, body := post("/v1/chat/completions", chat); code != 200 {
+		t.Fatalf("first chat (no tokens used yet): %d %s", code, body)
+	}
+	if code, body := post("/v1/chat/completions", chat); code != 429 || !strings.Contains(body, "QUOTA_EXCEEDED") || !strings.Contains(body, "included_tokens") {
+		t.Fatalf("chat past the token quota: %d %s", code, body)
+	}
+}
