@@ -18,6 +18,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/modelgw"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/toolrun"
@@ -232,8 +233,7 @@ func (sweepArgs) Kind() string { return "agent_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one sweep at a time.
 func (sweepArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
+	return jobs.OneAtATime()
 }
 
 type sweepWorker struct {

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/health"
+	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/webhook"
 )
@@ -72,8 +72,7 @@ func (healthArgs) Kind() string { return "health_snapshot" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one at a time.
 func (healthArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
+	return jobs.OneAtATime()
 }
 
 type healthWorker struct {

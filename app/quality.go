@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/gateway"
@@ -183,8 +182,7 @@ func (approvalSweepArgs) Kind() string { return "approval_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one sweep at a time.
 func (approvalSweepArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
+	return jobs.OneAtATime()
 }
 
 // approvalSweepEvery is how often gates left executing, and gates past

@@ -192,3 +192,11 @@ func (e *Engine) InsertMany(ctx context.Context, params []river.InsertManyParams
 	}
 	return nil
 }
+
+// OneAtATime is the insert options of a periodic sweep: one attempt, and no
+// second copy while one is queued or running (the leader enqueues it on
+// every interval, and a slow run must not pile up behind itself).
+func OneAtATime() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
+}

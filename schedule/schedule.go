@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/agent"
+	"github.com/gtmgate/gtmgate/jobs"
 )
 
 // Store is what schedules need of the store.
@@ -180,8 +180,7 @@ func (TickArgs) Kind() string { return "schedule_tick" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one tick job at a time.
 func (TickArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
+	return jobs.OneAtATime()
 }
 
 // TickEvery is how often due schedules are looked for: a tick starts at
