@@ -67,5 +67,3 @@ func (a *App) softLimitReached(ctx context.Context, e quota.Event) {
 		a.logger.Warn("quota: queueing the soft limit alert", "tenant_id", e.TenantID, "err", err)
 	}
 }
-
-var _ gtmgate.QuotaChecker = (*quota.Meter)(nil)

@@ -1,7 +1,9 @@
 package billing
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -197,24 +199,14 @@ func Compute(pr Pricing, tenantID string, period Period, rollups []gtmgate.Usage
 	for _, l := range lines {
 		st.Lines = append(st.Lines, *l)
 	}
-	slices.SortFunc(st.ByTool, func(a, b ToolCost) int { return compare(a.Tool, b.Tool) })
-	slices.SortFunc(st.ByModel, func(a, b ModelCost) int { return compare(a.Model, b.Model) })
+	slices.SortFunc(st.ByTool, func(a, b ToolCost) int { return strings.Compare(a.Tool, b.Tool) })
+	slices.SortFunc(st.ByModel, func(a, b ModelCost) int { return strings.Compare(a.Model, b.Model) })
 	slices.SortFunc(st.Lines, func(a, b Line) int {
-		return compare(a.Day+"\x00"+a.Tool+"\x00"+a.Action, b.Day+"\x00"+b.Tool+"\x00"+b.Action)
+		return cmp.Or(strings.Compare(a.Day, b.Day), strings.Compare(a.Tool, b.Tool), strings.Compare(a.Action, b.Action))
 	})
 	st.Projection = project(st.Totals, cost, period, now)
 	st.Quotas = Quotas(plan, st.Totals.Calls, st.Totals.Tokens, cost, st.Projection)
 	return st
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // project extends totals so far linearly over the whole period.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -113,14 +114,6 @@ func (e *Engine) QueueStats(ctx context.Context, now time.Time) ([]QueueStat, er
 		}
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(a, b QueueStat) int {
-		switch {
-		case a.Kind < b.Kind:
-			return -1
-		case a.Kind > b.Kind:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b QueueStat) int { return strings.Compare(a.Kind, b.Kind) })
 	return out, nil
 }

@@ -162,15 +162,12 @@ func limited(p *gtmgate.BillingPlan) bool {
 	return p != nil && (p.IncludedCalls > 0 || p.IncludedTokens > 0 || p.MonthlyBudget > 0)
 }
 
-// state returns the tenant's usage in the period containing now, starting
-// a new count when the period changed. m.mu is held.
+// state returns the tenant's usage in the current period, starting a new
+// count once now has passed the end of the last one. m.mu is held.
 func (m *Meter) state(tenantID string, plan *gtmgate.BillingPlan, now time.Time) *usage {
 	u := m.tenants[tenantID]
-	if u == nil || !now.Before(u.period.End) || now.Before(u.period.Start) {
+	if u == nil || !now.Before(u.period.End) {
 		p := billing.PeriodAt(plan, now)
-		if u != nil && u.period == p {
-			return u
-		}
 		u = &usage{period: p, own: gtmgate.QuotaCounter{TenantID: tenantID, PeriodStart: p.Start.UTC(), Replica: m.opts.Replica}}
 		m.tenants[tenantID] = u
 	}
@@ -327,6 +324,8 @@ func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
 	m.mu.Unlock()
 	return nil
 }
+
+var _ gtmgate.QuotaChecker = (*Meter)(nil)
 
 // Recorder counts each usage event recorded through it.
 type Recorder struct {

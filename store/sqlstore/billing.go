@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -173,7 +172,7 @@ func (s *Store) SumQuotaCounters(ctx context.Context, tenantID string, periodSta
 	err := s.read.QueryRowContext(ctx, s.q(`SELECT COALESCE(SUM(calls), 0), COALESCE(SUM(tokens), 0), COALESCE(SUM(cost_micros), 0)
 		FROM quota_counters WHERE tenant_id = ? AND period_start = ? AND replica <> ?`), tenantID, s.t(periodStart), exceptReplica).
 		Scan(&sum.Calls, &sum.Tokens, &sum.CostMicros)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err != nil { // an aggregate always has its row
 		return sum, s.fail("sum quota counters", err)
 	}
 	return sum, nil
