@@ -268,7 +268,9 @@ func (m *Meter) Count(e gtmgate.UsageEvent) {
 	if calls == 0 && tokens == 0 && cost == 0 {
 		return
 	}
-	u := m.state(e.TenantID, plan, e.Time)
+	// The meter's clock, not the call's start: a call that began before a
+	// period's end and finished after it counts in the new period.
+	u := m.state(e.TenantID, plan, m.opts.Now())
 	u.own.Calls += calls
 	u.own.Tokens += tokens
 	u.own.CostMicros += int64(cost)
