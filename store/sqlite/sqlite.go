@@ -13,6 +13,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -20,8 +21,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/gtmgate/gtmgate/store/sqlstore"
 	"github.com/gtmgate/gtmgate/telemetry"
@@ -48,6 +51,9 @@ func Open(ctx context.Context, path string, opts *sqlstore.Options) (*sqlstore.S
 		}
 	}
 	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
+	if err := enterWAL(ctx, path); err != nil {
 		return nil, err
 	}
 	write, err := openPool(path, url.Values{"_txlock": {"immediate"}})
@@ -88,6 +94,45 @@ func migrate(ctx context.Context, s *sqlstore.Store) error {
 		return fmt.Errorf("sqlite: %w", err)
 	}
 	return s.Migrate(ctx, ms)
+}
+
+// enterWAL switches the file to WAL mode, once, on a connection of its own,
+// before any pool touches it. The switch needs an exclusive lock, and
+// SQLite refuses it at once (SQLITE_BUSY, without waiting out the busy
+// time-out) when another connection opening the same fresh file holds a
+// read lock at that moment; so it is retried here until the busy time-out.
+// WAL mode is persistent: the pools' own journal_mode pragma then finds it
+// set and takes no lock.
+func enterWAL(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", path+"?_busy_timeout="+fmt.Sprint(busyTimeoutMS))
+	if err != nil {
+		return fmt.Errorf("sqlite: open: %w", err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(ctx, busyTimeoutMS*time.Millisecond)
+	defer cancel()
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		var mode string
+		err := db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		switch {
+		case err == nil && strings.EqualFold(mode, "wal"):
+			return nil
+		case err == nil:
+			return fmt.Errorf("sqlite: open %s: journal mode is %s, want wal", path, mode)
+		case !isBusy(err):
+			return fmt.Errorf("sqlite: open %s: enter WAL mode: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sqlite: open %s: enter WAL mode: %w", path, err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // openPool opens a pool on path whose every connection is configured with
