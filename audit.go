@@ -84,7 +84,7 @@ type UsageEvent struct {
 	Time       time.Time
 	TenantID   string
 	Source     string
-	Tool       string // tool name, or "chat"
+	Tool       string // tool name, or ChatUsageTool
 	Action     string // action, or the model for chat
 	OK         bool
 	DurationMS float64
@@ -93,6 +93,9 @@ type UsageEvent struct {
 	PromptTokens     int64
 	CompletionTokens int64
 }
+
+// ChatUsageTool is the Tool of a chat call's usage; its Action is the model.
+const ChatUsageTool = "chat"
 
 // UsageQuery selects a tenant's usage over [From, To) days (UTC).
 type UsageQuery struct {

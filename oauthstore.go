@@ -114,8 +114,4 @@ type OAuthStore interface {
 	// at as used and returns it, exactly once. Unknown, used and expired codes
 	// all return ErrNotFound.
 	ConsumeConnectCode(ctx context.Context, hash string, at time.Time) (*ConnectCode, error)
-
-	// PurgeOAuth deletes codes, connect codes and tokens that expired before
-	// before, and reports how many rows went.
-	PurgeOAuth(ctx context.Context, before time.Time) (int64, error)
 }

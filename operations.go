@@ -48,8 +48,6 @@ type OperationsStore interface {
 	// ListHealthSnapshots returns snapshots taken at or after since, oldest
 	// first, at most limit; with since zero, the latest one.
 	ListHealthSnapshots(ctx context.Context, since time.Time, limit int) ([]*HealthSnapshot, error)
-	// PruneHealthSnapshots deletes snapshots taken before before.
-	PruneHealthSnapshots(ctx context.Context, before time.Time) (int64, error)
 	// MigrationVersion is the highest schema migration applied.
 	MigrationVersion(ctx context.Context) (int, error)
 	// RecentUsage returns all tenants' usage events from since on, newest

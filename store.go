@@ -23,6 +23,7 @@ type Store interface {
 	AgentStore
 	BillingStore
 	OperationsStore
+	RetentionStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

@@ -37,6 +37,9 @@ type Options struct {
 	// BillingChanged, when set, is told of every plan stored (quota checks
 	// pick it up at once).
 	BillingChanged func(tenantID string)
+	// UsageEventsKept is GTMGATE_RETAIN_USAGE_EVENTS (zero: forever), so
+	// usage says from when its latency percentiles count.
+	UsageEventsKept time.Duration
 }
 
 // Handler serves /admin/.

@@ -24,6 +24,10 @@ type UsageSummary struct {
 	ByDay    []UsageRow  `json:"by_day"`
 	Rows     []UsageRow  `json:"by_tool_and_day"`
 	Chat     []ChatUsage `json:"chat_by_model"`
+	// LatencyFrom, when set, is the first day whose raw usage events are
+	// still kept (GTMGATE_RETAIN_USAGE_EVENTS): latency percentiles cover
+	// from there on, counts and tokens the whole range.
+	LatencyFrom string `json:"latency_percentiles_from,omitempty"`
 	// Billing prices the billing period (?period=YYYY-MM, the current one
 	// by default) under the tenant's plan.
 	Billing *billing.Statement `json:"billing"`
@@ -92,27 +96,34 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "from..to must be a range of at most %d days with from before to", maxUsageDays))
 		return
 	}
-	events, err := h.opts.Store.ListUsage(r.Context(), gtmgate.UsageQuery{TenantID: id, From: from, To: to.AddDate(0, 0, 1)})
+	q := gtmgate.UsageQuery{TenantID: id, From: from, To: to.AddDate(0, 0, 1)}
+	rollups, err := h.opts.Store.ListUsageRollups(r.Context(), q)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	s := Summarize(events)
-	s.TenantID, s.From, s.To, s.Billing = id, from.Format(time.DateOnly), to.Format(time.DateOnly), st
+	// Percentiles need the raw events, which retention drops first.
+	var latencyFrom string
+	if kept := h.opts.UsageEventsKept; kept > 0 {
+		if oldest := h.opts.Now().Add(-kept).UTC().Truncate(24*time.Hour).AddDate(0, 0, 1); oldest.After(q.From) {
+			q.From, latencyFrom = oldest, oldest.Format(time.DateOnly)
+		}
+	}
+	var events []gtmgate.UsageEvent
+	if q.From.Before(q.To) {
+		if events, err = h.opts.Store.ListUsage(r.Context(), q); err != nil {
+			jsonapi.WriteError(w, r, err)
+			return
+		}
+	}
+	s := Summarize(rollups, events)
+	s.TenantID, s.From, s.To, s.Billing, s.LatencyFrom = id, from.Format(time.DateOnly), to.Format(time.DateOnly), st, latencyFrom
 	jsonapi.Write(w, http.StatusOK, s)
 }
 
 type group struct {
 	counts    UsageCounts
 	latencies []float64
-}
-
-func (g *group) add(e gtmgate.UsageEvent) {
-	g.counts.Calls++
-	if !e.OK {
-		g.counts.Errors++
-	}
-	g.latencies = append(g.latencies, e.UpstreamMS)
 }
 
 func (g *group) done() UsageCounts {
@@ -122,50 +133,65 @@ func (g *group) done() UsageCounts {
 	return g.counts
 }
 
-// Summarize groups usage events by tool, day, and tool and day; chat by model.
-func Summarize(events []gtmgate.UsageEvent) *UsageSummary {
-	total := &group{}
-	byTool, byDay, byBoth := map[string]*group{}, map[string]*group{}, map[[2]string]*group{}
+// groups are the summary's groupings: by tool, by day, by both.
+type groups struct {
+	total         group
+	byTool, byDay map[string]*group
+	byBoth        map[[2]string]*group
+}
+
+// each calls fn with every group a (tool, day) falls in.
+func (gs *groups) each(tool, day string, fn func(*group)) {
+	for _, g := range []*group{&gs.total, groupOf(gs.byTool, tool), groupOf(gs.byDay, day), groupOf(gs.byBoth, [2]string{tool, day})} {
+		fn(g)
+	}
+}
+
+// groupOf returns m's group for k, adding an empty one the first time.
+func groupOf[K comparable](m map[K]*group, k K) *group {
+	g := m[k]
+	if g == nil {
+		g = &group{}
+		m[k] = g
+	}
+	return g
+}
+
+// Summarize groups usage by tool, day, and tool and day, and chat by model.
+// Counts and tokens come from the hourly rollups, which are kept for good;
+// latency percentiles from the raw events still kept.
+func Summarize(rollups []gtmgate.UsageRollup, events []gtmgate.UsageEvent) *UsageSummary {
+	gs := &groups{byTool: map[string]*group{}, byDay: map[string]*group{}, byBoth: map[[2]string]*group{}}
 	chat := map[string]*ChatUsage{}
-	get := func(m map[string]*group, k string) *group {
-		if m[k] == nil {
-			m[k] = &group{}
+	for _, r := range rollups {
+		if r.Tool == gtmgate.ChatUsageTool {
+			c := chat[r.Action]
+			if c == nil {
+				c = &ChatUsage{Model: r.Action}
+				chat[r.Action] = c
+			}
+			c.Calls += r.Calls
+			c.Errors += r.Errors
+			c.PromptTokens += r.PromptTokens
+			c.CompletionTokens += r.CompletionTokens
+			c.TotalTokens += r.PromptTokens + r.CompletionTokens
 		}
-		return m[k]
+		gs.each(r.Tool, r.Hour.UTC().Format(time.DateOnly), func(g *group) {
+			g.counts.Calls += r.Calls
+			g.counts.Errors += r.Errors
+		})
 	}
 	for _, e := range events {
-		day := e.Time.UTC().Format(time.DateOnly)
-		if e.Source == gtmgate.SourceChat {
-			c := chat[e.Action]
-			if c == nil {
-				c = &ChatUsage{Model: e.Action}
-				chat[e.Action] = c
-			}
-			c.Calls++
-			if !e.OK {
-				c.Errors++
-			}
-			c.PromptTokens += e.PromptTokens
-			c.CompletionTokens += e.CompletionTokens
-			c.TotalTokens += e.PromptTokens + e.CompletionTokens
-		}
-		total.add(e)
-		get(byTool, e.Tool).add(e)
-		get(byDay, day).add(e)
-		k := [2]string{e.Tool, day}
-		if byBoth[k] == nil {
-			byBoth[k] = &group{}
-		}
-		byBoth[k].add(e)
+		gs.each(e.Tool, e.Time.UTC().Format(time.DateOnly), func(g *group) { g.latencies = append(g.latencies, e.UpstreamMS) })
 	}
-	s := &UsageSummary{Totals: total.done(), ByTool: []UsageRow{}, ByDay: []UsageRow{}, Rows: []UsageRow{}, Chat: []ChatUsage{}}
-	for k, g := range byTool {
+	s := &UsageSummary{Totals: gs.total.done(), ByTool: []UsageRow{}, ByDay: []UsageRow{}, Rows: []UsageRow{}, Chat: []ChatUsage{}}
+	for k, g := range gs.byTool {
 		s.ByTool = append(s.ByTool, UsageRow{Tool: k, UsageCounts: g.done()})
 	}
-	for k, g := range byDay {
+	for k, g := range gs.byDay {
 		s.ByDay = append(s.ByDay, UsageRow{Day: k, UsageCounts: g.done()})
 	}
-	for k, g := range byBoth {
+	for k, g := range gs.byBoth {
 		s.Rows = append(s.Rows, UsageRow{Tool: k[0], Day: k[1], UsageCounts: g.done()})
 	}
 	for _, c := range chat {

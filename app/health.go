@@ -17,10 +17,9 @@ import (
 	"github.com/gtmgate/gtmgate/webhook"
 )
 
-// Health snapshots: one a minute, kept for a week.
+// Health snapshots: one a minute (kept for GTMGATE_RETAIN_HEALTH).
 const (
 	healthEvery     = time.Minute
-	healthKeep      = 7 * 24 * time.Hour
 	healthSeriesMax = 7 * 24 * 60
 	// healthCacheFor is how long /health trusts the latest snapshot it read.
 	healthCacheFor = 30 * time.Second
@@ -81,13 +80,8 @@ type healthWorker struct {
 }
 
 func (w *healthWorker) Work(ctx context.Context, _ *river.Job[healthArgs]) error {
-	if _, err := w.a.takeHealth(ctx); err != nil {
-		return err
-	}
-	if _, err := w.a.store.PruneHealthSnapshots(ctx, time.Now().Add(-healthKeep)); err != nil {
-		return fmt.Errorf("health snapshot: prune: %w", err)
-	}
-	return nil
+	_, err := w.a.takeHealth(ctx)
+	return err
 }
 
 func healthJob() *river.PeriodicJob {

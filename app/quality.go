@@ -130,6 +130,7 @@ func (a *App) openJobs(ctx context.Context) error {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &approvalSweeper{a: a})
 	river.AddWorker(workers, &healthWorker{a: a})
+	river.AddWorker(workers, newRetentionWorker(a))
 	if a.harness != nil {
 		a.harness.AddWorkers(workers)
 	}
@@ -149,7 +150,8 @@ func (a *App) openJobs(ctx context.Context) error {
 		return err
 	}
 	opts := jobs.Options{Workers: workers, Concurrency: int(a.cfg.JobWorkers), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger,
-		Periodic: append(periodic, healthJob(), river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
+		FinishedJobsKept: a.cfg.Retention.Jobs,
+		Periodic: append(periodic, healthJob(), retentionJob(), river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}))}
 	if a.cfg.DatabaseURL != "" {
 		opts.DatabaseURL = a.cfg.DatabaseURL

@@ -9,9 +9,6 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// ChatTool is the Tool of chat usage; its Action is the model.
-const ChatTool = "chat"
-
 // Pricing answers what one unit of usage costs under a plan.
 type Pricing struct {
 	Plan *gtmgate.BillingPlan
@@ -21,7 +18,7 @@ type Pricing struct {
 
 // category is the category of a tool action, "" when unknown.
 func (p Pricing) category(tool, action string) string {
-	if p.Category == nil || tool == ChatTool {
+	if p.Category == nil || tool == gtmgate.ChatUsageTool {
 		return ""
 	}
 	return p.Category(tool, action)
@@ -49,7 +46,7 @@ func (p Pricing) TokenPrice(model string) gtmgate.TokenPrice {
 // Cost prices a rollup (or one usage event as a rollup): tool calls are
 // billed when they succeeded; chat is billed by its tokens, failed or not.
 func (p Pricing) Cost(r gtmgate.UsageRollup) Micros {
-	if r.Tool == ChatTool {
+	if r.Tool == gtmgate.ChatUsageTool {
 		tp := p.TokenPrice(r.Action)
 		return perThousand(r.PromptTokens, tp.Input) + perThousand(r.CompletionTokens, tp.Output)
 	}
@@ -59,7 +56,7 @@ func (p Pricing) Cost(r gtmgate.UsageRollup) Micros {
 // Usage is what a quota counts of a rollup: billed tool calls, chat tokens
 // and cost.
 func (p Pricing) Usage(r gtmgate.UsageRollup) (calls, tokens int64, cost Micros) {
-	if r.Tool == ChatTool {
+	if r.Tool == gtmgate.ChatUsageTool {
 		return 0, r.PromptTokens + r.CompletionTokens, p.Cost(r)
 	}
 	return r.Calls - r.Errors, 0, p.Cost(r)
@@ -156,7 +153,7 @@ func Compute(pr Pricing, tenantID string, period Period, rollups []gtmgate.Usage
 		st.Totals.Calls += calls
 		st.Totals.Tokens += tokens
 		cost += c
-		if r.Tool == ChatTool {
+		if r.Tool == gtmgate.ChatUsageTool {
 			m := models[r.Action]
 			if m == nil {
 				tp := pr.TokenPrice(r.Action)

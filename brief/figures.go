@@ -196,7 +196,7 @@ func tenantFigures(tenantID string, events []gtmgate.UsageEvent, models map[stri
 	byTool := map[string]*ToolFigures{}
 	latencies := map[string][]float64{}
 	for _, e := range events {
-		if e.Tool == "chat" {
+		if e.Tool == gtmgate.ChatUsageTool {
 			m := models[e.Action]
 			if m == nil {
 				m = &ModelTokens{Model: e.Action}

@@ -96,7 +96,7 @@ func (h *Handler) record(ctx context.Context, c *call) error {
 			upstream = millis(end.Sub(c.upstreamStart))
 		}
 		u = &gtmgate.UsageEvent{
-			Time: c.start, TenantID: tenantID, Source: gtmgate.SourceChat, Tool: "chat",
+			Time: c.start, TenantID: tenantID, Source: gtmgate.SourceChat, Tool: gtmgate.ChatUsageTool,
 			Action: c.model, OK: outcome == gtmgate.OutcomeOK, DurationMS: a.DurationMS,
 			UpstreamMS: upstream, PromptTokens: c.usage.PromptTokens, CompletionTokens: c.usage.CompletionTokens,
 		}

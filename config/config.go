@@ -99,6 +99,9 @@ type Config struct {
 	// local journal under DataDir rather than committed to the store.
 	AuditJournal bool
 
+	// Retention is how long each kind of record is kept.
+	Retention Retention
+
 	Demo        bool
 	SiteContent string
 	DocsContent string
@@ -131,6 +134,7 @@ func Default() Config {
 		ScheduleCatchUp:    time.Hour,
 		DailyBriefTime:     "07:00",
 		DailyBriefTimezone: "UTC",
+		Retention:          defaultRetention(),
 	}
 }
 
@@ -209,6 +213,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	if err := c.validateQuality(); err != nil {
+		return err
+	}
+	if err := c.Retention.validate(); err != nil {
 		return err
 	}
 	if _, _, err := c.DailyBrief(); err != nil {

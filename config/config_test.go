@@ -53,6 +53,16 @@ func TestLoad(t *testing.T) {
 					t.Fatalf("default sample rate %v", c.GraderSampleRate)
 				}
 			}},
+		{name: "retention in days and forever", env: []string{"GTMGATE_RETAIN_AUDIT=45d", "GTMGATE_RETAIN_LEDGER=forever", "GTMGATE_RETAIN_HEALTH=36h"},
+			check: func(t *testing.T, c Config) {
+				r := c.Retention
+				if r.Audit != 45*24*time.Hour || r.Ledger != 0 || r.HealthSnapshots != 36*time.Hour || r.UsageEvents != 90*24*time.Hour || r.Jobs != 24*time.Hour {
+					t.Fatalf("retention %+v", r)
+				}
+			}},
+		{name: "retention not a duration", env: []string{"GTMGATE_RETAIN_VERDICTS=half a year"}, wantErr: "GTMGATE_RETAIN_VERDICTS"},
+		{name: "retention of zero days", env: []string{"GTMGATE_RETAIN_OAUTH=0d"}, wantErr: "GTMGATE_RETAIN_OAUTH"},
+		{name: "audit shorter than its stats", env: []string{"GTMGATE_RETAIN_AUDIT=7d"}, wantErr: "GTMGATE_RETAIN_AUDIT: 7d is shorter than the least it may be, 31d"},
 		{name: "secret file missing", env: []string{"MODEL_GATEWAY_API_KEY_FILE=/nonexistent/key"}, wantErr: "MODEL_GATEWAY_API_KEY_FILE"},
 	}
 	for _, tt := range tests {

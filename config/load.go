@@ -104,6 +104,9 @@ func Load(args []string, environ []string) (Config, error) {
 	if c.JobWorkers, err = env.int64("GTMGATE_JOB_WORKERS", c.JobWorkers); err != nil {
 		return c, err
 	}
+	if err := readRetention(&c.Retention, &env); err != nil {
+		return c, err
+	}
 	for k, v := range vars {
 		if p, ok := strings.CutPrefix(k, "GTMGATE_UPSTREAM_"); ok && p != "TIMEOUT" && v != "" {
 			c.Upstreams[strings.ToLower(p)] = v
@@ -239,7 +242,7 @@ func Settings() []Setting {
 	for _, s := range stringSettings(&c) {
 		out = append(out, s.Setting)
 	}
-	return append(out,
+	out = append(out,
 		Setting{"GTMGATE_MAX_BODY_BYTES", "max-body-bytes", "1048576", "request body limit in bytes"},
 		Setting{"GTMGATE_UPSTREAM_TIMEOUT", "upstream-timeout", "15s", "time-out of one provider call"},
 		Setting{"GTMGATE_READ_TIMEOUT", "read-timeout", "30s", readTimeoutMeaning},
@@ -263,6 +266,10 @@ func Settings() []Setting {
 		Setting{"AGENT_STEP_TIMEOUT", "agent-step-timeout", "2m", agentStepMeaning},
 		Setting{"SCHEDULE_CATCH_UP", "schedule-catch-up", "1h", catchUpMeaning},
 	)
+	for _, s := range retentionSettings(&Retention{}) {
+		out = append(out, s.Setting)
+	}
+	return out
 }
 
 // SettingsTable renders Settings as the README's markdown table.

@@ -45,6 +45,10 @@ type Options struct {
 	// job's run time. Workers are idempotent, so a slow job rescued while
 	// still running does its work once.
 	RescueAfter time.Duration
+	// FinishedJobsKept is how long completed and cancelled jobs are kept,
+	// and discarded ones (failed for good) at least a week; zero keeps
+	// them forever.
+	FinishedJobsKept time.Duration
 	// PollInterval is how often SQLite (which has no LISTEN) is polled for new jobs (default 1s).
 	PollInterval time.Duration
 	Logger       *slog.Logger
@@ -97,6 +101,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		FetchOnlyKnownKinds:  true,
 		RescueStuckJobsAfter: opts.RescueAfter,
 		JobTimeout:           min(3*time.Minute, opts.RescueAfter),
+	}
+	cfg.CompletedJobRetentionPeriod, cfg.CancelledJobRetentionPeriod, cfg.DiscardedJobRetentionPeriod = -1, -1, -1 // River's "forever"
+	if kept := opts.FinishedJobsKept; kept > 0 {
+		cfg.CompletedJobRetentionPeriod, cfg.CancelledJobRetentionPeriod = kept, kept
+		cfg.DiscardedJobRetentionPeriod = max(kept, 7*24*time.Hour)
 	}
 	switch {
 	case opts.DatabaseURL != "":

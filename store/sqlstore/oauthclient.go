@@ -96,24 +96,3 @@ func (s *Store) ConsumeConnectCode(ctx context.Context, hash string, at time.Tim
 	}
 	return c, nil
 }
-
-// PurgeOAuth deletes authorization codes, connect codes and tokens that
-// expired before before, in one transaction, and reports the rows deleted.
-func (s *Store) PurgeOAuth(ctx context.Context, before time.Time) (int64, error) {
-	var total int64
-	err := s.inTx(ctx, "purge oauth", func(tx *sql.Tx) error {
-		for _, table := range []string{"oauth_codes", "oauth_connect_codes", "oauth_tokens"} {
-			res, err := tx.ExecContext(ctx, s.q("DELETE FROM "+table+" WHERE expires_at < ?"), s.t(before))
-			if err != nil {
-				return fmt.Errorf("%s: %w", table, err)
-			}
-			n, err := res.RowsAffected()
-			if err != nil {
-				return err
-			}
-			total += n
-		}
-		return nil
-	})
-	return total, err
-}

@@ -84,16 +84,3 @@ func (s *Store) RecentUsage(ctx context.Context, since time.Time, limit int) ([]
 			return u, err
 		})
 }
-
-// PruneHealthSnapshots deletes snapshots taken before before.
-func (s *Store) PruneHealthSnapshots(ctx context.Context, before time.Time) (int64, error) {
-	res, err := s.write.ExecContext(ctx, s.q("DELETE FROM health_snapshots WHERE taken_at < ?"), s.t(before))
-	if err != nil {
-		return 0, s.fail("prune health snapshots", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, s.fail("prune health snapshots", err)
-	}
-	return n, nil
-}

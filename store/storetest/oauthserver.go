@@ -254,7 +254,7 @@ func testOAuthPurge(t *testing.T, s OAuthServerStore) {
 	live := newOAuthToken("live", gtmgate.OAuthRefreshToken, "f")
 	live.ExpiresAt = t0.Add(48 * time.Hour)
 	must(t, s.CreateOAuthTokens(ctx, newOAuthToken("dead", gtmgate.OAuthAccessToken, "f"), live))
-	n, err := s.PurgeOAuth(ctx, t0.Add(2*time.Hour))
+	n, err := s.PruneRecords(ctx, gtmgate.RecordOAuth, t0.Add(2*time.Hour), 100)
 	must(t, err)
 	if n != 3 {
 		t.Errorf("purged %d rows, want 3", n)

@@ -45,7 +45,7 @@ func testReplicasAndHealth(t *testing.T, open func(t *testing.T) gtmgate.Store) 
 	if len(series) != 2 || series[0].ID != "y" {
 		t.Errorf("series: %+v", series)
 	}
-	if n, err := s.PruneHealthSnapshots(ctx, t0.Add(time.Minute)); err != nil || n != 1 {
+	if n, err := s.PruneRecords(ctx, gtmgate.RecordHealthSnapshots, t0.Add(time.Minute), 100); err != nil || n != 1 {
 		t.Errorf("prune: %d, %v; want 1 deleted", n, err)
 	}
 }

@@ -70,6 +70,8 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"UsageRollups", testUsageRollups},
 		{"QuotaCounters", testQuotaCounters},
 		{"ReplicasAndHealth", testReplicasAndHealth},
+		{"Retention", testRetention},
+		{"RollupsPreserveTotals", testRollupsPreserveTotals},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
