@@ -9,6 +9,15 @@
 // hard quota by at most the usage the other replicas record in that time,
 // and by nothing on a single replica. A replica that dies loses at most its
 // last interval's count.
+//
+// Counters count from when a replica first applies a plan with quotas. So
+// that usage from before (a plan set or given quotas mid-period) counts as
+// the billing statement counts it, the meter also reads the period's hourly
+// rollups when it starts counting a period, when a plan changes and every
+// rollupsEvery. Use is then the larger of the counters and the rollups plus
+// what the counters grew by since that read: a call counted after the read
+// was recorded after it, so it is not in the rollups read, and a call in
+// both counts once.
 package quota
 
 import (
@@ -31,7 +40,11 @@ type Store interface {
 	GetBillingPlan(ctx context.Context, tenantID string) (*gtmgate.BillingPlan, error)
 	PutQuotaCounter(ctx context.Context, c gtmgate.QuotaCounter) error
 	SumQuotaCounters(ctx context.Context, tenantID string, periodStart time.Time, exceptReplica string) (gtmgate.QuotaCounter, error)
+	ListUsageRollups(ctx context.Context, q gtmgate.UsageQuery) ([]gtmgate.UsageRollup, error)
 }
+
+// rollupsEvery is how often a tenant's period rollups are read again.
+const rollupsEvery = time.Minute
 
 // Event is a soft limit reached: once per tenant, period and quota.
 type Event struct {
@@ -74,9 +87,13 @@ type usage struct {
 	period billing.Period
 	own    gtmgate.QuotaCounter // recorded by this replica
 	others gtmgate.QuotaCounter // the other replicas', as of the last sync
-	synced bool                 // others has been read for this period
-	dirty  bool                 // own changed since it was stored
-	warned map[string]bool
+	// persisted is the period's usage in the rollups as of persistedAt,
+	// priced under the current plan, and countedAt own plus others then.
+	persisted, countedAt gtmgate.QuotaCounter
+	persistedAt          time.Time
+	synced               bool // others has been read for this period
+	dirty                bool // own changed since it was stored
+	warned               map[string]bool
 }
 
 // New returns a Meter; Load reads the plans and Run exchanges counters.
@@ -153,6 +170,8 @@ func (m *Meter) PlanChanged(tenantID string) {
 	m.plans[tenantID] = p
 	if u := m.tenants[tenantID]; u != nil {
 		u.warned = nil // a raised quota may be reached again
+		// The next check reads the counters and the rollups, priced anew.
+		u.synced, u.persistedAt = false, time.Time{}
 	}
 	m.mu.Unlock()
 }
@@ -229,9 +248,12 @@ func (m *Meter) CheckQuota(ctx context.Context, tenantID, use string) (string, e
 
 // reached returns the first quota use has reached, with its limit and use.
 func reached(p *gtmgate.BillingPlan, u *usage, use string) (string, float64, float64) {
-	calls := u.own.Calls + u.others.Calls
-	tokens := u.own.Tokens + u.others.Tokens
-	cost := billing.Micros(u.own.CostMicros + u.others.CostMicros).Float()
+	used := func(own, others, persisted, countedAt int64) int64 {
+		return max(own+others, persisted+own+others-countedAt)
+	}
+	calls := used(u.own.Calls, u.others.Calls, u.persisted.Calls, u.countedAt.Calls)
+	tokens := used(u.own.Tokens, u.others.Tokens, u.persisted.Tokens, u.countedAt.Tokens)
+	cost := billing.Micros(used(u.own.CostMicros, u.others.CostMicros, u.persisted.CostMicros, u.countedAt.CostMicros)).Float()
 	if use == gtmgate.UseTool && p.IncludedCalls > 0 && calls >= p.IncludedCalls {
 		return gtmgate.QuotaCalls, float64(p.IncludedCalls), float64(calls)
 	}
@@ -296,7 +318,8 @@ func (m *Meter) Sync(ctx context.Context) {
 	}
 }
 
-// syncTenant stores one tenant's own count when changed and reads the others'.
+// syncTenant stores one tenant's own count when changed and reads the
+// others', then the period's rollups when due.
 func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
 	m.mu.Lock()
 	u := m.tenants[tenantID]
@@ -304,7 +327,8 @@ func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
 		m.mu.Unlock()
 		return nil
 	}
-	own, dirty := u.own, u.dirty
+	own, dirty, plan, period := u.own, u.dirty, m.plans[tenantID], u.period
+	readRollups := plan != nil && m.opts.Now().Sub(u.persistedAt) >= rollupsEvery
 	u.dirty = false
 	m.mu.Unlock()
 	if dirty {
@@ -319,12 +343,42 @@ func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
 	if err != nil {
 		return err
 	}
-	m.mu.Lock()
-	if m.tenants[tenantID] == u {
-		u.others, u.synced = others, true
+	var persisted gtmgate.QuotaCounter
+	if readRollups {
+		if persisted, err = m.persistedUsage(ctx, plan, period); err != nil {
+			return err
+		}
 	}
-	m.mu.Unlock()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tenants[tenantID] != u {
+		return nil // a new period began meanwhile
+	}
+	u.others, u.synced = others, true
+	if readRollups {
+		u.persisted, u.persistedAt = persisted, m.opts.Now()
+		u.countedAt = gtmgate.QuotaCounter{Calls: u.own.Calls + others.Calls, Tokens: u.own.Tokens + others.Tokens,
+			CostMicros: u.own.CostMicros + others.CostMicros}
+	}
 	return nil
+}
+
+// persistedUsage prices the period's rollups under plan, as the billing
+// statement does.
+func (m *Meter) persistedUsage(ctx context.Context, plan *gtmgate.BillingPlan, p billing.Period) (gtmgate.QuotaCounter, error) {
+	rows, err := m.opts.Store.ListUsageRollups(ctx, gtmgate.UsageQuery{TenantID: plan.TenantID, From: p.Start, To: p.End})
+	if err != nil {
+		return gtmgate.QuotaCounter{}, err
+	}
+	pr := billing.Pricing{Plan: plan, Category: m.opts.Category}
+	var c gtmgate.QuotaCounter
+	for _, r := range rows {
+		calls, tokens, cost := pr.Usage(r)
+		c.Calls += calls
+		c.Tokens += tokens
+		c.CostMicros += int64(cost)
+	}
+	return c, nil
 }
 
 var _ gtmgate.QuotaChecker = (*Meter)(nil)

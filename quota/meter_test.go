@@ -16,6 +16,19 @@ type memStore struct {
 	mu       sync.Mutex
 	plans    map[string]*gtmgate.BillingPlan
 	counters map[[3]string]gtmgate.QuotaCounter
+	rollups  []gtmgate.UsageRollup
+}
+
+func (s *memStore) ListUsageRollups(_ context.Context, q gtmgate.UsageQuery) ([]gtmgate.UsageRollup, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []gtmgate.UsageRollup
+	for _, r := range s.rollups {
+		if r.TenantID == q.TenantID && !r.Hour.Before(q.From) && r.Hour.Before(q.To) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 func (s *memStore) ListBillingPlans(context.Context) ([]*gtmgate.BillingPlan, error) {
@@ -157,5 +170,57 @@ func TestSoftLimitAnnouncedOnce(t *testing.T) {
 	}
 	if w, _ := m2.CheckQuota(ctx, "acme", gtmgate.UseTool); w != "" {
 		t.Errorf("failed calls counted: %q", w)
+	}
+}
+
+// TestPlanSetMidPeriodCountsEarlierUsage: calls made before a plan had
+// quotas count against them, as the billing statement counts them (from
+// the rollups), and calls counted after are not counted twice once they
+// reach the rollups too.
+func TestPlanSetMidPeriodCountsEarlierUsage(t *testing.T) {
+	ctx := t.Context()
+	clk := &clock{now: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)}
+	hour := func(h int) time.Time { return time.Date(2026, 3, 10, h, 0, 0, 0, time.UTC) }
+	st := &memStore{plans: map[string]*gtmgate.BillingPlan{}, counters: map[[3]string]gtmgate.QuotaCounter{},
+		rollups: []gtmgate.UsageRollup{
+			{Hour: hour(9), TenantID: "acme", Tool: "crm_contacts", Action: "list", Calls: 4, Errors: 1},
+			{Hour: hour(10), TenantID: "acme", Tool: "crm_contacts", Action: "list", Calls: 3},
+			{Hour: hour(10), TenantID: "beta", Tool: "crm_contacts", Action: "list", Calls: 50},
+			// Last period's calls are not this one's.
+			{Hour: time.Date(2026, 2, 27, 9, 0, 0, 0, time.UTC), TenantID: "acme", Tool: "crm_contacts", Action: "list", Calls: 50},
+		}}
+	m := quota.New(quota.Options{Store: st, Replica: "a", Now: clk.Now})
+	if err := m.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check := func() error {
+		_, err := m.CheckQuota(ctx, "acme", gtmgate.UseTool)
+		if err == nil {
+			m.Count(call(clk.Now()))
+		}
+		return err
+	}
+	if err := check(); err != nil { // no plan: not limited
+		t.Fatal(err)
+	}
+	// 6 successful calls so far this period; a quota of 8 leaves 2.
+	st.plans["acme"] = &gtmgate.BillingPlan{TenantID: "acme", Currency: "EUR", Limit: gtmgate.LimitHard, IncludedCalls: 8, BillingDay: 1, Timezone: "UTC"}
+	m.PlanChanged("acme")
+	for i := range 2 {
+		if err := check(); err != nil {
+			t.Fatalf("call %d of the 2 left: %v", i, err)
+		}
+	}
+	if err := check(); gtmgate.ErrorCode(err) != gtmgate.EQuotaExceeded {
+		t.Fatalf("past 8 with earlier usage: %v", err)
+	}
+	// The counted calls reach the rollups; a later read does not add them twice.
+	st.mu.Lock()
+	st.rollups = append(st.rollups, gtmgate.UsageRollup{Hour: hour(12), TenantID: "acme", Tool: "crm_contacts", Action: "list", Calls: 2})
+	st.plans["acme"].IncludedCalls = 9
+	st.mu.Unlock()
+	m.PlanChanged("acme")
+	if err := check(); err != nil {
+		t.Fatalf("the 9th call with a quota of 9: %v", err)
 	}
 }
