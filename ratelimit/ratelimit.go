@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,14 +42,19 @@ type Limiter struct {
 	opts Options
 
 	mu      sync.Mutex
-	buckets map[string]*bucket
+	buckets map[bucketKey]*bucket
 }
+
+// bucketKey names a bucket: a tenant's (credential "") or one credential's.
+type bucketKey struct{ tenant, credential string }
 
 type bucket struct {
 	lim   *rate.Limiter
 	rate  float64
 	burst int
 	used  time.Time
+	// policy is this bucket's RateLimit-Policy item, kept with its rate.
+	policy string
 }
 
 // maxBuckets bounds memory: past it, buckets idle for idleAfter are dropped.
@@ -64,7 +71,7 @@ func New(opts Options) *Limiter {
 	if opts.Replicas == nil {
 		opts.Replicas = func() int { return 1 }
 	}
-	return &Limiter{opts: opts, buckets: map[string]*bucket{}}
+	return &Limiter{opts: opts, buckets: map[bucketKey]*bucket{}}
 }
 
 // Validate checks a tenant's limits; errors name the field.
@@ -92,7 +99,7 @@ func Validate(l *gtmgate.RateLimits) error {
 // policy is one limit applied to a request.
 type policy struct {
 	name  string // "tenant" or "token"
-	key   string
+	key   bucketKey
 	limit *gtmgate.RateLimit
 }
 
@@ -107,12 +114,13 @@ func (l *Limiter) Admit(w http.ResponseWriter, r *http.Request, p *gtmgate.Princ
 	if err != nil || t.RateLimits == nil {
 		return nil // an unknown tenant is answered by the route itself
 	}
-	var policies []policy
+	var buf [2]policy
+	policies := buf[:0]
 	if lim := t.RateLimits.Tenant; lim != nil && lim.RequestsPerSecond > 0 {
-		policies = append(policies, policy{"tenant", "t\x00" + t.ID, lim})
+		policies = append(policies, policy{"tenant", bucketKey{tenant: t.ID}, lim})
 	}
 	if lim := t.RateLimits.PerToken; lim != nil && lim.RequestsPerSecond > 0 {
-		policies = append(policies, policy{"token", "k\x00" + t.ID + "\x00" + p.KeyID, lim})
+		policies = append(policies, policy{"token", bucketKey{t.ID, p.KeyID}, lim})
 	}
 	if len(policies) == 0 {
 		return nil
@@ -120,30 +128,32 @@ func (l *Limiter) Admit(w http.ResponseWriter, r *http.Request, p *gtmgate.Princ
 	return l.admit(w, policies)
 }
 
+// admit takes one token from every policy's bucket, or from none when one
+// is short: all buckets are read, then all taken, under l.mu.
 func (l *Limiter) admit(w http.ResponseWriter, policies []policy) error {
 	now := l.opts.Now()
 	n := max(1, l.opts.Replicas())
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	reservations := make([]*rate.Reservation, 0, len(policies))
+	var buf [2]*bucket
+	buckets := buf[:0]
 	var wait time.Duration
 	var refused *policy
 	for i := range policies {
 		b := l.bucket(policies[i], n, now)
-		res := b.lim.ReserveN(now, 1)
-		reservations = append(reservations, res)
-		if d := res.DelayFrom(now); !res.OK() || d > 0 {
-			if d > wait || !res.OK() {
+		buckets = append(buckets, b)
+		if short := 1 - b.lim.TokensAt(now); short > 0 {
+			if d := time.Duration(short / b.rate * float64(time.Second)); refused == nil || d > wait {
 				wait, refused = d, &policies[i]
 			}
 		}
 	}
-	if refused != nil {
-		for _, res := range reservations {
-			res.CancelAt(now)
+	if refused == nil {
+		for _, b := range buckets {
+			b.lim.AllowN(now, 1)
 		}
 	}
-	l.headers(w, policies, n, now)
+	l.headers(w, buckets, now)
 	if refused == nil {
 		return nil
 	}
@@ -165,12 +175,16 @@ func (l *Limiter) bucket(p policy, replicas int, now time.Time) *bucket {
 		if len(l.buckets) >= maxBuckets {
 			l.evict(now)
 		}
-		b = &bucket{lim: rate.NewLimiter(rate.Limit(r), burst), rate: r, burst: burst}
+		b = &bucket{lim: rate.NewLimiter(rate.Limit(r), burst)}
 		l.buckets[p.key] = b
 	} else if b.rate != r || b.burst != burst {
 		b.lim.SetLimitAt(now, rate.Limit(r))
 		b.lim.SetBurstAt(now, burst)
+	}
+	if b.rate != r || b.burst != burst || b.policy == "" {
 		b.rate, b.burst = r, burst
+		// q is the bucket's size, w the seconds it takes to fill.
+		b.policy = fmt.Sprintf("%q;q=%d;w=%d", p.name, burst, max(int(math.Ceil(float64(burst)/r)), 1))
 	}
 	b.used = now
 	return b
@@ -190,21 +204,24 @@ func (l *Limiter) evict(now time.Time) {
 // headers writes RateLimit-Policy (each limit as quota q over window w
 // seconds, the time the bucket takes to fill) and RateLimit (remaining r
 // and seconds t until full) for this replica's share. l.mu is held.
-func (l *Limiter) headers(w http.ResponseWriter, policies []policy, replicas int, now time.Time) {
-	var pol, state []byte
-	for i, p := range policies {
-		b := l.buckets[p.key]
-		tokens := b.lim.TokensAt(now)
-		window := int(math.Ceil(float64(b.burst) / b.rate))
-		full := int(math.Ceil((float64(b.burst) - tokens) / b.rate))
+func (l *Limiter) headers(w http.ResponseWriter, buckets []*bucket, now time.Time) {
+	var pol, state [128]byte
+	p, st := pol[:0], state[:0]
+	for i, b := range buckets {
 		if i > 0 {
-			pol, state = append(pol, ", "...), append(state, ", "...)
+			p, st = append(p, ", "...), append(st, ", "...)
 		}
-		pol = fmt.Appendf(pol, "%q;q=%d;w=%d", p.name, b.burst, max(window, 1))
-		state = fmt.Appendf(state, "%q;r=%d;t=%d", p.name, max(0, int(math.Floor(tokens))), max(full, 0))
+		p = append(p, b.policy...)
+		name, _, _ := strings.Cut(b.policy, ";")
+		tokens := b.lim.TokensAt(now)
+		st = append(append(st, name...), ";r="...)
+		st = strconv.AppendInt(st, int64(max(0, math.Floor(tokens))), 10)
+		st = append(st, ";t="...)
+		st = strconv.AppendInt(st, int64(max(0, math.Ceil((float64(b.burst)-tokens)/b.rate))), 10)
 	}
-	w.Header().Set("RateLimit-Policy", string(pol))
-	w.Header().Set("RateLimit", string(state))
+	h := w.Header()
+	h["Ratelimit-Policy"] = []string{string(p)}
+	h["Ratelimit"] = []string{string(st)}
 }
 
 // Replicas counts live replicas from heartbeats, refreshed in the background.
