@@ -18,7 +18,7 @@
 #   BENCH_SITE_URL      site to compare with nginx (default: gtmgate's site listener)
 #   BENCH_SITE_ROUNDS   interleaved rounds of the site runs, reported as medians (default 3)
 #   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
-#   BENCH_ONLY          run only these scenarios (default "rest mcp admin chat site postgres")
+#   BENCH_ONLY          run only these scenarios (default "rest limits mcp admin chat site postgres")
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,7 +29,9 @@ LEVELS=${BENCH_CONCURRENCY:-"1 32"}
 PGURL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
 CHAT_CHUNKS=${BENCH_CHAT_CHUNKS:-20}
 CHAT_DELAY=${BENCH_CHAT_DELAY:-1ms}
-ONLY=" ${BENCH_ONLY:-rest mcp admin chat site postgres} "
+ONLY=" ${BENCH_ONLY:-rest limits mcp admin chat site postgres} "
+LIMITS_ROUNDS=${BENCH_LIMITS_ROUNDS:-3}
+LIMITS_TOKEN=tok-bench-limits-0123456789abcdef
 CHAT_KEY=bench-model-gateway-key
 CHAT_MODEL=bench-model
 ADMIN_KEY=bench-admin-key-0123456789abcdef
@@ -44,7 +46,6 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/gtmgate-bench.XXXXXX")
 BIN=$WORK/bin
 PIDS=()
 PG_SCHEMA=""
-PG_PUBLIC_MIGRATIONS_EXISTED=""
 mkdir -p "$OUT" "$BIN"
 
 log() { printf '\n== %s\n' "$*" >&2; }
@@ -66,11 +67,6 @@ cleanup() {
 	for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
 	if [[ -n $PG_SCHEMA ]]; then
 		psql -qX "$PGURL" -c "DROP SCHEMA IF EXISTS \"$PG_SCHEMA\" CASCADE" >/dev/null 2>&1 || true
-		# The store's migration lock also creates public.schema_migrations;
-		# drop it again when this run created it and left it empty.
-		if [[ $PG_PUBLIC_MIGRATIONS_EXISTED == f ]]; then
-			psql -qX "$PGURL" -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT 1 FROM public.schema_migrations) THEN DROP TABLE public.schema_migrations; END IF; END \$\$" >/dev/null 2>&1 || true
-		fi
 	fi
 	rm -rf "$WORK"
 }
@@ -208,6 +204,45 @@ want rest && for c in $LEVELS; do
 	load rest gateway "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
 done
 
+# limits_tenant makes bench-limits, the demo tenant's twin with a billing
+# plan (prices, hard quotas and a budget far above what a run uses) and
+# per-tenant and per-token rate limits far above the load: every check runs
+# on every call and none refuses one.
+limits_tenant() {
+	local big=1000000000 code account
+	curl -sSf --noproxy '*' "$GATEWAY/admin/tenants/demo" -H "x-admin-key: $ADMIN_KEY" |
+		jq '.tenant | del(.id, .created_at, .updated_at) | .rate_limits = {tenant: {requests_per_second: 1000000, burst: 1000000},
+			per_token: {requests_per_second: 1000000, burst: 1000000}}' \
+		>"$WORK/limits-tenant.json" || die "read the demo tenant"
+	code=$(http_status PUT "$GATEWAY/admin/tenants/bench-limits" -H "x-admin-key: $ADMIN_KEY" --data @"$WORK/limits-tenant.json")
+	[[ $code == 201 ]] || die "put tenant bench-limits: $code $(head -c 300 "$WORK/probe.body")"
+	account=$(jq -r '.providers.hubspot.default' "$WORK/limits-tenant.json")
+	code=$(http_status PUT "$GATEWAY/admin/tokens/bench-limits/hubspot/$account" -H "x-admin-key: $ADMIN_KEY" \
+		--data "{\"access_token\":\"$HUBSPOT_TOKEN\"}")
+	[[ $code == 200 ]] || die "put bench-limits' HubSpot token: $code"
+	code=$(http_status POST "$GATEWAY/admin/auth" -H "x-admin-key: $ADMIN_KEY" \
+		--data "{\"tenant_id\":\"bench-limits\",\"token\":\"$LIMITS_TOKEN\"}")
+	[[ $code == 201 ]] || die "register bench-limits' token: $code"
+	code=$(http_status PUT "$GATEWAY/admin/billing/bench-limits" -H "x-admin-key: $ADMIN_KEY" \
+		--data "{\"currency\":\"EUR\",\"limit\":\"hard\",\"included_calls\":$big,\"included_tokens\":$big,\"monthly_budget\":$big,\"tool_call_price\":{\"default\":0.001}}")
+	[[ $code == 201 ]] || die "put bench-limits' billing plan: $code $(head -c 300 "$WORK/probe.body")"
+	code=$(http_status POST "$GATEWAY/api/v1/bench-limits/crm" -H "Authorization: Bearer $LIMITS_TOKEN" --data "$REST_BODY")
+	[[ $code == 200 ]] || die "REST call as bench-limits answered $code: $(head -c 300 "$WORK/probe.body")"
+}
+
+# The same call with the operator's limits off (the demo tenant: no plan, no
+# rate limits) and on (bench-limits), in interleaved rounds.
+if want limits; then
+	log "REST with billing, quota and rate limit checks: off (demo) / on (bench-limits), $LIMITS_ROUNDS rounds"
+	limits_tenant
+	for c in $LEVELS; do
+		for _ in $(seq "$LIMITS_ROUNDS"); do
+			load rest gateway-off "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
+			load rest gateway-limits "$c" "$GATEWAY/api/v1/bench-limits/crm" -H "Authorization: Bearer $LIMITS_TOKEN" -body "$REST_BODY"
+		done
+	done
+fi
+
 want mcp && log "MCP tools/call: gateway crm_pipelines / bare go-sdk echo"
 want mcp && for c in $LEVELS; do
 	load mcp sdk "$c" "$MCP_FLOOR" -mcp-tool echo -mcp-args '{"text":"bench"}'
@@ -266,15 +301,10 @@ elif ! command -v psql >/dev/null; then
 elif ! psql -qX "$PGURL" -c 'SELECT 1' >/dev/null 2>"$WORK/psql.err"; then
 	unavailable admin "PostgreSQL not reachable: $(head -n1 "$WORK/psql.err")"
 else
-	# gtmgate's store takes its schema from search_path in the URL, but its
-	# migration bookkeeping reads schema_migrations unqualified: create the
-	# schema and that table first (see bench/README.md).
+	# gtmgate's store keeps every table, its migrations' included, in the
+	# schema search_path in the URL names.
 	PG_SCHEMA=gtmgate_bench_${STAMP,,}_$$
-	PG_PUBLIC_MIGRATIONS_EXISTED=$(psql -qAtX "$PGURL" -c "SELECT to_regclass('public.schema_migrations') IS NOT NULL")
-	psql -qX -v ON_ERROR_STOP=1 "$PGURL" >/dev/null <<SQL
-CREATE SCHEMA "$PG_SCHEMA";
-CREATE TABLE "$PG_SCHEMA".schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL);
-SQL
+	psql -qX -v ON_ERROR_STOP=1 "$PGURL" -c "CREATE SCHEMA \"$PG_SCHEMA\"" >/dev/null
 	sep='?'
 	[[ $PGURL == *\?* ]] && sep='&'
 	start_gtmgate postgres DATABASE_URL="$PGURL${sep}search_path=$PG_SCHEMA"

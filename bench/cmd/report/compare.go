@@ -30,6 +30,17 @@ var comparisons = slices.Concat([]comparison{
 	{scenario: "rest", name: "gateway on postgres vs bare ReverseProxy (added)",
 		subject: ref{"rest", "gateway-postgres"}, floor: ref{"rest", "floor"},
 		subjectBase: &ref{"rest", "direct"}, floorBase: &ref{"rest", "direct"}},
+	{scenario: "rest", name: "gateway, limits off (demo tenant) vs bare ReverseProxy (added)",
+		subject: ref{"rest", "gateway-off"}, floor: ref{"rest", "floor"},
+		subjectBase: &ref{"rest", "direct"}, floorBase: &ref{"rest", "direct"}},
+	{scenario: "rest", name: "gateway, billing+quota+rate limits on vs bare ReverseProxy (added)",
+		subject: ref{"rest", "gateway-limits"}, floor: ref{"rest", "floor"},
+		subjectBase: &ref{"rest", "direct"}, floorBase: &ref{"rest", "direct"}},
+	// (on − off) / the floor's added latency: the checks' own cost as a
+	// share of one bare proxy hop.
+	{scenario: "rest", name: "limits on − off vs bare ReverseProxy's added",
+		subject: ref{"rest", "gateway-limits"}, floor: ref{"rest", "floor"},
+		subjectBase: &ref{"rest", "gateway-off"}, floorBase: &ref{"rest", "direct"}},
 	{scenario: "mcp", name: "gateway /mcp overhead (added over direct) vs bare SDK echo",
 		subject: ref{"mcp", "gateway"}, floor: ref{"mcp", "sdk"}, subjectBase: &ref{"rest", "direct"}},
 	{scenario: "admin", name: "GET /admin/audit?limit=100: postgres vs sqlite",
