@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gtmgate/gtmgate/admincli"
 	"github.com/gtmgate/gtmgate/app"
 	"github.com/gtmgate/gtmgate/buildinfo"
 	"github.com/gtmgate/gtmgate/config"
@@ -27,6 +28,7 @@ func main() {
 const usage = `usage:
   gtmgate serve [flags]     run the site, gateway and docs listeners (gtmgate serve -h lists flags)
   gtmgate hash-key KEY      print the SHA-256 of an admin key, for ADMIN_API_KEY
+  gtmgate admin COMMAND     call the admin API (gtmgate admin -h lists commands)
   gtmgate health [--url U]  query a running gateway's /health; exit 0 when healthy (for container health checks)
   gtmgate version           print the version, commit and Go version
 `
@@ -49,6 +51,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "health":
 		return healthCheck(args[1:], stdout, stderr)
+	case "admin":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return admincli.Run(ctx, admincli.Options{Args: args[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr})
 	case "version":
 		bi := buildinfo.Get()
 		commit := bi.Commit
