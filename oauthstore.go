@@ -114,4 +114,11 @@ type OAuthStore interface {
 	// at as used and returns it, exactly once. Unknown, used and expired codes
 	// all return ErrNotFound.
 	ConsumeConnectCode(ctx context.Context, hash string, at time.Time) (*ConnectCode, error)
+
+	// ListOAuthGrants lists the clients holding live (unexpired, unrevoked)
+	// tokens for a tenant at at, by client id.
+	ListOAuthGrants(ctx context.Context, tenantID string, at time.Time) ([]OAuthGrant, error)
+	// RevokeOAuthGrant revokes every token a client holds for a tenant and
+	// reports how many; ErrNotFound when it holds no live token.
+	RevokeOAuthGrant(ctx context.Context, tenantID, clientID string, at time.Time) (int64, error)
 }

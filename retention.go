@@ -23,11 +23,14 @@ const (
 	RecordQuotaCounters = "quota_counters"
 	// RecordReplicas are replica heartbeats, aged from when last seen.
 	RecordReplicas = "replicas"
+	// RecordConsoleSessions are console sessions, aged from when they
+	// expire.
+	RecordConsoleSessions = "console_sessions"
 )
 
 // RecordKinds lists every kind PruneRecords takes.
 var RecordKinds = []string{RecordAudit, RecordUsageEvents, RecordLedger, RecordVerdicts, RecordHealthSnapshots,
-	RecordWebhookDeliveries, RecordOAuth, RecordQuotaCounters, RecordReplicas}
+	RecordWebhookDeliveries, RecordOAuth, RecordQuotaCounters, RecordReplicas, RecordConsoleSessions}
 
 // RetentionStore deletes records past their retention.
 type RetentionStore interface {

@@ -24,6 +24,7 @@ type Store interface {
 	BillingStore
 	OperationsStore
 	RetentionStore
+	ConsoleStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.
@@ -55,6 +56,9 @@ type TokenStore interface {
 	PutProviderToken(ctx context.Context, t *ProviderToken) error
 	// GetProviderToken returns ErrNotFound when no token is stored.
 	GetProviderToken(ctx context.Context, tenantID, provider, accountID string) (*ProviderToken, error)
+	// ListProviderTokens describes a tenant's stored provider tokens, secrets
+	// left out, by provider and account.
+	ListProviderTokens(ctx context.Context, tenantID string) ([]ProviderTokenInfo, error)
 }
 
 // AuditStore keeps the audit log and the usage meter. WriteCalls writes audit

@@ -140,3 +140,66 @@ func (h *Handler) putProviderToken(w http.ResponseWriter, r *http.Request) {
 	jsonapi.Write(w, http.StatusOK, map[string]any{"tenant_id": tenantID, "provider": provider, "account_id": account,
 		"token_type": pt.TokenType, "expires_at": b.ExpiresAt, "stored": true})
 }
+
+// listProviderTokens serves GET /admin/tenants/{tenant_id}/provider-tokens:
+// which accounts have a stored token and when it expires, never the token.
+func (h *Handler) listProviderTokens(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("tenant_id")
+	if _, err := h.tenant(r, id); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	ts, err := h.opts.Store.ListProviderTokens(r.Context(), id)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"provider_tokens": ts})
+}
+
+// listOAuthGrants serves GET /admin/tenants/{tenant_id}/oauth-grants: the
+// OAuth clients holding live tokens for the tenant.
+func (h *Handler) listOAuthGrants(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("tenant_id")
+	if _, err := h.tenant(r, id); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	gs, err := h.opts.Store.ListOAuthGrants(r.Context(), id, h.opts.Now().UTC())
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, map[string]any{"oauth_grants": gs})
+}
+
+// RevokeGrantBody is POST /admin/tenants/{tenant_id}/oauth-grants/revoke's
+// body; a client id may be a URL, so it travels in the body, not the path.
+type RevokeGrantBody struct {
+	ClientID string `json:"client_id"`
+}
+
+// revokeOAuthGrant revokes every token an OAuth client holds for a tenant;
+// the client must be authorised again.
+func (h *Handler) revokeOAuthGrant(w http.ResponseWriter, r *http.Request) {
+	tenant := r.PathValue("tenant_id")
+	var b RevokeGrantBody
+	if err := jsonapi.Decode(w, r, h.opts.MaxBodyBytes, &b); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if b.ClientID == "" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "client_id is required"))
+		return
+	}
+	n, err := h.opts.Store.RevokeOAuthGrant(r.Context(), tenant, b.ClientID, h.opts.Now().UTC())
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		err = gtmgate.Errorf(gtmgate.ENotFound, "client %q holds no live token for tenant %q", b.ClientID, tenant)
+	}
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	setAuditDetail(w, "client "+b.ClientID)
+	jsonapi.Write(w, http.StatusOK, map[string]any{"client_id": b.ClientID, "revoked_tokens": n})
+}

@@ -24,6 +24,9 @@ const (
 	// most); replicas unseen for a day have stopped.
 	quotaCountersKeep = 62 * 24 * time.Hour
 	replicasKeep      = 24 * time.Hour
+	// An expired console session is of no use; a day's margin keeps it in
+	// sight of an operator looking into a sign-in.
+	consoleSessionsKeep = 24 * time.Hour
 )
 
 // retentionRules are the record kinds the sweep prunes and for how long
@@ -39,6 +42,7 @@ func retentionRules(r config.Retention) []retention.Rule {
 		{Kind: gtmgate.RecordOAuth, Keep: r.OAuth},
 		{Kind: gtmgate.RecordQuotaCounters, Keep: quotaCountersKeep},
 		{Kind: gtmgate.RecordReplicas, Keep: replicasKeep},
+		{Kind: gtmgate.RecordConsoleSessions, Keep: consoleSessionsKeep},
 	}
 }
 

@@ -32,8 +32,9 @@ var prunables = map[string][]prunable{
 		{table: "oauth_connect_codes", key: "hash", age: "expires_at"},
 		{table: "oauth_tokens", key: "id", age: "expires_at"},
 	},
-	gtmgate.RecordQuotaCounters: {{table: "quota_counters", key: "(tenant_id, period_start, replica)", age: "period_start"}},
-	gtmgate.RecordReplicas:      {{table: "replicas", key: "id", age: "seen_at"}},
+	gtmgate.RecordQuotaCounters:   {{table: "quota_counters", key: "(tenant_id, period_start, replica)", age: "period_start"}},
+	gtmgate.RecordReplicas:        {{table: "replicas", key: "id", age: "seen_at"}},
+	gtmgate.RecordConsoleSessions: {{table: "console_sessions", key: "hash", age: "expires_at"}},
 }
 
 // PruneRecords deletes at most limit rows of kind dated before before. Each

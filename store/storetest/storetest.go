@@ -72,6 +72,9 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ReplicasAndHealth", testReplicasAndHealth},
 		{"Retention", testRetention},
 		{"RollupsPreserveTotals", testRollupsPreserveTotals},
+		{"ConsoleSessions", testConsoleSessions},
+		{"ProviderTokenList", testProviderTokenList},
+		{"OAuthGrants", testOAuthGrants},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
