@@ -36,7 +36,7 @@ func RunFinished(status string) bool {
 const (
 	TriggerCall     = "call"     // run_agent
 	TriggerSchedule = "schedule" // a schedule's tick
-	TriggerManual   = "manual"   // POST /admin/run-cron
+	TriggerManual   = "manual"   // POST /admin/run-cron or /admin/agent-schedules/{job_id}/run
 )
 
 // AgentRun is one agent run: a tool-calling loop through the model gateway,

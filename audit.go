@@ -8,7 +8,9 @@ const (
 	SourceMCP   = "mcp"
 	SourceChat  = "chat"
 	SourceAdmin = "admin"
-	SourceCron  = "cron"
+	// SourceConsole is an admin operation made in the operator console.
+	SourceConsole = "console"
+	SourceCron    = "cron"
 )
 
 // Audit outcomes.

@@ -126,6 +126,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			WithHint("send the admin key in the x-admin-key header"))
 		return
 	}
+	h.serve(w, r, start, gtmgate.SourceAdmin, "admin")
+}
+
+// ServeSignedIn serves an admin request from a surface that authenticated
+// the operator itself (the console, after checking its session): the same
+// routes, validation and audit as the API, recorded under source and key.
+func (h *Handler) ServeSignedIn(w http.ResponseWriter, r *http.Request, source, key string) {
+	h.serve(w, r, h.opts.Now(), source, key)
+}
+
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, start time.Time, source, key string) {
 	buf := &bufferedResponse{header: http.Header{}}
 	h.mux.ServeHTTP(buf, r)
 	if buf.status == 0 {
@@ -133,8 +144,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The mux has set r.Pattern to the matched route; no need to route again.
 	entry := gtmgate.AuditEntry{
-		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, r.Pattern), Source: gtmgate.SourceAdmin,
-		Key: "admin", Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
+		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, r.Pattern), Source: source,
+		Key: key, Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
 		DurationMS: float64(h.opts.Now().Sub(start).Microseconds()) / 1000, Detail: buf.auditDetail,
 		TraceID: telemetry.TraceID(r.Context()),
 	}

@@ -82,6 +82,20 @@ func TestSchedulesRunCronAndTool(t *testing.T) {
 	if len(entries) != 1 || entries[0].(map[string]any)["source"] != "cron" || entries[0].(map[string]any)["action"] != "crm_deals.list" {
 		t.Errorf("scheduled call's audit = %v", entries)
 	}
+	// One job run now by its id, outside its cron.
+	if r := env.Admin("POST", "/admin/agent-schedules/nope/run", nil); r.Status != 404 {
+		t.Errorf("run an unknown job: %d %s", r.Status, r.Body)
+	}
+	if r := env.Admin("POST", "/admin/agent-schedules/demo-weekly-ad-review/run", nil); r.Status != 200 || r.JSON(t)["status"] != "skipped" {
+		t.Errorf("run a disabled job: %d %s", r.Status, r.Body)
+	}
+	r = env.Admin("POST", "/admin/agent-schedules/pipeline/run", nil)
+	if r.Status != 200 || r.JSON(t)["job_id"] != "pipeline" {
+		t.Fatalf("run now: %d %s", r.Status, r.Body)
+	}
+	if now := waitRun(t, env, r.JSON(t)["run_id"].(string), "succeeded"); now["trigger"] != "manual" || now["run_id"] == run["run_id"] {
+		t.Errorf("run now = %v", now)
+	}
 	list := env.Admin("GET", "/admin/agent-schedules?tenant=demo", nil).JSON(t)["schedules"].([]any)
 	var found map[string]any
 	for _, s := range list {
@@ -89,7 +103,7 @@ func TestSchedulesRunCronAndTool(t *testing.T) {
 			found = s.(map[string]any)
 		}
 	}
-	if found == nil || len(found["last_runs"].([]any)) != 1 {
+	if found == nil || len(found["last_runs"].([]any)) != 2 {
 		t.Errorf("schedules = %v", list)
 	}
 

@@ -358,6 +358,8 @@ func adminOperations() []operation {
 		adm("POST /admin/run-cron", "runCron", "Run now every scheduled job whose cron expression equals the body's",
 			jsonBody(requestOf[schedule.RunCronBody]("cron")),
 			jsonOK(200, object(map[string]Schema{"cron": str, "ran": {"type": "array", "items": responseOf[schedule.Ran]()}}), append([]int{404}, adminErrors...)...)),
+		adm("POST /admin/agent-schedules/{job_id}/run", "runScheduleNow", "Run one scheduled job now, outside its cron (a disabled job is skipped)",
+			nil, jsonOK(200, responseOf[schedule.Ran](), withNotFound...)),
 		adm("GET /admin/agent-runs", "listAgentRuns", "Agent runs, newest first", nil, jsonOK(200, listOf[agent.View]("runs"), adminErrors...),
 			tenantQ, queryParam("job_id", "Only runs of this scheduled job.", str),
 			queryParam("status", "queued, running, waiting_approval, succeeded, failed, cancelled or skipped.", str), limitOf(50, 500)),

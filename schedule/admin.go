@@ -74,6 +74,18 @@ func (s *Scheduler) Mount(mux gtmgate.Router) {
 	mux.HandleFunc("PUT /admin/agent-schedules/{job_id}", s.adminPut)
 	mux.HandleFunc("DELETE /admin/agent-schedules/{job_id}", s.adminDelete)
 	mux.HandleFunc("POST /admin/run-cron", s.adminRunCron)
+	mux.HandleFunc("POST /admin/agent-schedules/{job_id}/run", s.adminRunNow)
+}
+
+// adminRunNow serves POST /admin/agent-schedules/{job_id}/run: one
+// schedule's run now, outside its cron, as run-cron starts it.
+func (s *Scheduler) adminRunNow(w http.ResponseWriter, r *http.Request) {
+	ran, err := s.RunNow(r.Context(), r.PathValue("job_id"))
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, ran)
 }
 
 func (s *Scheduler) adminList(w http.ResponseWriter, r *http.Request) {

@@ -361,15 +361,33 @@ func (s *Scheduler) RunCron(ctx context.Context, expr string) ([]Ran, error) {
 	}
 	out := make([]Ran, 0, len(matched))
 	for _, sc := range matched {
-		if !sc.Enabled {
-			out = append(out, Ran{JobID: sc.JobID, TenantID: sc.TenantID, Status: gtmgate.RunSkipped, Reason: "the schedule is disabled"})
-			continue
-		}
-		r, err := s.start(ctx, sc, s.opts.Now(), gtmgate.TriggerManual)
+		ran, err := s.runManual(ctx, sc)
 		if err != nil {
-			return out, fmt.Errorf("run schedule %s: %w", sc.JobID, err)
+			return out, err
 		}
-		out = append(out, Ran{JobID: sc.JobID, TenantID: sc.TenantID, RunID: r.ID, Status: r.Status, Reason: r.Reason})
+		out = append(out, ran)
 	}
 	return out, nil
+}
+
+// RunNow runs one schedule now, as RunCron does; an unknown job is
+// NOT_FOUND.
+func (s *Scheduler) RunNow(ctx context.Context, jobID string) (Ran, error) {
+	sc, err := s.get(ctx, "", jobID)
+	if err != nil {
+		return Ran{}, err
+	}
+	return s.runManual(ctx, sc)
+}
+
+// runManual starts a manual run of sc; a disabled schedule is skipped.
+func (s *Scheduler) runManual(ctx context.Context, sc *gtmgate.Schedule) (Ran, error) {
+	if !sc.Enabled {
+		return Ran{JobID: sc.JobID, TenantID: sc.TenantID, Status: gtmgate.RunSkipped, Reason: "the schedule is disabled"}, nil
+	}
+	r, err := s.start(ctx, sc, s.opts.Now(), gtmgate.TriggerManual)
+	if err != nil {
+		return Ran{}, fmt.Errorf("run schedule %s: %w", sc.JobID, err)
+	}
+	return Ran{JobID: sc.JobID, TenantID: sc.TenantID, RunID: r.ID, Status: r.Status, Reason: r.Reason}, nil
 }
