@@ -51,7 +51,9 @@ type AuditFilter struct {
 	Key      string
 	// Parent selects the calls made for one request (an agent run's).
 	Parent string
-	Since  time.Time
+	// RequestID selects the entries of one request.
+	RequestID string
+	Since     time.Time
 	// Before is the cursor: only entries with ID < Before (0 = no bound).
 	Before int64
 	Limit  int

@@ -51,8 +51,10 @@ type LedgerFilter struct {
 	Kind     string
 	// Status selects incidents by state (IncidentOpen, IncidentResolved).
 	Status string
-	Since  time.Time
-	Limit  int
+	// RequestID selects the entries of one request.
+	RequestID string
+	Since     time.Time
+	Limit     int
 }
 
 // Feedback severities.

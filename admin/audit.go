@@ -21,7 +21,7 @@ const (
 func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: q.Get("key"),
-		Parent: q.Get("parent")}
+		Parent: q.Get("parent"), RequestID: q.Get("request_id")}
 	var err error
 	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err != nil {
 		jsonapi.WriteError(w, r, err)

@@ -11,7 +11,7 @@ import (
 // listLedger serves GET /admin/errors?tenant&kind&since&limit.
 func (h *Handler) listLedger(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := gtmgate.LedgerFilter{TenantID: q.Get("tenant"), Kind: q.Get("kind")}
+	f := gtmgate.LedgerFilter{TenantID: q.Get("tenant"), Kind: q.Get("kind"), RequestID: q.Get("request_id")}
 	var err error
 	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err == nil {
 		f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 100, 1000)

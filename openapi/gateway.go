@@ -279,14 +279,15 @@ func adminOperations() []operation {
 		adm("GET /admin/audit", "queryAudit", "Query the audit log, newest first", nil, jsonOK(200, audit, adminErrors...),
 			tenantQ, queryParam("action", "Only this tool or admin action.", str), queryParam("source", "rest, mcp, chat, admin…", str),
 			queryParam("key", "Only entries of this credential (token id or prefix).", str),
-			queryParam("parent", "Only the calls made for this request id (an agent run's request_id).", str), since, limit,
+			queryParam("parent", "Only the calls made for this request id (an agent run's request_id).", str),
+			queryParam("request_id", "Only the entries of this request.", str), since, limit,
 			queryParam("cursor", "next_cursor of the previous page.", str),
 			queryParam("after", "Follow the log forward instead: entries oldest first in commit order after this next_cursor "+
 				"of a previous follow (empty = from the first, or from since). An entry that commits late is never skipped. "+
 				"Cannot be combined with cursor.", str)),
 		adm("GET /admin/audit/stats", "auditStats", "Call counts and latencies over 24 h, 7 d and 30 d", nil, jsonOK(200, responseOf[gtmgate.AuditStats](), adminErrors...)),
 		adm("GET /admin/errors", "listErrors", "List the error ledger", nil, jsonOK(200, listOf[gtmgate.LedgerEntry]("entries"), adminErrors...),
-			tenantQ, since, limit),
+			tenantQ, queryParam("kind", "failure or incident.", str), queryParam("request_id", "Only the entries of this request.", str), since, limit),
 		adm("GET /admin/errors/{id}", "getError", "Get an error ledger entry", nil, jsonOK(200, responseOf[gtmgate.LedgerEntry](), withNotFound...)),
 		adm("POST /admin/replay", "replay", "Replay a failed call from the ledger", jsonBody(requestOf[admin.ReplayBody]("entry_id")),
 			jsonOK(200, replay, append([]int{404, 409}, adminErrors...)...)),

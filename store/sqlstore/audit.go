@@ -198,6 +198,7 @@ func (s *Store) auditConditions(f gtmgate.AuditFilter) *conditions {
 	c.eq("source", f.Source)
 	c.eq("key_id", f.Key)
 	c.eq("parent_request_id", f.Parent)
+	c.eq("request_id", f.RequestID)
 	if !f.Since.IsZero() {
 		c.add("time >= ?", s.t(f.Since))
 	}

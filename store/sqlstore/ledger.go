@@ -51,6 +51,7 @@ func (s *Store) ListLedger(ctx context.Context, f gtmgate.LedgerFilter) ([]*gtmg
 	c.eq("tenant_id", f.TenantID)
 	c.eq("kind", f.Kind)
 	c.eq("status", f.Status)
+	c.eq("request_id", f.RequestID)
 	if !f.Since.IsZero() {
 		c.add("time >= ?", s.t(f.Since))
 	}

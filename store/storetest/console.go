@@ -116,3 +116,27 @@ func testOAuthGrants(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		t.Errorf("after revoke: %+v", got)
 	}
 }
+
+func testRequestFilters(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	putTenant(t, s, "acme")
+	must(t, s.WriteCalls(ctx, []gtmgate.AuditEntry{
+		{Time: t0, TenantID: "acme", Action: "crm_deals.list", Source: gtmgate.SourceREST, Outcome: gtmgate.OutcomeOK, RequestID: "req-a"},
+		{Time: t0, TenantID: "acme", Action: "crm_deals.list", Source: gtmgate.SourceREST, Outcome: gtmgate.OutcomeError, RequestID: "req-b"},
+	}, nil))
+	got, _, err := s.QueryAudit(ctx, gtmgate.AuditFilter{RequestID: "req-b", Limit: 10})
+	must(t, err)
+	if len(got) != 1 || got[0].Outcome != gtmgate.OutcomeError {
+		t.Errorf("audit of req-b: %+v", got)
+	}
+	for _, id := range []string{"led_a", "led_b"} {
+		must(t, s.AddLedgerEntry(ctx, &gtmgate.LedgerEntry{ID: id, Kind: gtmgate.LedgerFailure, Time: t0, TenantID: "acme", Source: gtmgate.SourceREST,
+			Tool: "crm_deals", ErrorCode: "UPSTREAM_ERROR", Message: "m", RequestID: "req-" + id[4:]}))
+	}
+	es, err := s.ListLedger(ctx, gtmgate.LedgerFilter{RequestID: "req-b", Limit: 10})
+	must(t, err)
+	if len(es) != 1 || es[0].ID != "led_b" {
+		t.Errorf("ledger of req-b: %+v", es)
+	}
+}

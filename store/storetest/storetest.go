@@ -75,6 +75,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ConsoleSessions", testConsoleSessions},
 		{"ProviderTokenList", testProviderTokenList},
 		{"OAuthGrants", testOAuthGrants},
+		{"RequestFilters", testRequestFilters},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
