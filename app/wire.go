@@ -13,6 +13,7 @@ import (
 	"github.com/gtmgate/gtmgate/agenttools"
 	"github.com/gtmgate/gtmgate/chat"
 	"github.com/gtmgate/gtmgate/clientip"
+	"github.com/gtmgate/gtmgate/console"
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/mcpgateway"
@@ -134,8 +135,9 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	restAuth := &gateway.Authenticator{Tokens: a.store, Guard: bearerGuard, Limiter: a.limiter}
 	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard,
 		Limiter: a.limiter}
+	adminGuard := guard("admin") // one count of wrong admin keys, API and console sign-in alike
 	adminAPI := admin.New(admin.Options{
-		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: guard("admin"), BillingChanged: a.meter.PlanChanged, UsageEventsKept: a.cfg.Retention.UsageEvents,
+		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: adminGuard, BillingChanged: a.meter.PlanChanged, UsageEventsKept: a.cfg.Retention.UsageEvents,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth},
@@ -148,6 +150,12 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		LoopbackOrigins: loopbackBind(a.cfg.GatewayAddr),
 		Version:         a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Recorder: a.recorder, Logger: a.logger,
 	})
+	operatorConsole, err := console.New(console.Options{Admin: adminAPI, Sessions: a.store, Recorder: a.recorder, KeyHash: keyHash,
+		KeyGuard: adminGuard, CSRFKey: a.derivedKey("gtmgate console csrf"), GatewayURL: a.cfg.GatewayURL,
+		MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger, Client: clients.Addr})
+	if err != nil {
+		return err
+	}
 	chatHandler, err := a.chatHandler()
 	if err != nil {
 		return err
@@ -155,7 +163,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	gatewayAPI := &openapi.Published{}
 	gw := gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
-		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, MCP: mcp,
+		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, Console: operatorConsole, MCP: mcp,
 		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder, Grading: a.gradingHealth(), Snapshot: a.snapshotStatus,
 		OpenAPI: gatewayAPI,
 	})

@@ -27,11 +27,12 @@ type Options struct {
 	MaxBodyBytes int64
 	Metrics      *middleware.Metrics
 	Logger       *slog.Logger
-	// Admin, MCP, Chat and OAuth are mounted when set.
-	Admin http.Handler
-	MCP   http.Handler
-	Chat  ChatHandler
-	OAuth Mounter
+	// Admin, Console, MCP, Chat and OAuth are mounted when set.
+	Admin   http.Handler
+	Console http.Handler
+	MCP     http.Handler
+	Chat    ChatHandler
+	OAuth   Mounter
 	// Grading, when set, is reported by /health.
 	Grading *GradingHealth
 	// Audit, when set, is reported by /health.
@@ -109,6 +110,10 @@ func (s *Server) routes() *http.ServeMux {
 	// handler records its own routes.
 	if s.opts.Admin != nil {
 		root.Handle("/admin/", middleware.Headers(middleware.AdminHeaders)(s.opts.Admin))
+	}
+	if s.opts.Console != nil {
+		root.Handle("/console", s.opts.Console)
+		root.Handle("/console/", s.opts.Console)
 	}
 	root.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.ENotFound, "no route %s %s", r.Method, r.URL.Path).

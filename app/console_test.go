@@ -1,0 +1,298 @@
+package app_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gtmgate/gtmgate/app/apptest"
+)
+
+// operator is a browser-like client of the console: a cookie jar, no
+// redirects followed, and the CSRF token of the last page read.
+type operator struct {
+	t    *testing.T
+	base string
+	c    *http.Client
+	csrf string
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func newOperator(t *testing.T, env *apptest.Env) *operator {
+	jar, _ := cookiejar.New(nil)
+	return &operator{t: t, base: env.GatewayURL, c: &http.Client{Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (o *operator) do(method, path string, form url.Values, headers ...string) (*http.Response, string) {
+	o.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, _ := http.NewRequest(method, o.base+path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := o.c.Do(req)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if m := csrfField.FindSubmatch(b); m != nil {
+		o.csrf = string(m[1])
+	}
+	return resp, string(b)
+}
+
+func (o *operator) get(path string) (int, string) {
+	o.t.Helper()
+	resp, body := o.do("GET", path, nil)
+	return resp.StatusCode, body
+}
+
+// post sends a form with the CSRF token of the last page read.
+func (o *operator) post(path string, form url.Values) *http.Response {
+	o.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	form.Set("csrf", o.csrf)
+	resp, _ := o.do("POST", path, form)
+	return resp
+}
+
+func (o *operator) signIn(key string) *http.Response {
+	o.t.Helper()
+	o.get("/console/signin")
+	return o.post("/console/signin", url.Values{"admin_key": {key}, "next": {"/console/tenants"}})
+}
+
+// TestConsoleSignIn: pages need a session; the sign-in form needs its CSRF
+// token and the admin key; a session cookie is HttpOnly and SameSite=Strict;
+// sign-out ends the session on the server; every console response forbids
+// framing and inline script.
+func TestConsoleSignIn(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	o := newOperator(t, env)
+	if resp, _ := o.do("GET", "/console/approvals", nil); resp.StatusCode != 303 || resp.Header.Get("Location") != "/console/signin?next=%2Fconsole%2Fapprovals" {
+		t.Fatalf("signed out: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	resp, page := o.do("GET", "/console/signin", nil)
+	for k, want := range map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store"} {
+		if resp.Header.Get(k) != want {
+			t.Errorf("%s = %q", k, resp.Header.Get(k))
+		}
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP = %q", csp)
+	}
+	if !strings.Contains(page, `type="password"`) {
+		t.Fatalf("sign-in page: %s", page)
+	}
+	// Without the form's token the sign-in is refused, even with the key.
+	if resp, _ := o.do("POST", "/console/signin", url.Values{"admin_key": {apptest.AdminKey}}); resp.StatusCode != 403 {
+		t.Fatalf("sign-in without CSRF: %d", resp.StatusCode)
+	}
+	if resp := o.post("/console/signin", url.Values{"admin_key": {"wrong"}}); resp.StatusCode != 401 {
+		t.Fatalf("wrong key: %d", resp.StatusCode)
+	}
+	resp = o.signIn(apptest.AdminKey)
+	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/console/tenants" {
+		t.Fatalf("sign in: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	var session *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == "gtmgate_console_session" {
+			session = c
+		}
+	}
+	if session == nil || !session.HttpOnly || session.SameSite != http.SameSiteStrictMode || session.MaxAge != 8*3600 {
+		t.Fatalf("session cookie: %+v", session)
+	}
+	if code, _ := o.get("/console/tenants"); code != 200 {
+		t.Fatalf("tenants after sign-in: %d", code)
+	}
+	// A form from another site is refused even with the right token.
+	o.get("/console/tenants")
+	form := url.Values{"csrf": {o.csrf}, "id": {"evil"}}
+	if resp, _ := o.do("POST", "/console/tenants", form, "Origin", "https://evil.example"); resp.StatusCode != 403 {
+		t.Errorf("cross-origin form: %d", resp.StatusCode)
+	}
+	if resp, _ := o.do("POST", "/console/tenants", form, "Sec-Fetch-Site", "cross-site"); resp.StatusCode != 403 {
+		t.Errorf("cross-site form: %d", resp.StatusCode)
+	}
+	if r := env.Admin("GET", "/admin/tenants/evil", nil); r.Status != 404 {
+		t.Errorf("a refused form created a tenant: %d", r.Status)
+	}
+
+	if resp := o.post("/console/signout", nil); resp.StatusCode != 303 {
+		t.Fatalf("sign out: %d", resp.StatusCode)
+	}
+	// The old cookie no longer opens a session, even when replayed.
+	replay := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequest("GET", env.GatewayURL+"/console/tenants", nil)
+	req.AddCookie(session)
+	if r, err := replay.Do(req); err != nil || r.StatusCode != 303 {
+		t.Fatalf("replayed session after sign-out: %v %v", r, err)
+	}
+	audit := env.Admin("GET", "/admin/audit?source=console", nil)
+	for _, want := range []string{`"action":"console.signin","source":"console"`, `"outcome":"denied"`, `"action":"console.signout"`, `"action":"admin.tenants.get"`} {
+		if !strings.Contains(string(audit.Body), want) {
+			t.Errorf("console audit lacks %s: %s", want, audit.Body)
+		}
+	}
+}
+
+// TestConsolePages: every page renders for a signed-in operator, and every
+// action goes through the admin API (its validation and audit) and back.
+func TestConsolePages(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	o := newOperator(t, env)
+	o.signIn(apptest.AdminKey)
+	for _, p := range []string{"/console/", "/console/?range=24h", "/console/?range=30d", "/console/tenants", "/console/tenants/demo",
+		"/console/approvals", "/console/audit", "/console/audit?source=rest&tenant=demo", "/console/errors", "/console/incidents",
+		"/console/quality", "/console/feedback", "/console/schedules", "/console/brief", "/console/health", "/console/health?fresh=1"} {
+		code, body := o.get(p)
+		if code != 200 || !strings.Contains(body, "<h1>") || strings.Contains(body, `class="error"`) {
+			t.Errorf("%s: %d %s", p, code, body)
+		}
+	}
+	for _, p := range []string{"/console/tenants/nobody", "/console/calls/nope", "/console/nothing"} {
+		if code, _ := o.get(p); code != 404 {
+			t.Errorf("%s: %d, want 404", p, code)
+		}
+	}
+	if code, _ := o.get("/console/static/console.css"); code != 200 {
+		t.Errorf("stylesheet: %d", code)
+	}
+
+	// Create a tenant, issue a token (shown once), use it, revoke it.
+	o.get("/console/tenants")
+	if resp := o.post("/console/tenants", url.Values{"id": {"globex"}, "name": {"Globex"}}); resp.StatusCode != 303 || resp.Header.Get("Location") != "/console/tenants/globex" {
+		t.Fatalf("create: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	_, page := o.get("/console/tenants/globex")
+	if !strings.Contains(page, "Tenant globex saved.") {
+		t.Errorf("no flash after create")
+	}
+	form := url.Values{"label": {"laptop"}, "csrf": {o.csrf}}
+	resp, page := o.do("POST", "/console/tenants/globex/tokens", form)
+	token := regexp.MustCompile(`id="new-token" class="secret">(gtm_[A-Za-z0-9_-]+)<`).FindStringSubmatch(page)
+	if resp.StatusCode != 201 || token == nil {
+		t.Fatalf("issue: %d %s", resp.StatusCode, page)
+	}
+	if r := env.Do("GET", env.GatewayURL+"/api/v1/globex/approvals/x", nil, "Authorization", "Bearer "+token[1]); r.Status != 404 {
+		t.Fatalf("the issued token does not work: %d", r.Status)
+	}
+	if _, again := o.get("/console/tenants/globex"); strings.Contains(again, token[1]) {
+		t.Fatal("the token is shown twice")
+	}
+	tokID := regexp.MustCompile(`/console/tenants/globex/tokens/(tok_[a-z0-9]+)/revoke`).FindStringSubmatch(page)
+	if resp := o.post("/console/tenants/globex/tokens/"+tokID[1]+"/revoke", nil); resp.StatusCode != 303 {
+		t.Fatalf("revoke: %d", resp.StatusCode)
+	}
+	if r := env.Do("GET", env.GatewayURL+"/api/v1/globex/approvals/x", nil, "Authorization", "Bearer "+token[1]); r.Status != 401 {
+		t.Fatalf("revoked token still works: %d", r.Status)
+	}
+
+	// Edit the configuration: the admin API's validation answers, and what
+	// was typed stays in the form.
+	o.get("/console/tenants/globex")
+	resp, page = o.do("POST", "/console/tenants/globex", url.Values{"csrf": {o.csrf}, "config": {`{"name": "Globex", "status": "paused?"}`}})
+	if resp.StatusCode != 422 || !strings.Contains(page, "Not saved:") || !strings.Contains(page, "paused?") {
+		t.Errorf("invalid configuration: %d %s", resp.StatusCode, page)
+	}
+	resp, _ = o.do("POST", "/console/tenants/globex", url.Values{"csrf": {o.csrf}, "config": {`{"name": "Globex Corp", "approval_policy": {"categories": ["crm_write"]}}`}})
+	if resp.StatusCode != 303 {
+		t.Errorf("save configuration: %d", resp.StatusCode)
+	}
+	if got := env.Admin("GET", "/admin/tenants/globex", nil); !strings.Contains(string(got.Body), `"name":"Globex Corp"`) || !strings.Contains(string(got.Body), "crm_write") {
+		t.Errorf("saved tenant: %s", got.Body)
+	}
+	o.get("/console/tenants/globex")
+	if resp := o.post("/console/tenants/globex/billing", url.Values{"billing": {`{"currency": "EUR", "limit": "hard", "included_calls": 1000}`}}); resp.StatusCode != 303 {
+		t.Errorf("billing: %d", resp.StatusCode)
+	}
+	if got := env.Admin("GET", "/admin/billing/globex", nil); got.Status != 200 {
+		t.Errorf("billing plan: %d %s", got.Status, got.Body)
+	}
+
+	// A gated call approved in the console runs.
+	demo := env.Admin("GET", "/admin/tenants/demo", nil).JSON(t)["tenant"].(map[string]any)
+	env.Admin("PUT", "/admin/tenants/demo", map[string]any{"name": demo["name"], "status": "active", "providers": demo["providers"],
+		"approval_policy": map[string]any{"categories": []string{"crm_write"}}})
+	gated := env.Tool(env.DemoToken, "demo", "crm", "crm_contacts", map[string]any{"action": "create", "rationale": "add a lead",
+		"properties": map[string]any{"email": "console@example.com", "firstname": "Console"}})
+	id, _ := gated.JSON(t)["approval_id"].(string)
+	if id == "" {
+		t.Fatalf("gated call: %d %s", gated.Status, gated.Body)
+	}
+	_, page = o.get("/console/approvals")
+	if !strings.Contains(page, id) || !strings.Contains(page, "console@example.com") {
+		t.Fatalf("approvals page lacks the held call and its input: %s", page)
+	}
+	if resp := o.post("/console/approvals/"+id+"/reject", nil); resp.StatusCode != 303 {
+		t.Errorf("reject without a reason: %d", resp.StatusCode)
+	}
+	if _, page := o.get("/console/approvals"); !strings.Contains(page, "say why") {
+		t.Errorf("reject without a reason was not refused")
+	}
+	if resp := o.post("/console/approvals/"+id+"/approve", url.Values{"reason": {"fine"}}); resp.StatusCode != 303 {
+		t.Fatalf("approve: %d", resp.StatusCode)
+	}
+	status := env.Do("GET", env.GatewayURL+"/api/v1/demo/approvals/"+id, nil, "Authorization", "Bearer "+env.DemoToken).JSON(t)
+	if status["status"] != "executed" {
+		t.Errorf("after approval in the console: %v", status)
+	}
+	if got := env.Admin("GET", "/admin/approvals/"+id, nil); !strings.Contains(string(got.Body), `"decided_by":"console:`) {
+		t.Errorf("the decision does not name the console session: %s", got.Body)
+	}
+
+	// A failed call is replayed from the errors page; the call page links it.
+	env.Tool(env.DemoToken, "demo", "crm", "crm_deals", map[string]any{"action": "get", "id": "999999", "rationale": "missing deal"})
+	led := env.Admin("GET", "/admin/errors?tenant=demo", nil).JSON(t)["entries"].([]any)[0].(map[string]any)
+	_, page = o.get("/console/errors")
+	if !strings.Contains(page, led["id"].(string)) {
+		t.Fatalf("errors page lacks %s", led["id"])
+	}
+	if resp := o.post("/console/errors/"+led["id"].(string)+"/replay", nil); resp.StatusCode != 303 {
+		t.Fatalf("replay: %d", resp.StatusCode)
+	}
+	if _, page := o.get("/console/errors"); !strings.Contains(page, "Replayed "+led["id"].(string)) {
+		t.Errorf("no replay outcome shown")
+	}
+	if code, page := o.get("/console/calls/" + led["request_id"].(string)); code != 200 || !strings.Contains(page, led["id"].(string)) {
+		t.Errorf("call detail: %d", code)
+	}
+
+	// Schedules run now; the brief is generated.
+	o.get("/console/schedules")
+	if resp := o.post("/console/schedules/demo-weekly-ad-review/run", nil); resp.StatusCode != 303 {
+		t.Errorf("run now: %d", resp.StatusCode)
+	}
+	if _, page := o.get("/console/schedules"); !strings.Contains(page, "the schedule is disabled") {
+		t.Errorf("run now of a disabled job: no reason shown")
+	}
+	if resp := o.post("/console/brief", nil); resp.StatusCode != 303 {
+		t.Errorf("brief: %d", resp.StatusCode)
+	}
+	if _, page := o.get("/console/brief"); !strings.Contains(page, "Generated") {
+		t.Errorf("brief page after generating: %s", page)
+	}
+	audit := env.Admin("GET", "/admin/audit?source=console&action=admin.approvals.approve.post", nil)
+	if !strings.Contains(string(audit.Body), id) {
+		t.Errorf("the approval is not audited with source console: %s", audit.Body)
+	}
+}

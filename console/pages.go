@@ -1,0 +1,480 @@
+package console
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/secret"
+)
+
+// obj is a decoded admin API object; pages read the API's own field names.
+type obj = map[string]any
+
+func (c *Console) pageRoutes() map[string]handler {
+	return map[string]handler{
+		"GET /console/{$}":                                 c.overview,
+		"POST /console/signout":                            c.signOut,
+		"GET /console/tenants":                             c.tenants,
+		"POST /console/tenants":                            c.createTenant,
+		"GET /console/tenants/{id}":                        c.tenant,
+		"POST /console/tenants/{id}":                       c.saveTenant,
+		"POST /console/tenants/{id}/billing":               c.saveBilling,
+		"POST /console/tenants/{id}/tokens":                c.issueToken,
+		"POST /console/tenants/{id}/tokens/{token}/revoke": c.revokeToken,
+		"POST /console/tenants/{id}/grants/revoke":         c.revokeGrant,
+		"GET /console/approvals":                           c.approvals,
+		"POST /console/approvals/{id}/{decision}":          c.decide,
+		"GET /console/audit":                               c.audit,
+		"GET /console/calls/{request_id}":                  c.call_,
+		"GET /console/errors":                              c.errorsPage,
+		"POST /console/errors/{id}/replay":                 c.replay,
+		"GET /console/incidents":                           c.incidents,
+		"POST /console/incidents/{id}/resolve":             c.resolveIncident,
+		"GET /console/quality":                             c.quality,
+		"POST /console/quality/verdicts/{id}/label":        c.label,
+		"GET /console/feedback":                            c.feedback,
+		"POST /console/feedback/{id}/resolve":              c.resolveFeedback,
+		"GET /console/schedules":                           c.schedules,
+		"POST /console/schedules/{id}/run":                 c.runSchedule,
+		"GET /console/brief":                               c.brief,
+		"POST /console/brief":                              c.triggerBrief,
+		"GET /console/health":                              c.health,
+	}
+}
+
+// fetch gathers several admin GETs for one page; the first failure is the
+// page's error, the rest of the page still renders.
+type fetch struct {
+	c   *Console
+	r   *http.Request
+	err error
+}
+
+func (f *fetch) get(path string, out any) bool {
+	err := f.c.call(f.r, http.MethodGet, path, nil, out)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return err == nil
+}
+
+func (f *fetch) message() string {
+	if f.err == nil {
+		return ""
+	}
+	return f.err.Error()
+}
+
+// act runs an admin action from a form and redirects to "to" with what
+// happened.
+func (c *Console) act(w http.ResponseWriter, r *http.Request, method, path string, body any, to, ok string) {
+	var out obj
+	if err := c.call(r, method, path, body, &out); err != nil {
+		c.done(w, r, to, "Refused: "+err.Error())
+		return
+	}
+	c.done(w, r, to, ok)
+}
+
+func esc(s string) string { return url.PathEscape(s) }
+
+func (c *Console) tenants(w http.ResponseWriter, r *http.Request, _ *session) {
+	f := &fetch{c: c, r: r}
+	var out struct{ Tenants []obj }
+	f.get("/admin/tenants", &out)
+	c.render(w, r, http.StatusOK, "tenants", &page{Title: "Tenants", Nav: "tenants", Error: f.message(), Data: out.Tenants})
+}
+
+func (c *Console) createTenant(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := strings.TrimSpace(r.PostForm.Get("id"))
+	if id == "" {
+		c.done(w, r, "/console/tenants", "Refused: a tenant needs an id.")
+		return
+	}
+	body := obj{"name": cmp.Or(strings.TrimSpace(r.PostForm.Get("name")), id)}
+	var out obj
+	if err := c.call(r, http.MethodPut, "/admin/tenants/"+esc(id), body, &out); err != nil {
+		c.done(w, r, "/console/tenants", "Refused: "+err.Error())
+		return
+	}
+	c.done(w, r, "/console/tenants/"+esc(id), "Tenant "+id+" saved.")
+}
+
+// tenantView is the tenant page's data.
+type tenantView struct {
+	ID, Config, Billing string
+	Tenant              obj
+	Tokens, Provider    []obj
+	Grants              []obj
+	NewToken            string
+	Accounts            []obj
+}
+
+func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
+	f := &fetch{c: c, r: r}
+	v := &tenantView{ID: id}
+	var t struct{ Tenant obj }
+	if !f.get("/admin/tenants/"+esc(id), &t) {
+		return nil, f.message()
+	}
+	v.Tenant = t.Tenant
+	editable := obj{}
+	for k, val := range t.Tenant {
+		if k != "id" && k != "created_at" && k != "updated_at" {
+			editable[k] = val
+		}
+	}
+	v.Config = indent(editable)
+	var tokens struct{ Tokens []obj }
+	f.get("/admin/auth/"+esc(id), &tokens)
+	v.Tokens = tokens.Tokens
+	var pts struct {
+		ProviderTokens []obj `json:"provider_tokens"`
+	}
+	f.get("/admin/tenants/"+esc(id)+"/provider-tokens", &pts)
+	v.Provider = pts.ProviderTokens
+	var grants struct {
+		Grants []obj `json:"oauth_grants"`
+	}
+	f.get("/admin/tenants/"+esc(id)+"/oauth-grants", &grants)
+	v.Grants = grants.Grants
+	var plan obj
+	if err := c.call(r, http.MethodGet, "/admin/billing/"+esc(id), nil, &plan); err == nil {
+		v.Billing = indent(plan)
+	} else if ae := (*apiError)(nil); !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+		f.err = cmp.Or(f.err, err)
+	}
+	return v, f.message()
+}
+
+func (c *Console) tenant(w http.ResponseWriter, r *http.Request, _ *session) {
+	c.renderTenant(w, r, http.StatusOK, "", "")
+}
+
+func (c *Console) renderTenant(w http.ResponseWriter, r *http.Request, status int, newToken, problem string) {
+	id := r.PathValue("id")
+	v, msg := c.tenantView(r, id)
+	if v == nil {
+		c.render(w, r, http.StatusNotFound, "notfound", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg})
+		return
+	}
+	v.NewToken = newToken
+	if problem != "" {
+		msg = problem
+		if cfg := r.PostForm.Get("config"); cfg != "" {
+			v.Config = cfg // keep what the operator typed
+		}
+	}
+	c.render(w, r, status, "tenant", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg, Data: v})
+}
+
+// saveTenant replaces the tenant's configuration with the edited JSON; the
+// admin API validates it and names the field at fault.
+func (c *Console) saveTenant(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("id")
+	cfg, err := decodeObject(r.PostForm.Get("config"))
+	if err == nil {
+		err = c.call(r, http.MethodPut, "/admin/tenants/"+esc(id), cfg, nil)
+	}
+	if err != nil {
+		c.renderTenant(w, r, http.StatusUnprocessableEntity, "", "Not saved: "+err.Error())
+		return
+	}
+	c.done(w, r, "/console/tenants/"+esc(id), "Configuration saved.")
+}
+
+func (c *Console) saveBilling(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("id")
+	plan, err := decodeObject(r.PostForm.Get("billing"))
+	if err == nil {
+		err = c.call(r, http.MethodPut, "/admin/billing/"+esc(id), plan, nil)
+	}
+	if err != nil {
+		c.done(w, r, "/console/tenants/"+esc(id)+"#billing", "Billing plan not saved: "+err.Error())
+		return
+	}
+	c.done(w, r, "/console/tenants/"+esc(id)+"#billing", "Billing plan saved.")
+}
+
+// issueToken generates a token, registers it and shows it once, in this
+// response only (never in a redirect or a cookie).
+func (c *Console) issueToken(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("id")
+	token, err := secret.NewToken("gtm_")
+	if err != nil {
+		c.refuse(w, r, http.StatusInternalServerError, "No token could be generated.")
+		return
+	}
+	var out obj
+	if err := c.call(r, http.MethodPost, "/admin/auth", obj{"tenant_id": id, "token": token, "label": strings.TrimSpace(r.PostForm.Get("label"))}, &out); err != nil {
+		c.done(w, r, "/console/tenants/"+esc(id), "Refused: "+err.Error())
+		return
+	}
+	c.renderTenant(w, r, http.StatusCreated, token, "")
+}
+
+func (c *Console) revokeToken(w http.ResponseWriter, r *http.Request, _ *session) {
+	id, tok := r.PathValue("id"), r.PathValue("token")
+	c.act(w, r, http.MethodDelete, "/admin/auth/"+esc(id)+"/"+esc(tok), nil, "/console/tenants/"+esc(id), "Token "+tok+" revoked.")
+}
+
+func (c *Console) revokeGrant(w http.ResponseWriter, r *http.Request, _ *session) {
+	id, client := r.PathValue("id"), r.PostForm.Get("client_id")
+	c.act(w, r, http.MethodPost, "/admin/tenants/"+esc(id)+"/oauth-grants/revoke", obj{"client_id": client},
+		"/console/tenants/"+esc(id), "OAuth client "+client+" disconnected.")
+}
+
+func (c *Console) approvals(w http.ResponseWriter, r *http.Request, _ *session) {
+	f := &fetch{c: c, r: r}
+	var pending, decided struct{ Approvals []obj }
+	f.get("/admin/approvals?status=pending&limit=200", &pending)
+	f.get("/admin/approvals?limit=50", &decided)
+	decided.Approvals = slices.DeleteFunc(decided.Approvals, func(a obj) bool { return a["status"] == gtmgate.ApprovalPending })
+	for _, a := range pending.Approvals {
+		a["input_pretty"] = indent(a["input"])
+	}
+	c.render(w, r, http.StatusOK, "approvals", &page{Title: "Approvals", Nav: "approvals", Error: f.message(), Refresh: 15,
+		Data: obj{"pending": pending.Approvals, "decided": decided.Approvals}})
+}
+
+func (c *Console) decide(w http.ResponseWriter, r *http.Request, s *session) {
+	id, decision := r.PathValue("id"), r.PathValue("decision")
+	if decision != "approve" && decision != "reject" {
+		c.refuse(w, r, http.StatusNotFound, "Unknown decision.")
+		return
+	}
+	reason := strings.TrimSpace(r.PostForm.Get("reason"))
+	if decision == "reject" && reason == "" {
+		c.done(w, r, "/console/approvals", "Refused: say why you reject the call.")
+		return
+	}
+	c.act(w, r, http.MethodPost, "/admin/approvals/"+esc(id)+"/"+decision, obj{"reason": reason, "decided_by": s.actor()},
+		"/console/approvals", "Approval "+id+": "+decision+"d.")
+}
+
+// auditFilters are the audit API's filters the explorer passes on.
+var auditFilters = []string{"tenant", "action", "source", "key", "request_id", "since", "limit", "cursor"}
+
+func (c *Console) audit(w http.ResponseWriter, r *http.Request, _ *session) {
+	q := url.Values{}
+	for _, k := range auditFilters {
+		if v := strings.TrimSpace(r.URL.Query().Get(k)); v != "" {
+			q.Set(k, v)
+		}
+	}
+	if !q.Has("limit") {
+		q.Set("limit", "50")
+	}
+	f := &fetch{c: c, r: r}
+	var out struct {
+		Entries    []obj
+		NextCursor string `json:"next_cursor"`
+	}
+	f.get("/admin/audit?"+q.Encode(), &out)
+	next := ""
+	if out.NextCursor != "" {
+		nq := url.Values{}
+		for k, v := range q {
+			nq[k] = v
+		}
+		nq.Set("cursor", out.NextCursor)
+		next = "/console/audit?" + nq.Encode()
+	}
+	filters := map[string]string{}
+	for _, k := range auditFilters {
+		filters[k] = q.Get(k)
+	}
+	c.render(w, r, http.StatusOK, "audit", &page{Title: "Audit", Nav: "audit", Error: f.message(),
+		Data: obj{"entries": out.Entries, "next": next, "filters": filters}})
+}
+
+// call_ is one call's detail: its audit entries, the calls it made (an
+// agent run's), its ledger entry, and where its usage and verdicts are.
+func (c *Console) call_(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("request_id")
+	f := &fetch{c: c, r: r}
+	var audit, children struct{ Entries []obj }
+	f.get("/admin/audit?request_id="+url.QueryEscape(id), &audit)
+	f.get("/admin/audit?parent="+url.QueryEscape(id), &children)
+	var ledger struct{ Entries []obj }
+	f.get("/admin/errors?request_id="+url.QueryEscape(id), &ledger)
+	if f.err == nil && len(audit.Entries) == 0 && len(ledger.Entries) == 0 {
+		c.render(w, r, http.StatusNotFound, "notfound", &page{Title: "Call " + id, Nav: "audit", Error: "No audit entry has request id " + id + "."})
+		return
+	}
+	c.render(w, r, http.StatusOK, "call", &page{Title: "Call " + id, Nav: "audit", Error: f.message(),
+		Data: obj{"request_id": id, "entries": audit.Entries, "children": children.Entries, "ledger": ledger.Entries}})
+}
+
+func (c *Console) errorsPage(w http.ResponseWriter, r *http.Request, _ *session) {
+	q := url.Values{"kind": {gtmgate.LedgerFailure}, "limit": {"100"}}
+	if t := r.URL.Query().Get("tenant"); t != "" {
+		q.Set("tenant", t)
+	}
+	f := &fetch{c: c, r: r}
+	var out struct{ Entries []obj }
+	f.get("/admin/errors?"+q.Encode(), &out)
+	for _, e := range out.Entries {
+		e["input_pretty"] = indent(e["input"])
+	}
+	c.render(w, r, http.StatusOK, "errors", &page{Title: "Errors", Nav: "errors", Error: f.message(),
+		Data: obj{"entries": out.Entries, "tenant": q.Get("tenant")}})
+}
+
+func (c *Console) replay(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("id")
+	var out obj
+	err := c.call(r, http.MethodPost, "/admin/replay", obj{"entry_id": id, "force": r.PostForm.Get("force") == "1"}, &out)
+	switch {
+	case err != nil:
+		c.done(w, r, "/console/errors", "Replay of "+id+" refused: "+err.Error())
+	case out["ok"] == true:
+		c.done(w, r, "/console/errors", "Replayed "+id+": the call succeeded.")
+	default:
+		c.done(w, r, "/console/errors", "Replayed "+id+": the call failed again ("+anyString(out["error_code"])+").")
+	}
+}
+
+func anyString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func (c *Console) incidents(w http.ResponseWriter, r *http.Request, _ *session) {
+	f := &fetch{c: c, r: r}
+	var open, resolved struct{ Incidents []obj }
+	f.get("/admin/incidents?status=open", &open)
+	f.get("/admin/incidents?status=resolved&limit=50", &resolved)
+	c.render(w, r, http.StatusOK, "incidents", &page{Title: "Incidents", Nav: "incidents", Error: f.message(),
+		Data: obj{"open": open.Incidents, "resolved": resolved.Incidents}})
+}
+
+func (c *Console) resolveIncident(w http.ResponseWriter, r *http.Request, s *session) {
+	id := r.PathValue("id")
+	c.act(w, r, http.MethodPost, "/admin/incidents/"+esc(id)+"/resolve", obj{"resolved_by": s.actor()}, "/console/incidents", "Incident "+id+" resolved.")
+}
+
+func (c *Console) quality(w http.ResponseWriter, r *http.Request, _ *session) {
+	q := url.Values{"limit": {"50"}}
+	for _, k := range []string{"tenant", "tool", "issue"} {
+		if v := r.URL.Query().Get(k); v != "" {
+			q.Set(k, v)
+		}
+	}
+	f := &fetch{c: c, r: r}
+	var verdicts struct{ Verdicts []obj }
+	var agreement, grader obj
+	var paths struct{ Paths []obj }
+	f.get("/admin/grader", &grader)
+	f.get("/admin/grader/verdicts?"+q.Encode(), &verdicts)
+	f.get("/admin/grader/agreement", &agreement)
+	f.get("/admin/grader/paths?degraded=true", &paths)
+	c.render(w, r, http.StatusOK, "quality", &page{Title: "Quality", Nav: "quality", Error: f.message(),
+		Data: obj{"grader": grader, "verdicts": verdicts.Verdicts, "agreement": agreement["agreement"], "paths": paths.Paths,
+			"tenant": q.Get("tenant"), "tool": q.Get("tool")}})
+}
+
+func (c *Console) label(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("id")
+	correct := r.PostForm.Get("correct") == "true"
+	body := obj{"correct": correct, "note": strings.TrimSpace(r.PostForm.Get("note"))}
+	if q, err := strconv.Atoi(r.PostForm.Get("quality")); err == nil && !correct {
+		body["quality"] = q
+	}
+	c.act(w, r, http.MethodPost, "/admin/grader/verdicts/"+esc(id)+"/label", body, "/console/quality", "Verdict "+id+" labelled.")
+}
+
+func (c *Console) feedback(w http.ResponseWriter, r *http.Request, _ *session) {
+	f := &fetch{c: c, r: r}
+	var open, resolved struct{ Feedback []obj }
+	f.get("/admin/feedback?resolved=false", &open)
+	f.get("/admin/feedback?resolved=true&limit=30", &resolved)
+	c.render(w, r, http.StatusOK, "feedback", &page{Title: "Feedback", Nav: "feedback", Error: f.message(),
+		Data: obj{"open": open.Feedback, "resolved": resolved.Feedback}})
+}
+
+func (c *Console) resolveFeedback(w http.ResponseWriter, r *http.Request, s *session) {
+	id := r.PathValue("id")
+	c.act(w, r, http.MethodPost, "/admin/feedback/"+esc(id)+"/resolve", obj{"resolved_by": s.actor()}, "/console/feedback", "Feedback "+id+" resolved.")
+}
+
+func (c *Console) schedules(w http.ResponseWriter, r *http.Request, _ *session) {
+	f := &fetch{c: c, r: r}
+	var out struct{ Schedules []obj }
+	f.get("/admin/agent-schedules", &out)
+	c.render(w, r, http.StatusOK, "schedules", &page{Title: "Schedules", Nav: "schedules", Error: f.message(), Data: out.Schedules})
+}
+
+func (c *Console) runSchedule(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("id")
+	var ran obj
+	if err := c.call(r, http.MethodPost, "/admin/agent-schedules/"+esc(id)+"/run", nil, &ran); err != nil {
+		c.done(w, r, "/console/schedules", "Refused: "+err.Error())
+		return
+	}
+	msg := "Job " + id + ": run " + anyString(ran["run_id"]) + " " + anyString(ran["status"]) + "."
+	if reason := anyString(ran["reason"]); reason != "" {
+		msg = "Job " + id + " " + anyString(ran["status"]) + ": " + reason + "."
+	}
+	c.done(w, r, "/console/schedules", msg)
+}
+
+func (c *Console) brief(w http.ResponseWriter, r *http.Request, _ *session) {
+	var b obj
+	msg := ""
+	if err := c.call(r, http.MethodGet, "/admin/daily-brief", nil, &b); err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+			msg = err.Error()
+		}
+		b = nil
+	}
+	c.render(w, r, http.StatusOK, "brief", &page{Title: "Daily brief", Nav: "brief", Error: msg, Data: b})
+}
+
+func (c *Console) triggerBrief(w http.ResponseWriter, r *http.Request, _ *session) {
+	c.act(w, r, http.MethodPost, "/admin/daily-brief/trigger", obj{}, "/console/brief", "Daily brief generated.")
+}
+
+func (c *Console) health(w http.ResponseWriter, r *http.Request, _ *session) {
+	path := "/admin/system-health"
+	if r.URL.Query().Get("fresh") == "1" {
+		path += "?fresh=1"
+	}
+	f := &fetch{c: c, r: r}
+	var rep obj
+	f.get(path, &rep)
+	c.render(w, r, http.StatusOK, "health", &page{Title: "System health", Nav: "health", Error: f.message(), Refresh: 60, Data: rep})
+}
+
+// indent renders a decoded value as indented JSON for a page.
+func indent(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil || string(b) == "null" {
+		return ""
+	}
+	return string(b)
+}
+
+// decodeObject reads an edited JSON object from a form field.
+func decodeObject(text string) (obj, error) {
+	var o obj
+	if err := json.Unmarshal([]byte(text), &o); err != nil || o == nil {
+		return nil, &apiError{Status: http.StatusBadRequest, Message: "the text is not a JSON object: " + jsonProblem(err)}
+	}
+	return o, nil
+}
+
+func jsonProblem(err error) string {
+	if err == nil {
+		return "null"
+	}
+	return err.Error()
+}

@@ -1,0 +1,119 @@
+package console
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// page is what every template gets.
+type page struct {
+	Title   string
+	Nav     string // the navigation entry to mark current
+	Error   string
+	Flash   string
+	CSRF    string
+	Refresh int // seconds between live refreshes (console.js), 0 for none
+	Data    any
+}
+
+// nav is the console's navigation: every section is a capability that
+// exists.
+var nav = []struct{ Key, Label, Path string }{
+	{"overview", "Overview", "/console/"},
+	{"tenants", "Tenants", "/console/tenants"},
+	{"approvals", "Approvals", "/console/approvals"},
+	{"audit", "Audit", "/console/audit"},
+	{"errors", "Errors", "/console/errors"},
+	{"incidents", "Incidents", "/console/incidents"},
+	{"quality", "Quality", "/console/quality"},
+	{"feedback", "Feedback", "/console/feedback"},
+	{"schedules", "Schedules", "/console/schedules"},
+	{"brief", "Daily brief", "/console/brief"},
+	{"health", "Health", "/console/health"},
+}
+
+var funcs = template.FuncMap{
+	"nav": func() any { return nav },
+	"when": func(v any) string {
+		switch t := v.(type) {
+		case time.Time:
+			if t.IsZero() {
+				return "—"
+			}
+			return t.UTC().Format("2006-01-02 15:04:05Z")
+		case *time.Time:
+			if t == nil || t.IsZero() {
+				return "—"
+			}
+			return t.UTC().Format("2006-01-02 15:04:05Z")
+		case string:
+			if tt, err := time.Parse(time.RFC3339Nano, t); err == nil {
+				return tt.UTC().Format("2006-01-02 15:04:05Z")
+			}
+			return t
+		}
+		return fmt.Sprint(v)
+	},
+	"pretty": func(v any) string {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return fmt.Sprint(v)
+		}
+		return string(b)
+	},
+	"percent": func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) },
+	"money":   func(v float64) string { return fmt.Sprintf("%.2f", v) },
+	"ms":      func(v float64) string { return fmt.Sprintf("%.1f ms", v) },
+	"join": func(v any, sep string) string {
+		var parts []string
+		if l, ok := v.([]any); ok {
+			for _, x := range l {
+				parts = append(parts, fmt.Sprint(x))
+			}
+		}
+		return strings.Join(parts, sep)
+	},
+	"split": func(s string) []string { return strings.Split(s, "|") },
+}
+
+// parseTemplates parses each page with the layout.
+func parseTemplates() (map[string]*template.Template, error) {
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*template.Template{}
+	for _, n := range names {
+		base := strings.TrimSuffix(path.Base(n), ".html")
+		if base == "layout" {
+			continue
+		}
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", n)
+		if err != nil {
+			return nil, fmt.Errorf("console: template %s: %w", base, err)
+		}
+		out[base] = t
+	}
+	return out, nil
+}
+
+func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, name string, p *page) {
+	if s := sessionOf(r); s != nil {
+		p.CSRF = s.csrf
+		if p.Flash == "" {
+			p.Flash = s.flash
+		}
+	}
+	t := c.pages[name]
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	if err := t.Execute(w, p); err != nil {
+		c.opts.Logger.Error("console: render "+name, "error", err)
+	}
+}
