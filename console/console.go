@@ -85,11 +85,11 @@ type Options struct {
 
 // Console serves /console/.
 type Console struct {
-	opts   Options
-	mux    *http.ServeMux
-	pages  map[string]*template.Template
-	secure bool
-	origin string
+	opts        Options
+	mux         *http.ServeMux
+	pages       map[string]*template.Template
+	secure      bool
+	crossOrigin *http.CrossOriginProtection
 }
 
 // New returns the console.
@@ -106,9 +106,12 @@ func New(opts Options) (*Console, error) {
 	if opts.Client == nil {
 		opts.Client = func(r *http.Request) string { return r.RemoteAddr }
 	}
-	c := &Console{opts: opts, mux: http.NewServeMux(), secure: strings.HasPrefix(opts.GatewayURL, "https://")}
-	if u, err := url.Parse(opts.GatewayURL); err == nil && u.Host != "" {
-		c.origin = u.Scheme + "://" + u.Host
+	c := &Console{opts: opts, mux: http.NewServeMux(), secure: strings.HasPrefix(opts.GatewayURL, "https://"),
+		crossOrigin: http.NewCrossOriginProtection()}
+	if u, err := url.Parse(opts.GatewayURL); err == nil && u.Host != "" && !strings.HasSuffix(u.Host, ":0") {
+		if err := c.crossOrigin.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
+			return nil, fmt.Errorf("console: GATEWAY_URL origin: %w", err)
+		}
 	}
 	pages, err := parseTemplates()
 	if err != nil {
@@ -208,13 +211,12 @@ func (c *Console) session(r *http.Request) (*session, error) {
 	return &session{value: ck.Value, hash: hash, csrf: c.csrfToken("session", ck.Value)}, nil
 }
 
-// formAllowed checks a posted form's CSRF token and, when the browser
-// says where the form came from, that it came from the console's origin.
+// formAllowed checks that a posted form came from the console's own origin
+// (the standard library's cross-origin protection: Sec-Fetch-Site, else
+// Origin against Host; GATEWAY_URL's origin is trusted behind a proxy) and
+// carries its CSRF token.
 func (c *Console) formAllowed(r *http.Request, want string) bool {
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
-		return false
-	}
-	if o := r.Header.Get("Origin"); o != "" && c.origin != "" && o != c.origin && o != "null" {
+	if err := c.crossOrigin.Check(r); err != nil {
 		return false
 	}
 	if err := r.ParseForm(); err != nil {
