@@ -126,17 +126,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			WithHint("send the admin key in the x-admin-key header"))
 		return
 	}
-	h.serve(w, r, start, gtmgate.SourceAdmin, "admin")
+	h.run(r, start, gtmgate.SourceAdmin, "admin").writeTo(w)
 }
 
-// ServeSignedIn serves an admin request from a surface that authenticated
-// the operator itself (the console, after checking its session): the same
+// CallSignedIn runs an admin request for a surface that authenticated the
+// operator itself (the console, after checking its session): the same
 // routes, validation and audit as the API, recorded under source and key.
-func (h *Handler) ServeSignedIn(w http.ResponseWriter, r *http.Request, source, key string) {
-	h.serve(w, r, h.opts.Now(), source, key)
+// It returns the answer's status and body once the call is audited.
+func (h *Handler) CallSignedIn(r *http.Request, source, key string) (status int, body []byte) {
+	buf := h.run(r, h.opts.Now(), source, key)
+	return buf.status, buf.body.Bytes()
 }
 
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request, start time.Time, source, key string) {
+// run serves r into a buffer and audits it; the buffer is the answer to
+// send, the audit failure's when the audit could not be written.
+func (h *Handler) run(r *http.Request, start time.Time, source, key string) *bufferedResponse {
 	buf := &bufferedResponse{header: http.Header{}}
 	h.mux.ServeHTTP(buf, r)
 	if buf.status == 0 {
@@ -153,14 +157,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, start time.Time,
 		entry.Outcome = gtmgate.OutcomeError
 	}
 	if err := h.opts.Recorder.Record(r.Context(), entry, nil); err != nil {
-		jsonapi.WriteError(w, r, &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the audit log could not be written; the call's effect may have been applied", Err: err})
-		return
+		failed := &bufferedResponse{header: http.Header{}}
+		jsonapi.WriteError(failed, r, &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the audit log could not be written; the call's effect may have been applied", Err: err})
+		return failed
 	}
-	for k, v := range buf.header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(buf.status)
-	w.Write(buf.body.Bytes())
+	return buf
 }
 
 func (h *Handler) authorized(r *http.Request) bool {
@@ -204,6 +205,15 @@ type bufferedResponse struct {
 }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
+
+// writeTo sends the held response.
+func (b *bufferedResponse) writeTo(w http.ResponseWriter) {
+	for k, v := range b.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(b.status)
+	w.Write(b.body.Bytes())
+}
 func (b *bufferedResponse) WriteHeader(code int) {
 	if b.status == 0 {
 		b.status = code

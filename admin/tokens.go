@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -62,20 +63,29 @@ func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) listTokens(w http.ResponseWriter, r *http.Request) {
+	listOfTenant(h, w, r, "tokens", func(ctx context.Context, id string) ([]*gtmgate.TenantToken, error) {
+		ts, err := h.opts.Store.ListTenantTokens(ctx, id)
+		if ts == nil {
+			ts = []*gtmgate.TenantToken{}
+		}
+		return ts, err
+	})
+}
+
+// listOfTenant answers {key: list} for the path's tenant, NOT_FOUND when the
+// tenant does not exist.
+func listOfTenant[T any](h *Handler, w http.ResponseWriter, r *http.Request, key string, list func(ctx context.Context, tenantID string) ([]T, error)) {
 	id := r.PathValue("tenant_id")
 	if _, err := h.tenant(r, id); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	ts, err := h.opts.Store.ListTenantTokens(r.Context(), id)
+	items, err := list(r.Context(), id)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	if ts == nil {
-		ts = []*gtmgate.TenantToken{}
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"tokens": ts})
+	jsonapi.Write(w, http.StatusOK, map[string]any{key: items})
 }
 
 func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request) {
@@ -144,33 +154,15 @@ func (h *Handler) putProviderToken(w http.ResponseWriter, r *http.Request) {
 // listProviderTokens serves GET /admin/tenants/{tenant_id}/provider-tokens:
 // which accounts have a stored token and when it expires, never the token.
 func (h *Handler) listProviderTokens(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("tenant_id")
-	if _, err := h.tenant(r, id); err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	ts, err := h.opts.Store.ListProviderTokens(r.Context(), id)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"provider_tokens": ts})
+	listOfTenant(h, w, r, "provider_tokens", h.opts.Store.ListProviderTokens)
 }
 
 // listOAuthGrants serves GET /admin/tenants/{tenant_id}/oauth-grants: the
 // OAuth clients holding live tokens for the tenant.
 func (h *Handler) listOAuthGrants(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("tenant_id")
-	if _, err := h.tenant(r, id); err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	gs, err := h.opts.Store.ListOAuthGrants(r.Context(), id, h.opts.Now().UTC())
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"oauth_grants": gs})
+	listOfTenant(h, w, r, "oauth_grants", func(ctx context.Context, id string) ([]gtmgate.OAuthGrant, error) {
+		return h.opts.Store.ListOAuthGrants(ctx, id, h.opts.Now().UTC())
+	})
 }
 
 // RevokeGrantBody is POST /admin/tenants/{tenant_id}/oauth-grants/revoke's

@@ -10,10 +10,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"embed"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +24,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/formtoken"
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/throttle"
 )
@@ -54,9 +52,10 @@ var securityHeaders = map[string]string{
 	"Cache-Control":                "no-store",
 }
 
-// AdminAPI serves an admin API request the console has authenticated.
+// AdminAPI runs an admin API request the console has authenticated
+// (admin.Handler).
 type AdminAPI interface {
-	ServeSignedIn(w http.ResponseWriter, r *http.Request, source, key string)
+	CallSignedIn(r *http.Request, source, key string) (status int, body []byte)
 }
 
 // Options configures the console. Admin, Sessions, Recorder, KeyHash and
@@ -85,11 +84,13 @@ type Options struct {
 
 // Console serves /console/.
 type Console struct {
-	opts        Options
-	mux         *http.ServeMux
-	pages       map[string]*template.Template
-	secure      bool
-	crossOrigin *http.CrossOriginProtection
+	opts  Options
+	mux   *http.ServeMux
+	pages map[string]*template.Template
+	// signInForms and sessionForms sign the sign-in form's token (of a
+	// pre-session nonce) and every other form's (of the session cookie).
+	signInForms, sessionForms formtoken.Signer
+	crossOrigin               *http.CrossOriginProtection
 }
 
 // New returns the console.
@@ -106,8 +107,10 @@ func New(opts Options) (*Console, error) {
 	if opts.Client == nil {
 		opts.Client = func(r *http.Request) string { return r.RemoteAddr }
 	}
-	c := &Console{opts: opts, mux: http.NewServeMux(), secure: strings.HasPrefix(opts.GatewayURL, "https://"),
-		crossOrigin: http.NewCrossOriginProtection()}
+	secure := strings.HasPrefix(opts.GatewayURL, "https://")
+	c := &Console{opts: opts, mux: http.NewServeMux(), crossOrigin: http.NewCrossOriginProtection(),
+		signInForms:  formtoken.Signer{Key: opts.CSRFKey, Label: "gtmgate console csrf\x00signin", Secure: secure},
+		sessionForms: formtoken.Signer{Key: opts.CSRFKey, Label: "gtmgate console csrf\x00session", Secure: secure}}
 	if u, err := url.Parse(opts.GatewayURL); err == nil && u.Host != "" && !strings.HasSuffix(u.Host, ":0") {
 		if err := c.crossOrigin.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
 			return nil, fmt.Errorf("console: GATEWAY_URL origin: %w", err)
@@ -183,7 +186,7 @@ func (c *Console) signedIn(h handler) http.Handler {
 			c.refuse(w, r, http.StatusUnauthorized, "Your session has ended. Sign in again.")
 			return
 		}
-		if r.Method == http.MethodPost && !c.formAllowed(r, s.csrf) {
+		if r.Method == http.MethodPost && !c.formAllowed(r, c.sessionForms, s.value) {
 			c.refuse(w, r, http.StatusForbidden, "This form was not sent from the console's own page, or it expired. Go back, reload the page and try again.")
 			return
 		}
@@ -197,7 +200,7 @@ func (c *Console) signedIn(h handler) http.Handler {
 
 func (c *Console) session(r *http.Request) (*session, error) {
 	ck, err := r.Cookie(c.cookieName("session"))
-	if err != nil || len(ck.Value) != 43 {
+	if err != nil || len(ck.Value) != formtoken.ValueLength {
 		return nil, errors.New("no session cookie")
 	}
 	hash := secret.HashToken(ck.Value)
@@ -208,51 +211,31 @@ func (c *Console) session(r *http.Request) (*session, error) {
 	if !secret.EqualHash(stored.KeyHash, c.opts.KeyHash) {
 		return nil, errors.New("the admin key changed since sign-in")
 	}
-	return &session{value: ck.Value, hash: hash, csrf: c.csrfToken("session", ck.Value)}, nil
+	return &session{value: ck.Value, hash: hash, csrf: c.sessionForms.Token(ck.Value)}, nil
 }
 
 // formAllowed checks that a posted form came from the console's own origin
 // (the standard library's cross-origin protection: Sec-Fetch-Site, else
 // Origin against Host; GATEWAY_URL's origin is trusted behind a proxy) and
-// carries its CSRF token.
-func (c *Console) formAllowed(r *http.Request, want string) bool {
+// carries the token of its cookie's value.
+func (c *Console) formAllowed(r *http.Request, forms formtoken.Signer, value string) bool {
 	if err := c.crossOrigin.Check(r); err != nil {
 		return false
 	}
 	if err := r.ParseForm(); err != nil {
 		return false
 	}
-	got := r.PostForm.Get("csrf")
-	return got != "" && hmac.Equal([]byte(got), []byte(want))
+	return forms.Check(value, r.PostForm.Get("csrf"))
 }
 
-func (c *Console) csrfToken(purpose, nonce string) string {
-	m := hmac.New(sha256.New, c.opts.CSRFKey)
-	m.Write([]byte("gtmgate console csrf\x00" + purpose + "\x00" + nonce))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
-// cookieName uses the __Host- prefix over https, which pins a cookie to
-// this host and path "/".
+// cookieName and cookie name the console's cookies apart from others on
+// the gateway's host.
 func (c *Console) cookieName(name string) string {
-	if c.secure {
-		return "__Host-gtmgate_console_" + name
-	}
-	return "gtmgate_console_" + name
+	return c.sessionForms.CookieName("gtmgate_console_" + name)
 }
 
 func (c *Console) cookie(name, value string, maxAge int) *http.Cookie {
-	return &http.Cookie{Name: c.cookieName(name), Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
-		Secure: c.secure, SameSite: http.SameSiteStrictMode}
-}
-
-// randomValue is a session or nonce value: 32 random bytes, 43 characters.
-func randomValue() string {
-	v, err := secret.NewToken("")
-	if err != nil {
-		panic(err) // crypto/rand does not fail on supported platforms
-	}
-	return v
+	return c.sessionForms.Cookie("gtmgate_console_"+name, value, maxAge)
 }
 
 // signInPage shows the sign-in form with a CSRF token bound to a
@@ -266,15 +249,9 @@ func (c *Console) signInPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) renderSignIn(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	nonce := ""
-	if ck, err := r.Cookie(c.cookieName("presession")); err == nil && len(ck.Value) == 43 {
-		nonce = ck.Value
-	} else {
-		nonce = randomValue()
-		http.SetCookie(w, c.cookie("presession", nonce, 3600))
-	}
+	nonce := c.signInForms.Nonce(w, r, "gtmgate_console_presession", 3600)
 	c.render(w, r, status, "signin", &page{Title: "Sign in", Error: msg,
-		Data: map[string]string{"csrf": c.csrfToken("signin", nonce), "next": safeNext(r.FormValue("next"))}})
+		Data: map[string]string{"csrf": c.signInForms.Token(nonce), "next": safeNext(r.FormValue("next"))}})
 }
 
 // signIn checks the admin key (throttled per client address like the admin
@@ -282,7 +259,7 @@ func (c *Console) renderSignIn(w http.ResponseWriter, r *http.Request, status in
 func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 	start := c.opts.Now()
 	pre, err := r.Cookie(c.cookieName("presession"))
-	if err != nil || !c.formAllowed(r, c.csrfToken("signin", pre.Value)) {
+	if err != nil || !c.formAllowed(r, c.signInForms, pre.Value) {
 		c.refuse(w, r, http.StatusForbidden, "This sign-in form expired or was not sent from the console's page. Reload the page and sign in again.")
 		return
 	}
@@ -298,7 +275,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		c.renderSignIn(w, r, http.StatusUnauthorized, "That is not the admin key.")
 		return
 	}
-	value := randomValue()
+	value := formtoken.NewValue()
 	s := &gtmgate.ConsoleSession{Hash: secret.HashToken(value), KeyHash: c.opts.KeyHash, Address: c.opts.Client(r),
 		CreatedAt: start.UTC(), ExpiresAt: start.Add(SessionLifetime).UTC()}
 	if err := c.opts.Sessions.CreateConsoleSession(r.Context(), s); err != nil {
@@ -355,26 +332,6 @@ func (e *apiError) Error() string {
 	return e.Message
 }
 
-// memoryResponse holds an in-process admin answer.
-type memoryResponse struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (m *memoryResponse) Header() http.Header { return m.header }
-func (m *memoryResponse) WriteHeader(code int) {
-	if m.status == 0 {
-		m.status = code
-	}
-}
-func (m *memoryResponse) Write(p []byte) (int, error) {
-	if m.status == 0 {
-		m.status = http.StatusOK
-	}
-	return m.body.Write(p)
-}
-
 // call makes an admin API request in-process as the signed-in operator and
 // decodes its JSON answer into out (when not nil).
 func (c *Console) call(r *http.Request, method, path string, body, out any) error {
@@ -393,19 +350,18 @@ func (c *Console) call(r *http.Request, method, path string, body, out any) erro
 	req.RemoteAddr = r.RemoteAddr
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp := &memoryResponse{header: http.Header{}}
-	c.opts.Admin.ServeSignedIn(resp, req, gtmgate.SourceConsole, sessionOf(r).actor())
-	if resp.status >= 400 {
+	status, answer := c.opts.Admin.CallSignedIn(req, gtmgate.SourceConsole, sessionOf(r).actor())
+	if status >= 400 {
 		var env struct {
 			Error struct{ Code, Message, Hint string }
 		}
-		json.Unmarshal(resp.body.Bytes(), &env)
-		return &apiError{Status: resp.status, Code: env.Error.Code, Message: cmp.Or(env.Error.Message, http.StatusText(resp.status)), Hint: env.Error.Hint}
+		json.Unmarshal(answer, &env)
+		return &apiError{Status: status, Code: env.Error.Code, Message: cmp.Or(env.Error.Message, http.StatusText(status)), Hint: env.Error.Hint}
 	}
 	if out == nil {
 		return nil
 	}
-	if err := json.Unmarshal(resp.body.Bytes(), out); err != nil {
+	if err := json.Unmarshal(answer, out); err != nil {
 		return fmt.Errorf("console: decode %s %s: %w", method, path, err)
 	}
 	return nil

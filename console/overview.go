@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"math"
@@ -23,10 +24,9 @@ const maxOverviewTenants = 100
 
 // dayFigures are one day's calls, errors and highest tenant p95.
 type dayFigures struct {
-	Day          string
-	Calls, Errs  int64
-	P95MS        float64
-	costByTenant map[string]float64
+	Day         string
+	Calls, Errs int64
+	P95MS       float64
 }
 
 func (c *Console) overview(w http.ResponseWriter, r *http.Request, _ *session) {
@@ -50,10 +50,13 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, _ *session) {
 
 	today := c.opts.Now().UTC().Truncate(24 * time.Hour)
 	from := today.AddDate(0, 0, -(days - 1))
-	byDay := map[string]*dayFigures{}
+	series := make([]dayFigures, 0, days)
+	byDay := make(map[string]*dayFigures, days)
 	for d := from; !d.After(today); d = d.AddDate(0, 0, 1) {
-		k := d.Format(time.DateOnly)
-		byDay[k] = &dayFigures{Day: k}
+		series = append(series, dayFigures{Day: d.Format(time.DateOnly)})
+	}
+	for i := range series {
+		byDay[series[i].Day] = &series[i]
 	}
 	type tenantCost struct {
 		Tenant, Currency string
@@ -92,12 +95,7 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, _ *session) {
 			costs = append(costs, tenantCost{id, u.Billing.Currency, u.Billing.Totals.Cost})
 		}
 	}
-	slices.SortFunc(costs, func(a, b tenantCost) int { return -cmpFloat(a.Cost, b.Cost) })
-	series := make([]*dayFigures, 0, len(byDay))
-	for _, d := range byDay {
-		series = append(series, d)
-	}
-	slices.SortFunc(series, func(a, b *dayFigures) int { return strings.Compare(a.Day, b.Day) })
+	slices.SortFunc(costs, func(a, b tenantCost) int { return cmp.Compare(b.Cost, a.Cost) })
 
 	var approvals struct{ Approvals []obj }
 	f.get("/admin/approvals?status=pending&limit=1000", &approvals)
@@ -130,16 +128,6 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, _ *session) {
 		"costChart":  barChart("Cost this billing period by tenant", costBars, " "+currency),
 		"costs":      costs, "approvals": len(approvals.Approvals), "incidents": incidents.Incidents, "health": health,
 	}})
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // bar is one bar of a chart; Part is a highlighted share of it (errors of

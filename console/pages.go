@@ -466,15 +466,12 @@ func indent(v any) string {
 // decodeObject reads an edited JSON object from a form field.
 func decodeObject(text string) (obj, error) {
 	var o obj
-	if err := json.Unmarshal([]byte(text), &o); err != nil || o == nil {
-		return nil, &apiError{Status: http.StatusBadRequest, Message: "the text is not a JSON object: " + jsonProblem(err)}
+	err := json.Unmarshal([]byte(text), &o)
+	if err == nil && o == nil {
+		err = errors.New("it is null")
+	}
+	if err != nil {
+		return nil, &apiError{Status: http.StatusBadRequest, Message: "the text is not a JSON object: " + err.Error()}
 	}
 	return o, nil
-}
-
-func jsonProblem(err error) string {
-	if err == nil {
-		return "null"
-	}
-	return err.Error()
 }

@@ -1,7 +1,7 @@
 package console
 
 import (
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -40,33 +40,15 @@ var nav = []struct{ Key, Label, Path string }{
 
 var funcs = template.FuncMap{
 	"nav": func() any { return nav },
+	// when shows an API time (RFC 3339 text) to the second, "—" for none.
 	"when": func(v any) string {
-		switch t := v.(type) {
-		case time.Time:
-			if t.IsZero() {
-				return "—"
-			}
+		s, _ := v.(string)
+		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return t.UTC().Format("2006-01-02 15:04:05Z")
-		case *time.Time:
-			if t == nil || t.IsZero() {
-				return "—"
-			}
-			return t.UTC().Format("2006-01-02 15:04:05Z")
-		case string:
-			if tt, err := time.Parse(time.RFC3339Nano, t); err == nil {
-				return tt.UTC().Format("2006-01-02 15:04:05Z")
-			}
-			return t
 		}
-		return fmt.Sprint(v)
+		return cmp.Or(s, "—")
 	},
-	"pretty": func(v any) string {
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
-			return fmt.Sprint(v)
-		}
-		return string(b)
-	},
+	"pretty":  indent,
 	"percent": func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) },
 	"money":   func(v float64) string { return fmt.Sprintf("%.2f", v) },
 	"ms":      func(v float64) string { return fmt.Sprintf("%.1f ms", v) },
