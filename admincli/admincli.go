@@ -5,6 +5,7 @@
 package admincli
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -15,10 +16,12 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate/secret"
+	"go.yaml.in/yaml/v3"
 )
 
 // Options runs one gtmgate admin invocation.
@@ -44,7 +47,7 @@ from --gateway-url or GTMGATE_GATEWAY_URL (default ` + DefaultGatewayURL + `).
 commands:
   tenants list
   tenants get TENANT
-  tenants put TENANT FILE            FILE: the tenant as JSON ("-" reads stdin)
+  tenants put TENANT FILE            FILE: the tenant as JSON or YAML ("-": stdin)
   tokens list TENANT
   tokens issue TENANT [--label L]    prints the new token once
   tokens revoke TENANT TOKEN_ID
@@ -337,9 +340,9 @@ func (inv *invocation) putTenant(args []string) error {
 	if err != nil {
 		return usageError("tenants put: " + err.Error())
 	}
-	var body map[string]any
-	if err := json.Unmarshal(b, &body); err != nil {
-		return usageError(fmt.Sprintf("tenants put: %s is not a JSON object: %v", p[1], err))
+	body, err := decodeObject(p[1], b)
+	if err != nil {
+		return usageError("tenants put: " + err.Error())
 	}
 	// A tenant read with `tenants get` can be edited and put back as is.
 	if t, ok := body["tenant"].(map[string]any); ok && len(body) == 1 {
@@ -461,4 +464,36 @@ func (inv *invocation) audit(args []string) error {
 		case <-time.After(*every):
 		}
 	}
+}
+
+// decodeObject reads a JSON or YAML object. A .yaml or .yml file is YAML; any
+// other input is JSON when it starts with "{" and YAML otherwise, so stdin
+// takes either. Both become the same JSON body the API receives.
+func decodeObject(name string, b []byte) (map[string]any, error) {
+	ext := strings.ToLower(filepath.Ext(name))
+	trimmed := bytes.TrimSpace(b)
+	if ext != ".yaml" && ext != ".yml" && (len(trimmed) == 0 || trimmed[0] == '{') {
+		var body map[string]any
+		if err := json.Unmarshal(b, &body); err != nil || body == nil {
+			return nil, fmt.Errorf("%s is not a JSON object: %v", name, errOrEmpty(err))
+		}
+		return body, nil
+	}
+	var body map[string]any
+	if err := yaml.Unmarshal(b, &body); err != nil || body == nil {
+		return nil, fmt.Errorf("%s is not a YAML mapping: %v", name, errOrEmpty(err))
+	}
+	// YAML allows keys JSON has no form for (numbers, lists); refuse them by
+	// name rather than send a body the API would misread.
+	if _, err := json.Marshal(body); err != nil {
+		return nil, fmt.Errorf("%s has a value JSON cannot carry: %v", name, err)
+	}
+	return body, nil
+}
+
+func errOrEmpty(err error) error {
+	if err == nil {
+		return errors.New("it is empty or null")
+	}
+	return err
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gtmgate/gtmgate/admincli"
 	"github.com/gtmgate/gtmgate/app/apptest"
+	"go.yaml.in/yaml/v3"
 )
 
 // cli runs gtmgate admin against env's gateway.
@@ -72,6 +73,47 @@ func TestAdminCLI(t *testing.T) {
 	}
 	if code, _, errs := c.run("{", "tenants", "put", "demo", "-"); code != admincli.ExitUsage || !strings.Contains(errs, "not a JSON object") {
 		t.Fatalf("bad JSON on stdin: exit %d %s", code, errs)
+	}
+
+	// The same tenant as YAML, from a .yaml file and from stdin.
+	tenant["tenant"]["name"] = "Demo, from YAML"
+	tenant["tenant"]["approval_policy"] = map[string]any{"categories": []string{"crm_write", "email_send"}}
+	yamlTenant, err := yaml.Marshal(tenant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yamlFile := filepath.Join(t.TempDir(), "demo.yaml")
+	if err := os.WriteFile(yamlFile, yamlTenant, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.ok("tenants", "put", "demo", yamlFile)
+	var stored struct {
+		Tenant struct {
+			Name           string
+			ApprovalPolicy struct{ Categories []string } `json:"approval_policy"`
+		}
+	}
+	if err := json.Unmarshal([]byte(c.ok("tenants", "get", "demo")), &stored); err != nil ||
+		stored.Tenant.Name != "Demo, from YAML" || strings.Join(stored.Tenant.ApprovalPolicy.Categories, ",") != "crm_write,email_send" {
+		t.Fatalf("YAML tenant not stored: %v %+v", err, stored)
+	}
+	tenant["tenant"]["name"] = "Demo, YAML on stdin"
+	tenant["tenant"]["approval_policy"] = map[string]any{"categories": []string{"crm_write"}}
+	yamlTenant, _ = yaml.Marshal(tenant["tenant"])
+	if code, _, errs := c.run(string(yamlTenant), "tenants", "put", "demo", "-"); code != admincli.ExitOK {
+		t.Fatalf("YAML on stdin: exit %d %s", code, errs)
+	}
+	if !strings.Contains(c.ok("tenants", "list"), "Demo, YAML on stdin") {
+		t.Fatal("the YAML tenant from stdin was not stored")
+	}
+	for input, want := range map[string]string{
+		"name: [unclosed\n":              "not a YAML mapping",
+		"- a list\n":                     "not a YAML mapping",
+		"name: x\nproviders: {1: one}\n": "JSON cannot carry",
+	} {
+		if code, _, errs := c.run(input, "tenants", "put", "demo", "-"); code != admincli.ExitUsage || !strings.Contains(errs, want) {
+			t.Errorf("YAML %q: exit %d %s (want %q)", input, code, errs, want)
+		}
 	}
 
 	// Tokens: issue (shown once), list, revoke; the issued token works until revoked.
