@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -81,7 +82,7 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	}
 	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header}
 	b.variants = append(b.variants, newVariant("", data))
-	if len(data) < minCompress {
+	if len(data) < minCompress || !compressible(contentType) {
 		b.precomputeHeaders()
 		return b, nil
 	}
@@ -119,6 +120,12 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	}
 	b.precomputeHeaders()
 	return b, nil
+}
+
+// compressible is false for formats already compressed (PNG, JPEG, GIF,
+// WebP): gzip and brotli would spend load time for a few bytes.
+func compressible(contentType string) bool {
+	return !strings.HasPrefix(contentType, "image/") || strings.HasPrefix(contentType, "image/svg")
 }
 
 // precomputeHeaders builds each variant's header fields. Every body of a

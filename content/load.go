@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"net/http"
 	"path"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ import (
 func Load(fsys fs.FS, opts Options) (*Tree, error) {
 	opts.BaseURL = strings.TrimSuffix(opts.BaseURL, "/")
 	t := &Tree{opts: opts, byPath: map[string]*Page{}, specials: map[string]Special{}, routes: map[string]*route{}, loadedAt: time.Now()}
-	files, err := readTree(fsys)
+	files, assets, err := readTree(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -39,6 +40,18 @@ func Load(fsys fs.FS, opts Options) (*Tree, error) {
 	}
 	if err := t.addBuiltins(); err != nil {
 		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(assets)) {
+		a := assets[name]
+		r := Resource{Path: "/" + name, ContentType: assetTypes[strings.ToLower(path.Ext(name))], Data: a.data, LastModified: a.modTime}
+		if strings.HasPrefix(r.ContentType, "image/svg") {
+			// An SVG opened on its own is a document that could run script
+			// on the tree's origin; it is only ever meant as a picture.
+			r.Header = http.Header{"Content-Security-Policy": {"default-src 'none'; style-src 'unsafe-inline'; sandbox"}}
+		}
+		if err := t.addResource(r); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Resources != nil {
 		res, err := opts.Resources(t)

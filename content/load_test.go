@@ -56,6 +56,53 @@ func TestLoadMapping(t *testing.T) {
 	}
 }
 
+// TestLoadAssets: images in the tree are served as they are at their path;
+// other files are not.
+func TestLoadAssets(t *testing.T) {
+	png := append([]byte("\x89PNG\r\n\x1a\n"), strings.Repeat("x", 600)...)
+	tree, err := Load(fstest.MapFS{
+		"index.md":           page("Home", "", "![The console](/images/console.png)"),
+		"images/console.png": {Data: png},
+		"images/diagram.SVG": {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+		"images/notes.txt":   {Data: []byte("not served")},
+		".drafts/unseen.png": {Data: png},
+	}, Options{NoSearch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, accept, wantType string
+		status                 int
+	}{
+		{"/images/console.png", "image/*", "image/png", 200},
+		{"/images/diagram.SVG", "*/*", "image/svg+xml", 200},
+		{"/images/notes.txt", "*/*", TypeMarkdown, 404},
+		{"/.drafts/unseen.png", "*/*", TypeMarkdown, 404},
+	} {
+		req := httptest.NewRequest("GET", tc.path, nil)
+		req.Header.Set("Accept", tc.accept)
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		rec := httptest.NewRecorder()
+		tree.ServeHTTP(rec, req)
+		if rec.Code != tc.status || rec.Header().Get("Content-Type") != tc.wantType {
+			t.Errorf("%s: %d %s, want %d %s", tc.path, rec.Code, rec.Header().Get("Content-Type"), tc.status, tc.wantType)
+		}
+		if tc.status == 200 && rec.Header().Get("Content-Encoding") != "" {
+			t.Errorf("%s: an image sent %s-encoded", tc.path, rec.Header().Get("Content-Encoding"))
+		}
+	}
+	rec := httptest.NewRecorder()
+	tree.ServeHTTP(rec, httptest.NewRequest("GET", "/images/console.png", nil))
+	if rec.Body.String() != string(png) || rec.Header().Get("ETag") == "" {
+		t.Errorf("png body or ETag wrong: %d bytes, etag %q", rec.Body.Len(), rec.Header().Get("ETag"))
+	}
+	rec = httptest.NewRecorder()
+	tree.ServeHTTP(rec, httptest.NewRequest("GET", "/images/diagram.SVG", nil))
+	if !strings.Contains(rec.Header().Get("Content-Security-Policy"), "sandbox") {
+		t.Errorf("svg without a sandboxing CSP: %v", rec.Header())
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	tests := []struct {
 		name string

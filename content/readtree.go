@@ -14,14 +14,26 @@ type sourceFile struct {
 	modTime time.Time
 }
 
-// readTree reads every .md file of fsys, skipping dot files and directories.
-// Underscore files are kept (they hold curated prose, not pages).
-func readTree(fsys fs.FS) (map[string]sourceFile, error) {
-	files := map[string]sourceFile{}
+// assetTypes are the files besides markdown a tree serves as they are, at
+// their own path: images a page shows (the docs' screenshots, a diagram).
+var assetTypes = map[string]string{
+	".png":  "image/png",
+	".jpg":  "image/jpeg",
+	".jpeg": "image/jpeg",
+	".gif":  "image/gif",
+	".webp": "image/webp",
+	".svg":  "image/svg+xml",
+}
+
+// readTree reads every .md file of fsys, and every image (assetTypes) into
+// assets, skipping dot files and directories. Underscore files are kept
+// (they hold curated prose, not pages).
+func readTree(fsys fs.FS) (files, assets map[string]sourceFile, err error) {
+	files, assets = map[string]sourceFile{}, map[string]sourceFile{}
 	if fsys == nil {
-		return files, nil
+		return files, assets, nil
 	}
-	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -32,7 +44,8 @@ func readTree(fsys fs.FS) (map[string]sourceFile, error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !strings.HasSuffix(base, ".md") {
+		_, asset := assetTypes[strings.ToLower(path.Ext(base))]
+		if d.IsDir() || !strings.HasSuffix(base, ".md") && !asset {
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, name)
@@ -43,11 +56,15 @@ func readTree(fsys fs.FS) (map[string]sourceFile, error) {
 		if info, err := d.Info(); err == nil {
 			mod = info.ModTime()
 		}
-		files[name] = sourceFile{data: data, modTime: mod}
+		if asset {
+			assets[name] = sourceFile{data: data, modTime: mod}
+		} else {
+			files[name] = sourceFile{data: data, modTime: mod}
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("content: read tree: %w", err)
+		return nil, nil, fmt.Errorf("content: read tree: %w", err)
 	}
-	return files, nil
+	return files, assets, nil
 }
