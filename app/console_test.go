@@ -270,8 +270,8 @@ func TestConsolePages(t *testing.T) {
 	if resp := o.post("/console/errors/"+led["id"].(string)+"/replay", nil); resp.StatusCode != 303 {
 		t.Fatalf("replay: %d", resp.StatusCode)
 	}
-	if _, page := o.get("/console/errors"); !strings.Contains(page, "Replayed "+led["id"].(string)) {
-		t.Errorf("no replay outcome shown")
+	if _, page := o.get("/console/errors"); !strings.Contains(page, "Replayed "+led["id"].(string)+": the call failed again: UPSTREAM_ERROR: hubspot rejected") {
+		t.Errorf("no replay outcome with the error shown")
 	}
 	if code, page := o.get("/console/calls/" + led["request_id"].(string)); code != 200 || !strings.Contains(page, led["id"].(string)) {
 		t.Errorf("call detail: %d", code)

@@ -170,7 +170,13 @@ func barChart(title string, bars []bar, unit string) template.HTML {
 		}
 		sb.WriteString(`</g>`)
 		if i%labelEvery == 0 {
-			fmt.Fprintf(&sb, `<text class="label" x="%.1f" y="%.0f" text-anchor="middle">%s</text>`, x+bw/2, h-bottom+16, template.HTMLEscapeString(b.Label))
+			// The first label starts at its bar rather than centring on it,
+			// which would cut it at the chart's left edge.
+			anchor, lx := "middle", x+bw/2
+			if i == 0 {
+				anchor, lx = "start", x
+			}
+			fmt.Fprintf(&sb, `<text class="label" x="%.1f" y="%.0f" text-anchor="%s">%s</text>`, lx, h-bottom+16, anchor, template.HTMLEscapeString(b.Label))
 		}
 	}
 	fmt.Fprintf(&sb, `<text class="label" x="2" y="%.0f">%s%s</text>`, top+2, figure(max), template.HTMLEscapeString(unit))

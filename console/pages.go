@@ -338,7 +338,9 @@ func (c *Console) replay(w http.ResponseWriter, r *http.Request, _ *session) {
 	case out["ok"] == true:
 		c.done(w, r, "/console/errors", "Replayed "+id+": the call succeeded.")
 	default:
-		c.done(w, r, "/console/errors", "Replayed "+id+": the call failed again ("+anyString(out["error_code"])+").")
+		// The replay's error is the API's error body: {code, message, hint}.
+		e, _ := out["error"].(obj)
+		c.done(w, r, "/console/errors", "Replayed "+id+": the call failed again: "+anyString(e["code"])+": "+anyString(e["message"]))
 	}
 }
 
