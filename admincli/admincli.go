@@ -63,8 +63,8 @@ commands:
   usage TENANT [--from DAY] [--to DAY] [--period YYYY-MM]
 
 exit codes: 0 done; 1 the gateway refused the request (not found, invalid,
-conflict); 2 usage error; 3 no admin key, or the gateway refused it; 4 the
-gateway could not be reached or failed.
+conflict); 2 usage error, or a FILE that cannot be read; 3 no admin key,
+or the gateway refused it; 4 the gateway could not be reached or failed.
 `
 
 // Run runs one invocation and returns its exit code.
@@ -104,12 +104,16 @@ func Run(ctx context.Context, opts Options) int {
 		c: &client{base: strings.TrimRight(*gateway, "/"), key: key, http: opts.HTTP}}
 	err := inv.dispatch(fs.Args())
 	var ue usageError
+	var ie inputError
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &ue):
 		fmt.Fprintln(opts.Stderr, "gtmgate admin:", err)
 		fmt.Fprint(opts.Stderr, Usage)
+		return ExitUsage
+	case errors.As(err, &ie):
+		fmt.Fprintln(opts.Stderr, "gtmgate admin:", err)
 		return ExitUsage
 	}
 	fmt.Fprintln(opts.Stderr, "gtmgate admin:", err)
@@ -120,6 +124,12 @@ func Run(ctx context.Context, opts Options) int {
 type usageError string
 
 func (e usageError) Error() string { return string(e) }
+
+// inputError is a file or stdin that cannot be read or decoded: exit 2 like
+// a usage error, without the usage text that would bury the message.
+type inputError string
+
+func (e inputError) Error() string { return string(e) }
 
 // invocation is one parsed command line.
 type invocation struct {
@@ -338,11 +348,15 @@ func (inv *invocation) putTenant(args []string) error {
 	}
 	b, err := inv.readInput(p[1])
 	if err != nil {
-		return usageError("tenants put: " + err.Error())
+		return inputError("tenants put: " + err.Error())
 	}
-	body, err := decodeObject(p[1], b)
+	name := p[1]
+	if name == "-" {
+		name = "stdin"
+	}
+	body, err := decodeObject(name, b)
 	if err != nil {
-		return usageError("tenants put: " + err.Error())
+		return inputError("tenants put: " + err.Error())
 	}
 	// A tenant read with `tenants get` can be edited and put back as is.
 	if t, ok := body["tenant"].(map[string]any); ok && len(body) == 1 {
@@ -396,7 +410,7 @@ func (inv *invocation) putProviderToken(args []string) error {
 	}
 	b, err := inv.readInput(*file)
 	if err != nil {
-		return usageError("provider-token put: " + err.Error())
+		return inputError("provider-token put: " + err.Error())
 	}
 	return inv.send("PUT", "/admin/tokens/"+url.PathEscape(p[0])+"/"+url.PathEscape(p[1])+"/"+url.PathEscape(p[2]),
 		map[string]string{"access_token": strings.TrimSpace(string(b))})
