@@ -1,6 +1,6 @@
 # The two commands of the README: `go run ./cmd/gtmgate serve --demo` runs the
 # product on its embedded defaults; `make test` runs the whole test suite.
-.PHONY: run test build bench fuzz image-binary image image-test
+.PHONY: run test build bench fuzz docs-screenshots image-binary image image-test
 
 run:
 	go run ./cmd/gtmgate serve --demo
@@ -17,6 +17,10 @@ bench:
 # Short fuzzing of every decoder of outside input (seed corpora also run in `make test`).
 fuzz:
 	bash scripts/fuzz
+
+# The Console page's screenshots, taken by the browser test (scripts/docs-screenshots).
+docs-screenshots:
+	bash scripts/docs-screenshots
 
 # Container image: a static binary and the image's files in bin/image/, then
 # an image built from them with podman (nothing downloaded at image-build time).

@@ -109,7 +109,8 @@ for (const [i, run] of runs.entries()) {
     const force = entry.locator("input[name=force]");
     if (await force.count() === 1) await force.check();
     await submit(page, entry.locator("form"));
-    check((await page.locator(".flash").textContent()).includes("Replayed " + ledgerID), `${tag}: no replay outcome`);
+    check((await page.locator(".flash").textContent()).includes("Replayed " + ledgerID + ": the call failed again: UPSTREAM_ERROR"), `${tag}: no replay outcome with its error`);
+    await shot(page, `${tag} errors`);
   }
 
   // Filter the audit log.
