@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
-	"fmt"
 	"math/bits"
 	"net/http"
 	"strconv"
@@ -36,18 +35,27 @@ const minCompress = 256
 // few percent, and bodies are compressed once per load, including reloads.
 const brotliQuality = 6
 
-// Body is one precomputed response: the bytes in each encoding with their
-// strong ETags, and the headers to send with it. A Body is immutable once
-// made: its headers are precomputed too.
+// Body is one response of a tree: the bytes with their strong ETag and the
+// headers to send with them, precomputed. Compressed variants (br, gzip) are
+// made the first time a client that accepts one asks for the body, and kept:
+// a tree loads without compressing every page, and a process holds only the
+// encodings its clients have asked for.
 type Body struct {
 	Status       int
 	ContentType  string
 	LastModified time.Time
 	// Header holds extra headers (Link, Content-Signal, x-markdown-tokens…).
 	Header http.Header
-	// variants are identity, then gzip and br when they are smaller.
-	variants []variant
-	// encodings names variants[1:], for negotiation on every request.
+	// identity is the body as it is.
+	identity variant
+	// compressible says compressed variants may be made: the body is large
+	// enough and of a type that compresses.
+	compressible bool
+	compressOnce sync.Once
+	// compressed are the br and gzip variants smaller than identity, set
+	// once by compress; read only after compressOnce.Do.
+	compressed []variant
+	// encodings names compressed, for negotiation on every request.
 	encodings []string
 }
 
@@ -70,7 +78,8 @@ type headerField struct {
 // body carries, not a 304.
 var bodyHeaderKeys = []string{"Content-Type", "Content-Length", "Content-Encoding"}
 
-// NewBody precomputes the encodings of data.
+// NewBody makes a body of data with its headers; compressed variants wait
+// for the first client that accepts them.
 func NewBody(status int, contentType string, data []byte, lastModified time.Time, header http.Header) (*Body, error) {
 	if header == nil {
 		header = http.Header{}
@@ -80,22 +89,32 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	if header.Get("Content-Signal") == "" {
 		header.Set("Content-Signal", ContentSignal)
 	}
-	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header}
-	b.variants = append(b.variants, newVariant("", data))
-	if len(data) < minCompress || !compressible(contentType) {
-		b.precomputeHeaders()
-		return b, nil
+	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header,
+		compressible: len(data) >= minCompress && compressible(contentType)}
+	b.identity = newVariant("", data)
+	b.identity.header = b.headerFor(&b.identity)
+	return b, nil
+}
+
+// variants returns the compressed variants, making them on first use.
+func (b *Body) variants() []variant {
+	if !b.compressible {
+		return nil
 	}
+	b.compressOnce.Do(b.compress)
+	return b.compressed
+}
+
+// compress makes the br and gzip variants and keeps those smaller than
+// identity. Writing to a bytes.Buffer cannot fail, so neither can this.
+func (b *Body) compress() {
+	data := b.identity.data
 	var gz bytes.Buffer
 	zw := gzipWriters.Get().(*gzip.Writer)
 	defer gzipWriters.Put(zw)
 	zw.Reset(&gz)
-	if _, err := zw.Write(data); err != nil {
-		return nil, fmt.Errorf("content: gzip: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("content: gzip: %w", err)
-	}
+	_, _ = zw.Write(data)
+	_ = zw.Close()
 	var br bytes.Buffer
 	// A window sized to the body: the default 4 MiB window makes the encoder
 	// set up hash tables far larger than a page, which dominated load time.
@@ -107,67 +126,54 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 		bw.Reset(&br)
 	}
 	defer brotliWriters[lgwin].Put(bw)
-	if _, err := bw.Write(data); err != nil {
-		return nil, fmt.Errorf("content: brotli: %w", err)
-	}
-	if err := bw.Close(); err != nil {
-		return nil, fmt.Errorf("content: brotli: %w", err)
-	}
+	_, _ = bw.Write(data)
+	_ = bw.Close()
 	for _, v := range []variant{newVariant("br", br.Bytes()), newVariant("gzip", gz.Bytes())} {
 		if len(v.data) < len(data) {
-			b.variants = append(b.variants, v)
+			v.header = b.headerFor(&v)
+			b.compressed = append(b.compressed, v)
+			b.encodings = append(b.encodings, v.encoding)
 		}
 	}
-	b.precomputeHeaders()
-	return b, nil
 }
 
 // compressible is false for formats already compressed (PNG, JPEG, GIF,
-// WebP): gzip and brotli would spend load time for a few bytes.
+// WebP): gzip and brotli would spend time for a few bytes.
 func compressible(contentType string) bool {
 	return !strings.HasPrefix(contentType, "image/") || strings.HasPrefix(contentType, "image/svg")
 }
 
-// precomputeHeaders builds each variant's header fields. Every body of a
-// tree varies on Accept (HTML URLs negotiate markdown), and on
-// Accept-Encoding when it has compressed variants.
-func (b *Body) precomputeHeaders() {
+// headerFor builds the header fields v is sent with. Every body of a tree
+// varies on Accept (HTML URLs negotiate markdown), and on Accept-Encoding
+// when it may have compressed variants.
+func (b *Body) headerFor(v *variant) []headerField {
 	vary := "Accept"
-	if len(b.variants) > 1 {
+	if b.compressible {
 		vary += ", Accept-Encoding"
 	}
-	var lastModified string
-	if !b.LastModified.IsZero() {
-		lastModified = b.LastModified.Format(http.TimeFormat)
+	h := http.Header{}
+	for k, vs := range b.Header {
+		h[http.CanonicalHeaderKey(k)] = vs
 	}
-	for _, v := range b.variants[1:] {
-		b.encodings = append(b.encodings, v.encoding)
+	h.Set("Vary", vary)
+	h.Set("Content-Type", b.ContentType)
+	h.Set("Cache-Control", CacheControl)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(v.data)))
+	if v.encoding != "" {
+		h.Set("Content-Encoding", v.encoding)
 	}
-	for i := range b.variants {
-		v := &b.variants[i]
-		h := http.Header{}
-		for k, vs := range b.Header {
-			h[http.CanonicalHeaderKey(k)] = vs
-		}
-		h.Set("Vary", vary)
-		h.Set("Content-Type", b.ContentType)
-		h.Set("Cache-Control", CacheControl)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Content-Length", strconv.Itoa(len(v.data)))
-		if v.encoding != "" {
-			h.Set("Content-Encoding", v.encoding)
-		}
-		if b.Status == http.StatusOK {
-			h.Set("ETag", v.etag)
-			if lastModified != "" {
-				h.Set("Last-Modified", lastModified)
-			}
-		}
-		v.header = make([]headerField, 0, len(h))
-		for k, vs := range h {
-			v.header = append(v.header, headerField{k, vs})
+	if b.Status == http.StatusOK {
+		h.Set("ETag", v.etag)
+		if !b.LastModified.IsZero() {
+			h.Set("Last-Modified", b.LastModified.Format(http.TimeFormat))
 		}
 	}
+	fields := make([]headerField, 0, len(h))
+	for k, vs := range h {
+		fields = append(fields, headerField{k, vs})
+	}
+	return fields
 }
 
 // gzipWriters reuses compressors: each holds about a megabyte of state, and
@@ -188,11 +194,15 @@ func newVariant(encoding string, data []byte) variant {
 }
 
 // Bytes returns the identity encoding: the exact bytes served uncompressed.
-func (b *Body) Bytes() []byte { return b.variants[0].data }
+func (b *Body) Bytes() []byte { return b.identity.data }
 
 // ETag returns the strong ETag of the identity encoding.
-func (b *Body) ETag() string { return b.variants[0].etag }
+func (b *Body) ETag() string { return b.identity.etag }
 
-// Encodings returns the content codings kept besides identity. The slice
-// is the body's own: callers must not modify it.
-func (b *Body) Encodings() []string { return b.encodings }
+// Encodings returns the content codings kept besides identity, making them
+// if they were not yet. The slice is the body's own: callers must not
+// modify it.
+func (b *Body) Encodings() []string {
+	b.variants()
+	return b.encodings
+}

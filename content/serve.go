@@ -14,12 +14,14 @@ const CacheControl = "public, max-age=300"
 // body for HEAD. Its Vary names Accept and, when b has compressed variants,
 // Accept-Encoding, merged with any Vary already set.
 func ServeBody(w http.ResponseWriter, r *http.Request, b *Body) {
-	v := &b.variants[0]
-	if len(b.variants) > 1 {
-		if enc := chooseEncoding(r.Header.Get("Accept-Encoding"), b.Encodings()); enc != "" {
-			for i := range b.variants[1:] {
-				if b.variants[i+1].encoding == enc {
-					v = &b.variants[i+1]
+	v := &b.identity
+	// A client that sends no Accept-Encoding never makes a body compress.
+	if ae := r.Header.Get("Accept-Encoding"); ae != "" && b.compressible {
+		compressed := b.variants()
+		if enc := chooseEncoding(ae, b.encodings); enc != "" {
+			for i := range compressed {
+				if compressed[i].encoding == enc {
+					v = &compressed[i]
 				}
 			}
 		}
@@ -56,10 +58,10 @@ func notModified(r *http.Request, b *Body, chosen *variant) bool {
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
 		for _, tag := range strings.Split(inm, ",") {
 			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-			if tag == "*" || tag == chosen.etag {
+			if tag == "*" || tag == chosen.etag || tag == b.identity.etag {
 				return true
 			}
-			for _, v := range b.variants {
+			for _, v := range b.variants() {
 				if tag == v.etag {
 					return true
 				}
