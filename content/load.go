@@ -65,9 +65,7 @@ func Load(fsys fs.FS, opts Options) (*Tree, error) {
 		}
 	}
 	if !opts.NoSearch {
-		if t.index, err = buildIndex(t); err != nil {
-			return nil, err
-		}
+		t.index = newIndex(t)
 	}
 	if err := t.checkSearchPath(); err != nil {
 		return nil, err

@@ -6,12 +6,14 @@ import (
 	"html"
 	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -32,9 +34,15 @@ var ErrInvalidQuery = errors.New("invalid query")
 // its segments are byte slices the garbage collector does not scan, where
 // bleve's older upsidedown memory store held a treap of small objects that
 // made up most of the process's live heap (and searches ran 3x slower).
+//
+// The index is built by the first search, not with the tree: analysing every
+// page was most of a large tree's load time, and a process whose clients
+// never search never holds it.
 type Index struct {
-	idx  bleve.Index
 	tree *Tree
+	once sync.Once
+	idx  bleve.Index
+	err  error
 }
 
 // Hit is one search result. Snippet is HTML-escaped text with the matched
@@ -62,7 +70,24 @@ type indexedPage struct {
 	Section     string `json:"section"`
 }
 
-func buildIndex(t *Tree) (*Index, error) {
+func newIndex(t *Tree) *Index { return &Index{tree: t} }
+
+// open builds the index on first use; later calls return what it built.
+func (ix *Index) open() (bleve.Index, error) {
+	ix.once.Do(func() {
+		ix.idx, ix.err = buildIndex(ix.tree.pages)
+		if ix.err == nil {
+			// A scorch index runs a goroutine until closed. A tree is dropped
+			// without ceremony when a watched source reloads (searches in
+			// flight keep the old one), so the index closes once its Index
+			// is unreachable.
+			runtime.AddCleanup(ix, func(idx bleve.Index) { _ = idx.Close() }, ix.idx)
+		}
+	})
+	return ix.idx, ix.err
+}
+
+func buildIndex(pages []*Page) (bleve.Index, error) {
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = en.AnalyzerName
 	kw := bleve.NewTextFieldMapping()
@@ -79,21 +104,18 @@ func buildIndex(t *Tree) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("content: search index: %w", err)
 	}
-	ix := &Index{idx: idx, tree: t}
-	// A scorch index runs a goroutine until closed. A tree is dropped without
-	// ceremony when a watched source reloads (searches in flight keep the old
-	// one), so the index closes once its Index is unreachable.
-	runtime.AddCleanup(ix, func(idx bleve.Index) { _ = idx.Close() }, idx)
 	batch := idx.NewBatch()
-	for _, p := range t.pages {
+	for _, p := range pages {
 		if err := batch.Index(p.Path, indexedPage{Title: p.Title, Description: p.Description, Body: p.Text, Section: p.Section}); err != nil {
+			_ = idx.Close()
 			return nil, fmt.Errorf("content: index %s: %w", p.Path, err)
 		}
 	}
 	if err := idx.Batch(batch); err != nil {
+		_ = idx.Close()
 		return nil, fmt.Errorf("content: search index: %w", err)
 	}
-	return ix, nil
+	return idx, nil
 }
 
 // ValidateQuery checks a query string; the error wraps ErrInvalidQuery.
@@ -126,23 +148,55 @@ func (ix *Index) Search(q, section string, limit int) (*Results, error) {
 		tq.SetField("section")
 		bq.AddMust(tq)
 	}
-	req := bleve.NewSearchRequestOptions(bq, limit, 0, false)
-	req.Highlight = bleve.NewHighlightWithStyle("html")
-	req.Highlight.AddField("body")
-	res, err := ix.idx.Search(req)
+	// Two passes: rank every match without term locations, then highlight
+	// only the page of hits. Asking for highlights in the first pass makes
+	// every matching page's term locations be decoded, which was most of a
+	// search's time on a large tree.
+	idx, err := ix.open()
+	if err != nil {
+		return nil, err
+	}
+	res, err := idx.Search(bleve.NewSearchRequestOptions(bq, limit, 0, false))
 	if err != nil {
 		return nil, fmt.Errorf("content: search %q: %w", q, err)
 	}
 	out := &Results{Query: q, Total: res.Total, Results: []Hit{}}
+	if len(res.Hits) == 0 {
+		return out, nil
+	}
+	fragments, err := highlight(idx, bq, res.Hits)
+	if err != nil {
+		return nil, fmt.Errorf("content: search %q: %w", q, err)
+	}
 	for _, h := range res.Hits {
 		p, ok := ix.tree.byPath[h.ID]
 		if !ok {
 			continue
 		}
 		out.Results = append(out.Results, Hit{Title: p.Title, URL: ix.tree.URL(p.Path), Path: p.Path,
-			Snippet: snippet(h.Fragments["body"], p), Score: h.Score, Section: p.Section})
+			Snippet: snippet(fragments[h.ID], p), Score: h.Score, Section: p.Section})
 	}
 	return out, nil
+}
+
+// highlight returns the body fragments of bq's matches among hits.
+func highlight(idx bleve.Index, bq query.Query, hits search.DocumentMatchCollection) (map[string][]string, error) {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(bleve.NewDocIDQuery(ids), bq), len(ids), 0, false)
+	req.Highlight = bleve.NewHighlightWithStyle("html")
+	req.Highlight.AddField("body")
+	res, err := idx.Search(req)
+	if err != nil {
+		return nil, err
+	}
+	fragments := make(map[string][]string, len(res.Hits))
+	for _, h := range res.Hits {
+		fragments[h.ID] = h.Fragments["body"]
+	}
+	return fragments, nil
 }
 
 // buildQuery turns q into a boolean query: phrases and prefixes must match;
