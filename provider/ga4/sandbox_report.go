@@ -74,7 +74,8 @@ func (s *Sandbox) runReport(w http.ResponseWriter, r *http.Request, p *sandboxPr
 		}
 		q.spans = append(q.spans, span{name: name, from: s.dayIndex(from), to: s.dayIndex(to)})
 	}
-	s.answer(w, p.daily, reportCatalog, q, "analyticsData#runReport")
+	daily, _ := p.tables()
+	s.answer(w, daily, reportCatalog, q, "analyticsData#runReport")
 }
 
 func (s *Sandbox) runRealtime(w http.ResponseWriter, r *http.Request, p *sandboxProperty) {
@@ -109,7 +110,8 @@ func (s *Sandbox) runRealtime(w http.ResponseWriter, r *http.Request, p *sandbox
 		}
 		q.spans = append(q.spans, span{name: name, from: end, to: start})
 	}
-	s.answer(w, p.realtime, realtimeCatalog, q, "analyticsData#runRealtimeReport")
+	_, realtime := p.tables()
+	s.answer(w, realtime, realtimeCatalog, q, "analyticsData#runRealtimeReport")
 }
 
 func (s *Sandbox) answer(w http.ResponseWriter, t *table, cat *catalog, q *query, kind string) {
