@@ -35,6 +35,9 @@ func Open(ctx context.Context, databaseURL string, opts *sqlstore.Options) (*sql
 		return nil, fmt.Errorf("postgres: open: invalid database URL")
 	}
 	bound(cfg)
+	if !strings.Contains(databaseURL, "pool_max_conns") {
+		cfg.MaxConns = defaultMaxConns
+	}
 	schema := searchPathSchema(cfg.ConnConfig.RuntimeParams["search_path"])
 	if opts != nil && opts.Schema != "" {
 		schema = opts.Schema
@@ -92,6 +95,11 @@ func migrate(ctx context.Context, s *sqlstore.Store) error {
 // statement_timeout): an unreachable or black-holed database fails calls
 // within seconds instead of holding them for the whole outage.
 const (
+	// defaultMaxConns replaces pgx's max(4, CPUs) unless the URL sets
+	// pool_max_conns: with four connections, 32 concurrent admin writes on
+	// two cores queued unfairly behind each commit's WAL flush (p99 83-99 ms;
+	// 42 ms with 16, at 1.05-1.2x the requests per second).
+	defaultMaxConns  = 16
 	connectTimeout   = 5 * time.Second
 	statementTimeout = "30s"
 	// tcpUserTimeout is how long sent data may stay unacknowledged before
