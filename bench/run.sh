@@ -19,6 +19,15 @@
 #   BENCH_SITE_ROUNDS   interleaved rounds of the site runs, reported as medians (default 3)
 #   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
 #   BENCH_ONLY          run only these scenarios (default "rest limits mcp admin chat site postgres")
+#   BIFROST_BIN         a Bifrost HTTP gateway binary, run as the chat scenario's peer
+#   BENCH_PEER_CMD      any OpenAI-compatible gateway's start command, run as the peer
+#                       instead; {port}, {upstream} (the fake model gateway, .../v1),
+#                       {origin} (the same without /v1), {key} and {dir} are replaced
+#   BENCH_PEER_PATH     the peer's chat completions path (default /v1/chat/completions)
+#   BENCH_PEER_MODEL    the model name the peer is sent (default bench-model;
+#                       openai/bench-model for Bifrost)
+#   BENCH_PEER_AUTH     the peer's Authorization header (default "Bearer " + the
+#                       fake model gateway's key)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -38,6 +47,11 @@ ADMIN_KEY=bench-admin-key-0123456789abcdef
 HUBSPOT_TOKEN=sandbox-hubspot-token # provider/hubspot.SandboxToken
 REST_BODY='{"tool":"crm_pipelines","input":{"action":"list","rationale":"bench"}}'
 MCP_ARGS='{"action":"list","rationale":"bench"}'
+
+PEER_CMD=${BENCH_PEER_CMD:-}
+PEER_PATH=${BENCH_PEER_PATH:-/v1/chat/completions}
+PEER_MODEL=${BENCH_PEER_MODEL:-}
+PEER_AUTH=${BENCH_PEER_AUTH:-"Bearer $CHAT_KEY"}
 
 OUT=$ROOT/bench/out
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
@@ -154,6 +168,7 @@ MCP_FLOOR=$(field "$WORK/floors.out" mcp)
 # in the upstreams' process would skip the cross-process hop gtmgate pays.
 "$BIN/floors" -proxy "proxy-hubspot=$HUBSPOT" -proxy "proxy-chat=${CHAT%/v1}" \
 	>"$WORK/proxies.out" 2>"$WORK/proxies.err" &
+PROXY_PID=$!
 PIDS+=($!)
 wait_ready "$WORK/proxies.out" "$!" || die "floor proxies did not start: $(cat "$WORK/proxies.err")"
 cat "$WORK/proxies.out" >&2
@@ -191,6 +206,56 @@ check_rest() {
 	code=$(http_status POST "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" \
 		-H 'Content-Type: application/json' --data "$REST_BODY")
 	[[ $code == 200 ]] || die "REST tool call answered $code: $(head -c 300 "$WORK/probe.body")"
+}
+
+# --- a peer gateway (optional) ---------------------------------------------
+PEER_URL="" PEER_PID=""
+
+# start_peer starts the peer gateway, when BIFROST_BIN or BENCH_PEER_CMD
+# names one, against the fake model gateway; nothing is downloaded or built.
+# It sets PEER_URL, or records why the peer is not available.
+start_peer() {
+	local dir=$WORK/peer port cmd origin=${CHAT%/v1} code
+	mkdir -p "$dir"
+	if [[ -z $PEER_CMD && -n ${BIFROST_BIN:-} ]]; then
+		if [[ ! -x $BIFROST_BIN ]]; then
+			unavailable chat/peer "BIFROST_BIN=$BIFROST_BIN is not an executable file"
+			return
+		fi
+		# Bifrost's file mode (config.json in -app-dir, no config store): one
+		# OpenAI-compatible provider whose base URL is the fake model gateway.
+		jq -n --arg key "$CHAT_KEY" --arg base "$origin" '{
+			providers: {openai: {keys: [{name: "bench", value: $key, models: ["*"], weight: 1.0}],
+				network_config: {base_url: $base}}},
+			config_store: {enabled: false}, logs_store: {enabled: false}}' >"$dir/config.json"
+		PEER_CMD="$BIFROST_BIN -app-dir {dir} -host 127.0.0.1 -port {port} -log-level error"
+		PEER_MODEL=${PEER_MODEL:-openai/$CHAT_MODEL}
+	fi
+	[[ -n $PEER_CMD ]] || return 0
+	PEER_MODEL=${PEER_MODEL:-$CHAT_MODEL}
+	port=$(free_port)
+	cmd=${PEER_CMD//\{port\}/$port}
+	cmd=${cmd//\{upstream\}/$CHAT}
+	cmd=${cmd//\{origin\}/$origin}
+	cmd=${cmd//\{key\}/$CHAT_KEY}
+	cmd=${cmd//\{dir\}/$dir}
+	bash -c "exec $cmd" >"$dir/stdout" 2>"$dir/stderr" &
+	PEER_PID=$!
+	PIDS+=("$PEER_PID")
+	for _ in $(seq 300); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+		kill -0 "$PEER_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	code=$(http_status POST "http://127.0.0.1:$port$PEER_PATH" -H "Authorization: $PEER_AUTH" -H 'Content-Type: application/json' \
+		--data "{\"model\":\"$PEER_MODEL\",\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}]}")
+	if [[ $code != 200 ]]; then
+		unavailable chat/peer "the peer ($cmd) answered $code: $(head -c 120 "$WORK/probe.body" 2>/dev/null) $(tail -n 3 "$dir/stderr" 2>/dev/null)"
+		stop_pid "$PEER_PID"
+		return
+	fi
+	PEER_URL=http://127.0.0.1:$port$PEER_PATH
+	printf 'peer gateway: %s (pid %s)\n' "$PEER_URL" "$PEER_PID" >&2
 }
 
 # --- REST, MCP, admin, chat, site on SQLite --------------------------------
@@ -272,14 +337,26 @@ if want chat; then
 	if [[ $code != 200 ]]; then
 		unavailable chat "POST /v1/chat/completions answered $code: $(head -c 80 "$WORK/probe.body")"
 	else
+		start_peer
+		PEER_BODY=${CHAT_BODY/\"$CHAT_MODEL\"/\"$PEER_MODEL\"}
+		PEER_STREAM_BODY=${CHAT_STREAM_BODY/\"$CHAT_MODEL\"/\"$PEER_MODEL\"}
+		# Every chat run reports its server's CPU per request and resident size
+		# (-server-pids): the bare proxy's, gtmgate's and the peer's.
 		for c in $LEVELS; do
 			load chat direct "$c" "$CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-			load chat floor "$c" "$PROXY_CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-			load chat gateway "$c" "$GATEWAY/v1/chat/completions" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
+			load chat floor "$c" "$PROXY_CHAT/chat/completions" -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
+			load chat gateway "$c" "$GATEWAY/v1/chat/completions" -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
+			if [[ -n $PEER_URL ]]; then
+				load chat peer "$c" "$PEER_URL" -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_BODY"
+			fi
 			load chat stream-direct "$c" "$CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-			load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-			load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
+			load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
+			load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
+			if [[ -n $PEER_URL ]]; then
+				load chat stream-peer "$c" "$PEER_URL" -stream -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_STREAM_BODY"
+			fi
 		done
+		if [[ -n $PEER_PID ]]; then stop_pid "$PEER_PID"; fi
 	fi
 fi
 

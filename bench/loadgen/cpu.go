@@ -49,3 +49,37 @@ func parseStatCPU(stat string) (int64, error) {
 	}
 	return utime + stime, nil
 }
+
+// processRSS returns the processes' resident set size in KiB (VmRSS from
+// /proc/PID/status), read as the measured phase ends: memory under load.
+func processRSS(pids []int) (int64, error) {
+	var total int64
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			return 0, fmt.Errorf("loadgen: server rss: %w", err)
+		}
+		kb, err := parseStatusRSS(string(b))
+		if err != nil {
+			return 0, fmt.Errorf("loadgen: server rss of %d: %w", pid, err)
+		}
+		total += kb
+	}
+	return total, nil
+}
+
+// parseStatusRSS reads the "VmRSS:   1234 kB" line of /proc/PID/status.
+func parseStatusRSS(status string) (int64, error) {
+	for line := range strings.Lines(status) {
+		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 || f[1] != "kB" {
+			break
+		}
+		return strconv.ParseInt(f[0], 10, 64)
+	}
+	return 0, fmt.Errorf("no VmRSS line")
+}

@@ -36,3 +36,27 @@ func TestProcessCPUReadsThisProcess(t *testing.T) {
 		t.Fatal("no error for a pid that cannot exist")
 	}
 }
+
+func TestParseStatusRSS(t *testing.T) {
+	tests := []struct {
+		name, status string
+		want         int64
+		wantErr      bool
+	}{
+		{"plain", "Name:\tgtmgate\nVmPeak:\t 900000 kB\nVmRSS:\t   57012 kB\nRssAnon:\t 22000 kB\n", 57012, false},
+		{"no VmRSS (a kernel thread)", "Name:\tkthreadd\nState:\tS (sleeping)\n", 0, true},
+		{"not a number", "VmRSS:\t  lots kB\n", 0, true},
+		{"another unit", "VmRSS:\t 57 MB\n", 0, true},
+	}
+	for _, tc := range tests {
+		got, err := parseStatusRSS(tc.status)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("%s: got %d, %v; want %d (error %v)", tc.name, got, err, tc.want, tc.wantErr)
+		}
+	}
+	if _, err := os.Stat("/proc/self/status"); err == nil {
+		if kb, err := processRSS([]int{os.Getpid()}); err != nil || kb <= 0 {
+			t.Errorf("this process: %d KiB, %v", kb, err)
+		}
+	}
+}

@@ -48,7 +48,8 @@ type Config struct {
 	Duration time.Duration
 	Requests int
 	// ServerPIDs, when set, are the processes serving the target: their CPU
-	// time during the measured phase is reported per request (Linux).
+	// time during the measured phase per request, and their resident size
+	// as it ends, are reported (Linux).
 	ServerPIDs []int
 	// Warmup runs the same loop first, unmeasured, and leaves its
 	// connections idle for the measured phase.
@@ -109,6 +110,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		if res.Requests > 0 {
 			res.ServerCPUPerRequest = round(float64(cpuAfter-cpuBefore) * 1e6 / clockTicks / float64(res.Requests))
+		}
+		if res.ServerRSSKB, err = processRSS(cfg.ServerPIDs); err != nil {
+			return nil, err
 		}
 	}
 	return res, nil

@@ -38,8 +38,11 @@ type Result struct {
 	// ServerCPUPerRequest is the serving processes' CPU time (user plus
 	// system) in the measured phase divided by its requests, in µs; set
 	// when the run was given their pids.
-	ServerCPUPerRequest float64   `json:"server_cpu_us_per_request,omitempty"`
-	Time                time.Time `json:"time"`
+	ServerCPUPerRequest float64 `json:"server_cpu_us_per_request,omitempty"`
+	// ServerRSSKB is the serving processes' resident size (KiB) as the
+	// measured phase ended; set with their pids.
+	ServerRSSKB int64     `json:"server_rss_kb,omitempty"`
+	Time        time.Time `json:"time"`
 }
 
 func summarise(cfg Config, tallies []tally, elapsed time.Duration) *Result {

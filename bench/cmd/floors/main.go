@@ -62,6 +62,7 @@ func run(args []string, out io.Writer) error {
 	chunks := fs.Int("chat-chunks", 20, "chunks of a streamed chat completion")
 	chunkDelay := fs.Duration("chat-chunk-delay", 0, "pause before each streamed chunk")
 	chatKey := fs.String("chat-key", "", "API key the fake chat upstream requires (empty: any)")
+	addr := fs.String("addr", "127.0.0.1:0", "listen address when one floor is served (-static, or one -proxy)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,8 +97,11 @@ func run(args []string, out io.Writer) error {
 		floors = append(floors, floor{"hubspot", "", hubspot.NewSandbox().Handler},
 			floor{"chat", "/v1", newChatUpstream(*chunks, *chunkDelay, *chatKey)}, floor{"mcp", "/mcp", newMCPFloor()})
 	}
+	if *addr != "127.0.0.1:0" && len(floors) != 1 {
+		return fmt.Errorf("-addr needs exactly one floor (-static, or one -proxy)")
+	}
 	for _, f := range floors {
-		srv, base, err := listen(f.h)
+		srv, base, err := listen(f.h, *addr)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
@@ -109,9 +113,9 @@ func run(args []string, out io.Writer) error {
 	return nil
 }
 
-// listen serves h on a fresh loopback port.
-func listen(h http.Handler) (*http.Server, string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// listen serves h on addr (a fresh loopback port for "127.0.0.1:0").
+func listen(h http.Handler, addr string) (*http.Server, string, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, "", fmt.Errorf("listen: %w", err)
 	}

@@ -56,6 +56,17 @@ var comparisons = slices.Concat([]comparison{
 	{scenario: "chat", name: "streaming, whole stream: gateway vs bare ReverseProxy (added)",
 		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-floor"},
 		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}},
+	// A peer gateway (BIFROST_BIN or BENCH_PEER_CMD) in the same rounds:
+	// gtmgate's added latency over the peer's, both over the direct call.
+	{scenario: "chat", name: "non-streaming: gtmgate vs peer gateway (added)",
+		subject: ref{"chat", "gateway"}, floor: ref{"chat", "peer"},
+		subjectBase: &ref{"chat", "direct"}, floorBase: &ref{"chat", "direct"}},
+	{scenario: "chat", name: "streaming, first chunk: gtmgate vs peer gateway (added)",
+		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-peer"},
+		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}, ttfb: true},
+	{scenario: "chat", name: "streaming, whole stream: gtmgate vs peer gateway (added)",
+		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-peer"},
+		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}},
 }, siteComparisons("about", "GET /about.md"), siteComparisons("llms-full", "GET /llms-full.txt"))
 
 // siteComparisons sets gtmgate's site against nginx and bare net/http, and
@@ -91,9 +102,13 @@ type comparisonResult struct {
 	FloorRPS    float64  `json:"floor_rps"`
 	RPSRatio    *float64 `json:"rps_ratio"`
 	// Server CPU per request (µs), when both sides measured it.
-	SubjectCPU  float64  `json:"subject_cpu_us_per_request,omitempty"`
-	FloorCPU    float64  `json:"floor_cpu_us_per_request,omitempty"`
-	CPURatio    *float64 `json:"cpu_ratio,omitempty"`
+	SubjectCPU float64  `json:"subject_cpu_us_per_request,omitempty"`
+	FloorCPU   float64  `json:"floor_cpu_us_per_request,omitempty"`
+	CPURatio   *float64 `json:"cpu_ratio,omitempty"`
+	// Servers' resident size (KiB) as the runs ended, when both measured it.
+	SubjectRSS  int64    `json:"subject_rss_kb,omitempty"`
+	FloorRSS    int64    `json:"floor_rss_kb,omitempty"`
+	RSSRatio    *float64 `json:"rss_ratio,omitempty"`
 	Errors      bool     `json:"errors,omitempty"`
 	Unavailable string   `json:"unavailable,omitempty"`
 }
@@ -187,6 +202,10 @@ func (c comparison) at(ix index, n int) comparisonResult {
 	if s.ServerCPUPerRequest > 0 && f.ServerCPUPerRequest > 0 {
 		res.SubjectCPU, res.FloorCPU = s.ServerCPUPerRequest, f.ServerCPUPerRequest
 		res.CPURatio = ratio(s.ServerCPUPerRequest, f.ServerCPUPerRequest)
+	}
+	if s.ServerRSSKB > 0 && f.ServerRSSKB > 0 {
+		res.SubjectRSS, res.FloorRSS = s.ServerRSSKB, f.ServerRSSKB
+		res.RSSRatio = ratio(float64(s.ServerRSSKB), float64(f.ServerRSSKB))
 	}
 	return res
 }

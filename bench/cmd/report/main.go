@@ -59,6 +59,7 @@ func mainErr(args []string, out io.Writer) error {
 	printRuns(out, r)
 	printComparisons(out, r)
 	printCPU(out, r)
+	printRSS(out, r)
 	if *jsonOut != "" {
 		b, err := json.MarshalIndent(r, "", "  ")
 		if err != nil {

@@ -71,6 +71,24 @@ func printCPU(w io.Writer, r *run) {
 	}
 }
 
+// printRSS lists the comparisons whose servers' resident size was read as
+// their runs ended: memory under that load.
+func printRSS(w io.Writer, r *run) {
+	header := false
+	for _, c := range r.Comparisons {
+		if c.RSSRatio == nil {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "\nServer resident size under load (MiB, VmRSS as the run ended, all of the server's processes)\n")
+			fmt.Fprintf(w, "%-7s %-62s %4s %9s %9s %7s\n", "scen", "comparison", "c", "subject", "floor", "×rss")
+			header = true
+		}
+		fmt.Fprintf(w, "%-7s %-62s %4d %9.1f %9.1f %7s\n", c.Scenario, clip(c.Name, 62), c.Concurrency,
+			float64(c.SubjectRSS)/1024, float64(c.FloorRSS)/1024, show(c.RSSRatio))
+	}
+}
+
 func show(v *float64) string {
 	if v == nil {
 		return "n/a"
