@@ -40,6 +40,18 @@ func BenchmarkRESTToolCall(b *testing.B) {
 	})
 }
 
+// BenchmarkMCPToolCall measures the same tool call as an MCP tools/call on
+// /mcp (stateless, JSON responses): the SDK's JSON-RPC handling on top of
+// the REST path's work.
+func BenchmarkMCPToolCall(b *testing.B) {
+	sb := httptest.NewServer(hubspot.NewSandbox().Handler)
+	defer sb.Close()
+	env := apptest.Start(b, func(c *config.Config) { c.Upstreams["hubspot"] = sb.URL })
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"crm_pipelines","arguments":{"action":"list","rationale":"bench"}}}`)
+	benchRequests(b, env.GatewayURL+"/mcp", body, "POST", env.DemoToken, "Content-Type", "application/json",
+		"Accept", "application/json, text/event-stream", "MCP-Protocol-Version", "2025-11-25")
+}
+
 // BenchmarkRESTGradingRate measures the same tool call with every call
 // sampled for grading and with grading off, in one run: grading happens in
 // background jobs, so the difference should be noise. The judges are the
@@ -56,12 +68,16 @@ func BenchmarkRESTGradingRate(b *testing.B) {
 
 var benchClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 
-// benchRequests sends one request per iteration and wants 200.
-func benchRequests(b *testing.B, url string, body []byte, method, auth string) {
+// benchRequests sends one request per iteration and wants 200; header is
+// name, value pairs sent besides the bearer token.
+func benchRequests(b *testing.B, url string, body []byte, method, auth string, header ...string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		req, _ := http.NewRequest(method, url, bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+auth)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
 		resp, err := benchClient.Do(req)
 		if err != nil {
 			b.Fatal(err)

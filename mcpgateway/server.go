@@ -165,7 +165,10 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 		if mErr != nil {
 			return errorResult(mErr, rid), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: body}, nil
+		// structuredContent is the same bytes as the text, handed over as
+		// raw JSON: the SDK would otherwise encode the result a second time
+		// by reflection.
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: json.RawMessage(text)}, nil
 	}
 }
 
