@@ -14,18 +14,25 @@ const clockTicks = 100
 // processCPU returns the CPU time (user plus system) that the processes
 // have used so far, in ticks, from /proc/PID/stat. Server CPU per request
 // is steadier than throughput on a machine whose background load drifts.
-func processCPU(pids []int) (int64, error) {
+func processCPU(pids []int) (int64, error) { return sumProc(pids, "stat", "cpu", parseStatCPU) }
+
+// processRSS returns the processes' resident set size in KiB (VmRSS from
+// /proc/PID/status), read as the measured phase ends: memory under load.
+func processRSS(pids []int) (int64, error) { return sumProc(pids, "status", "rss", parseStatusRSS) }
+
+// sumProc adds up one figure parsed from /proc/PID/FILE of each process.
+func sumProc(pids []int, file, what string, parse func(string) (int64, error)) (int64, error) {
 	var total int64
 	for _, pid := range pids {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, file))
 		if err != nil {
-			return 0, fmt.Errorf("loadgen: server cpu: %w", err)
+			return 0, fmt.Errorf("loadgen: server %s: %w", what, err)
 		}
-		ticks, err := parseStatCPU(string(b))
+		n, err := parse(string(b))
 		if err != nil {
-			return 0, fmt.Errorf("loadgen: server cpu of %d: %w", pid, err)
+			return 0, fmt.Errorf("loadgen: server %s of %d: %w", what, pid, err)
 		}
-		total += ticks
+		total += n
 	}
 	return total, nil
 }
@@ -48,24 +55,6 @@ func parseStatCPU(stat string) (int64, error) {
 		return 0, fmt.Errorf("malformed stat line")
 	}
 	return utime + stime, nil
-}
-
-// processRSS returns the processes' resident set size in KiB (VmRSS from
-// /proc/PID/status), read as the measured phase ends: memory under load.
-func processRSS(pids []int) (int64, error) {
-	var total int64
-	for _, pid := range pids {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-		if err != nil {
-			return 0, fmt.Errorf("loadgen: server rss: %w", err)
-		}
-		kb, err := parseStatusRSS(string(b))
-		if err != nil {
-			return 0, fmt.Errorf("loadgen: server rss of %d: %w", pid, err)
-		}
-		total += kb
-	}
-	return total, nil
 }
 
 // parseStatusRSS reads the "VmRSS:   1234 kB" line of /proc/PID/status.

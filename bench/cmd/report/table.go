@@ -56,36 +56,34 @@ MCP: the floor is the bare SDK echo server's whole latency (it has no upstream).
 // printCPU lists the comparisons whose servers' CPU was measured: CPU time
 // per request, the figure that drifts least with the machine's other load.
 func printCPU(w io.Writer, r *run) {
-	header := false
-	for _, c := range r.Comparisons {
-		if c.CPURatio == nil {
-			continue
-		}
-		if !header {
-			fmt.Fprintf(w, "\nServer CPU per request (µs, user + system, all of the server's processes)\n")
-			fmt.Fprintf(w, "%-7s %-62s %4s %9s %9s %7s\n", "scen", "comparison", "c", "subject", "floor", "×cpu")
-			header = true
-		}
-		fmt.Fprintf(w, "%-7s %-62s %4d %9.1f %9.1f %7s\n", c.Scenario, clip(c.Name, 62), c.Concurrency,
-			c.SubjectCPU, c.FloorCPU, show(c.CPURatio))
-	}
+	printServerFigure(w, r, "Server CPU per request (µs, user + system, all of the server's processes)", "×cpu",
+		func(c comparisonResult) (float64, float64, *float64) { return c.SubjectCPU, c.FloorCPU, c.CPURatio })
 }
 
 // printRSS lists the comparisons whose servers' resident size was read as
 // their runs ended: memory under that load.
 func printRSS(w io.Writer, r *run) {
+	printServerFigure(w, r, "Server resident size under load (MiB, VmRSS as the run ended, all of the server's processes)", "×rss",
+		func(c comparisonResult) (float64, float64, *float64) {
+			return float64(c.SubjectRSS) / 1024, float64(c.FloorRSS) / 1024, c.RSSRatio
+		})
+}
+
+// printServerFigure prints one table of a figure the servers reported,
+// for the comparisons that have it on both sides.
+func printServerFigure(w io.Writer, r *run, title, ratioHeader string, figure func(comparisonResult) (subject, floor float64, ratio *float64)) {
 	header := false
 	for _, c := range r.Comparisons {
-		if c.RSSRatio == nil {
+		subject, floor, ratio := figure(c)
+		if ratio == nil {
 			continue
 		}
 		if !header {
-			fmt.Fprintf(w, "\nServer resident size under load (MiB, VmRSS as the run ended, all of the server's processes)\n")
-			fmt.Fprintf(w, "%-7s %-62s %4s %9s %9s %7s\n", "scen", "comparison", "c", "subject", "floor", "×rss")
+			fmt.Fprintf(w, "\n%s\n", title)
+			fmt.Fprintf(w, "%-7s %-62s %4s %9s %9s %7s\n", "scen", "comparison", "c", "subject", "floor", ratioHeader)
 			header = true
 		}
-		fmt.Fprintf(w, "%-7s %-62s %4d %9.1f %9.1f %7s\n", c.Scenario, clip(c.Name, 62), c.Concurrency,
-			float64(c.SubjectRSS)/1024, float64(c.FloorRSS)/1024, show(c.RSSRatio))
+		fmt.Fprintf(w, "%-7s %-62s %4d %9.1f %9.1f %7s\n", c.Scenario, clip(c.Name, 62), c.Concurrency, subject, floor, show(ratio))
 	}
 }
 
