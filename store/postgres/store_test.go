@@ -177,3 +177,46 @@ func TestFollowAuditLateCommit(t *testing.T) {
 		t.Errorf("after the late commit the follower got %v, want late then early", ids)
 	}
 }
+
+// TestFollowAuditKeysOrderAsNumbers: transaction ids that cross a power of
+// ten (9, 10) follow in numeric order. Sorting the keys as text put 10 before
+// 9, so a follower skipped some entries and saw others twice.
+func TestFollowAuditKeysOrderAsNumbers(t *testing.T) {
+	url := testURL(t)
+	schema := freshSchema(t, url)
+	ctx := t.Context()
+	s, err := openSchema(ctx, t, url, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	conn, err := pgx.Connect(ctx, url+"&search_path="+schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	// Ids this low ended long ago on any cluster, so all four are visible.
+	want := []string{"8", "9", "10", "11"}
+	for _, x := range []string{"10", "8", "11", "9"} {
+		if _, err := conn.Exec(ctx, `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status, error_code,
+			duration_ms, request_id, detail, trace_id, parent_request_id, xact)
+			VALUES (now(), 'acme', 'a', 'rest', 'k', 'ok', 200, '', 1, $1, '', '', '', CAST($2 AS xid8))`, x, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	cursor := ""
+	for range 2 * len(want) {
+		page, next, err := s.FollowAudit(ctx, gtmgate.AuditFilter{Limit: 1}, cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range page {
+			got = append(got, e.RequestID)
+		}
+		cursor = next
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("followed %v, want %v", got, want)
+	}
+}

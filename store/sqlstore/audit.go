@@ -221,7 +221,9 @@ func (s *Store) FollowAudit(ctx context.Context, f gtmgate.AuditFilter, after st
 	c := s.auditConditions(f)
 	c.add("("+col+" > "+arg+" OR ("+col+" = "+arg+" AND id > ?))", key, key, id)
 	c.add(visible)
-	q := "SELECT " + auditCols + ", CAST(" + col + " AS TEXT) FROM audit_log" + c.where() + " ORDER BY " + col + ", id LIMIT ?"
+	// The key's text is aliased: PostgreSQL would otherwise name it after the
+	// column, and ORDER BY would sort by the text ("10000" before "9999").
+	q := "SELECT " + auditCols + ", CAST(" + col + " AS TEXT) AS follow_key FROM audit_log" + c.where() + " ORDER BY " + col + ", id LIMIT ?"
 	rows, err := s.read.QueryContext(ctx, s.q(q), append(c.args, n)...)
 	if err != nil {
 		return nil, "", s.fail("follow audit", err)

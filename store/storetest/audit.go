@@ -277,10 +277,16 @@ func testFollowAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	if len(page) != 0 || again != cursor || !strings.HasSuffix(cursor, fmt.Sprintf(".%d", lastID)) {
 		t.Errorf("idle follow: %d entries, cursor %q → %q (last id %d)", len(page), cursor, again, lastID)
 	}
-	// Filters apply.
+	// Filters apply. The entry may be held back a moment by other tests'
+	// transactions in the same database; the deadline only bounds a failure.
 	must(t, s.WriteCalls(ctx, []gtmgate.AuditEntry{auditEntry(9999, "beta", "a", gtmgate.SourceMCP, "k", gtmgate.OutcomeOK, t0)}, nil))
-	page, _, err = s.FollowAudit(ctx, gtmgate.AuditFilter{TenantID: "beta"}, "")
-	must(t, err)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		page, _, err = s.FollowAudit(ctx, gtmgate.AuditFilter{TenantID: "beta"}, "")
+		must(t, err)
+		if len(page) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if len(page) != 1 || page[0].TenantID != "beta" {
 		t.Errorf("tenant filter: %+v", page)
 	}
