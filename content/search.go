@@ -1,10 +1,12 @@
 package content
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"html"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -88,10 +90,14 @@ func (ix *Index) open() (bleve.Index, error) {
 }
 
 func buildIndex(pages []*Page) (bleve.Index, error) {
+	// Nothing is stored or kept for sorting: hits are looked up in the tree
+	// and snippets cut from its text, by the term locations (term vectors).
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = en.AnalyzerName
+	text.Store, text.DocValues = false, false
 	kw := bleve.NewTextFieldMapping()
 	kw.Analyzer = keyword.Name
+	kw.Store, kw.DocValues = false, false
 	doc := bleve.NewDocumentMapping()
 	doc.AddFieldMappingsAt("title", text)
 	doc.AddFieldMappingsAt("description", text)
@@ -164,7 +170,7 @@ func (ix *Index) Search(q, section string, limit int) (*Results, error) {
 	if len(res.Hits) == 0 {
 		return out, nil
 	}
-	fragments, err := highlight(idx, bq, res.Hits)
+	locations, err := highlight(idx, bq, res.Hits)
 	if err != nil {
 		return nil, fmt.Errorf("content: search %q: %w", q, err)
 	}
@@ -174,29 +180,31 @@ func (ix *Index) Search(q, section string, limit int) (*Results, error) {
 			continue
 		}
 		out.Results = append(out.Results, Hit{Title: p.Title, URL: ix.tree.URL(p.Path), Path: p.Path,
-			Snippet: snippet(fragments[h.ID], p), Score: h.Score, Section: p.Section})
+			Snippet: snippet(locations[h.ID], p), Score: h.Score, Section: p.Section})
 	}
 	return out, nil
 }
 
-// highlight returns the body fragments of bq's matches among hits.
-func highlight(idx bleve.Index, bq query.Query, hits search.DocumentMatchCollection) (map[string][]string, error) {
+// highlight returns the body term locations of bq's matches among hits. The
+// snippet is cut from the page's text in memory (markSnippet): bleve's
+// highlighter would load each hit's stored body from the index and fragment
+// all of it, half of a search's time.
+func highlight(idx bleve.Index, bq query.Query, hits search.DocumentMatchCollection) (map[string]search.TermLocationMap, error) {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
 		ids[i] = h.ID
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(bleve.NewDocIDQuery(ids), bq), len(ids), 0, false)
-	req.Highlight = bleve.NewHighlightWithStyle("html")
-	req.Highlight.AddField("body")
+	req.IncludeLocations = true
 	res, err := idx.Search(req)
 	if err != nil {
 		return nil, err
 	}
-	fragments := make(map[string][]string, len(res.Hits))
+	locations := make(map[string]search.TermLocationMap, len(res.Hits))
 	for _, h := range res.Hits {
-		fragments[h.ID] = h.Fragments["body"]
+		locations[h.ID] = h.Locations["body"]
 	}
-	return fragments, nil
+	return locations, nil
 }
 
 // buildQuery turns q into a boolean query: phrases and prefixes must match;
@@ -257,18 +265,97 @@ func splitQuery(q string) (phrases, prefixes, words []string) {
 	return phrases, prefixes, words
 }
 
-// snippet joins highlight fragments, else starts the page's text.
-func snippet(fragments []string, p *Page) string {
-	if len(fragments) > 0 {
-		return strings.Join(strings.Fields(strings.Join(fragments, " … ")), " ")
+// snippet is the window of the page's text holding the most matched terms,
+// marked; else the start of its description or text.
+func snippet(terms search.TermLocationMap, p *Page) string {
+	if s, ok := markSnippet(p.Text, terms); ok {
+		return s
 	}
 	s := strings.Join(strings.Fields(cmpOr(p.Description, p.Text)), " ")
 	if len(s) > snippetLength {
-		cut := snippetLength
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
+		s = s[:runeStart(s, snippetLength)] + "…"
 	}
 	return html.EscapeString(s)
+}
+
+// snippetLead is how far before its first match a snippet starts.
+const snippetLead = 40
+
+// markSnippet cuts about snippetLength bytes of text around the matches in
+// terms (byte offsets into text, as indexed): the window starting shortly
+// before a match that holds the most matches, widened to word boundaries,
+// HTML-escaped, with each match wrapped in <mark> and "…" where text was cut.
+func markSnippet(text string, terms search.TermLocationMap) (string, bool) {
+	var spans [][2]int
+	for _, locs := range terms {
+		for _, l := range locs {
+			if l.End <= l.Start || l.End > uint64(len(text)) {
+				continue
+			}
+			start, end := int(l.Start), int(l.End)
+			if utf8.RuneStart(text[start]) && (end == len(text) || utf8.RuneStart(text[end])) {
+				spans = append(spans, [2]int{start, end})
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return "", false
+	}
+	// By start, the longest first: of overlapping matches the widest is marked.
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(b[1], a[1])) })
+	best, most := 0, 0
+	for i := range spans {
+		n := 0
+		for j := i; j < len(spans) && spans[j][1] <= spans[i][0]+snippetLength-snippetLead; j++ {
+			n++
+		}
+		if n > most {
+			best, most = i, n
+		}
+	}
+	start := max(spans[best][0]-snippetLead, 0)
+	if start > 0 {
+		// Start after a space when one is near, else on a rune boundary.
+		if sp := strings.IndexAny(text[start:spans[best][0]], " \n\t"); sp >= 0 {
+			start += sp + 1
+		} else {
+			start = runeStart(text, start)
+		}
+	}
+	end := min(max(start+snippetLength, spans[best][1]), len(text))
+	if end < len(text) {
+		if sp := strings.LastIndexAny(text[spans[best][1]:end], " \n\t"); sp >= 0 {
+			end = spans[best][1] + sp
+		} else {
+			end = runeStart(text, end)
+		}
+	}
+	var b strings.Builder
+	if start > 0 {
+		b.WriteString("…")
+	}
+	at := start
+	for _, sp := range spans {
+		if sp[0] < at || sp[1] > end {
+			continue // overlaps the last mark, or runs past the window
+		}
+		b.WriteString(html.EscapeString(text[at:sp[0]]))
+		b.WriteString("<mark>")
+		b.WriteString(html.EscapeString(text[sp[0]:sp[1]]))
+		b.WriteString("</mark>")
+		at = sp[1]
+	}
+	b.WriteString(html.EscapeString(text[at:end]))
+	if end < len(text) {
+		b.WriteString("…")
+	}
+	return strings.Join(strings.Fields(b.String()), " "), true
+}
+
+// runeStart moves i back to the start of the rune it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/blevesearch/bleve/v2"
 )
 
 func searchTree(t testing.TB) *Tree {
@@ -67,27 +69,34 @@ func TestSearch(t *testing.T) {
 	}
 }
 
-// TestIndexBuiltByFirstSearch: loading a tree starts no index; the first
-// search builds it, once, however many search at the same time.
+// TestIndexBuiltByFirstSearch: loading a tree builds no index; the first
+// search builds it, once, however many search at the same time. (It reads
+// the tree's own index rather than counting index goroutines: other tests'
+// dropped trees close theirs at any moment.)
 func TestIndexBuiltByFirstSearch(t *testing.T) {
-	before := indexGoroutines()
 	tree := searchTree(t)
-	if n := indexGoroutines(); n != before {
-		t.Fatalf("loading a tree started %d index goroutines", n-before)
+	ix := tree.Search()
+	if ix.idx != nil {
+		t.Fatal("loading a tree built its search index")
 	}
 	var wg sync.WaitGroup
+	built := make(chan bleve.Index, 8)
 	for range 8 {
 		wg.Go(func() {
-			if res, err := tree.Search().Search("pricing", "", 1); err != nil || len(res.Results) == 0 {
+			if res, err := ix.Search("pricing", "", 1); err != nil || len(res.Results) == 0 {
 				t.Errorf("search: %v %+v", err, res)
 			}
+			idx, _ := ix.open()
+			built <- idx
 		})
 	}
 	wg.Wait()
-	if n := indexGoroutines(); n != before+1 {
-		t.Errorf("8 concurrent first searches left %d index goroutines, want 1", n-before)
+	close(built)
+	for idx := range built {
+		if idx == nil || idx != ix.idx {
+			t.Fatalf("8 concurrent first searches saw different indexes: %p, %p", idx, ix.idx)
+		}
 	}
-	runtime.KeepAlive(tree)
 }
 
 // TestDroppedIndexCloses checks that a tree dropped without ceremony (as a
