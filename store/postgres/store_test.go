@@ -114,23 +114,31 @@ func TestSearchPathSchema(t *testing.T) {
 	}
 }
 
+// openWithConn opens a store in a fresh schema and a plain connection to
+// the same schema, for writing rows the store would not write.
+func openWithConn(t *testing.T) (*sqlstore.Store, *pgx.Conn) {
+	t.Helper()
+	url := testURL(t)
+	schema := freshSchema(t, url)
+	s, err := openSchema(t.Context(), t, url, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	conn, err := pgx.Connect(t.Context(), url+"&search_path="+schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return s, conn
+}
+
 // TestFollowAuditLateCommit: an entry whose transaction took its id first
 // but commits last is not skipped. While it is open, the follower sees
 // nothing past it; once it commits, both come, in commit order.
 func TestFollowAuditLateCommit(t *testing.T) {
-	url := testURL(t)
-	schema := freshSchema(t, url)
 	ctx := t.Context()
-	s, err := openSchema(ctx, t, url, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	conn, err := pgx.Connect(ctx, url+"&search_path="+schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	s, conn := openWithConn(t)
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -182,19 +190,8 @@ func TestFollowAuditLateCommit(t *testing.T) {
 // ten (9, 10) follow in numeric order. Sorting the keys as text put 10 before
 // 9, so a follower skipped some entries and saw others twice.
 func TestFollowAuditKeysOrderAsNumbers(t *testing.T) {
-	url := testURL(t)
-	schema := freshSchema(t, url)
 	ctx := t.Context()
-	s, err := openSchema(ctx, t, url, schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	conn, err := pgx.Connect(ctx, url+"&search_path="+schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	s, conn := openWithConn(t)
 	// Ids this low ended long ago on any cluster, so all four are visible.
 	want := []string{"8", "9", "10", "11"}
 	for _, x := range []string{"10", "8", "11", "9"} {
