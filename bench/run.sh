@@ -17,6 +17,7 @@
 #   BENCH_CHAT_DELAY    pause before each streamed chunk (default 1ms)
 #   BENCH_SITE_URL      site to compare with nginx (default: gtmgate's site listener)
 #   BENCH_SITE_ROUNDS   interleaved rounds of the site runs, reported as medians (default 3)
+#   BENCH_CHAT_ROUNDS   interleaved rounds of the chat runs, reported as medians (default 3)
 #   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
 #   BENCH_ONLY          run only these scenarios (default "rest limits mcp admin chat site postgres")
 #   BIFROST_BIN         a Bifrost HTTP gateway binary, run as the chat scenario's peer
@@ -40,6 +41,7 @@ CHAT_CHUNKS=${BENCH_CHAT_CHUNKS:-20}
 CHAT_DELAY=${BENCH_CHAT_DELAY:-1ms}
 ONLY=" ${BENCH_ONLY:-rest limits mcp admin chat site postgres} "
 LIMITS_ROUNDS=${BENCH_LIMITS_ROUNDS:-3}
+CHAT_ROUNDS=${BENCH_CHAT_ROUNDS:-3}
 LIMITS_TOKEN=tok-bench-limits-0123456789abcdef
 CHAT_KEY=bench-model-gateway-key
 CHAT_MODEL=bench-model
@@ -341,20 +343,23 @@ if want chat; then
 		PEER_BODY=${CHAT_BODY/\"$CHAT_MODEL\"/\"$PEER_MODEL\"}
 		PEER_STREAM_BODY=${CHAT_STREAM_BODY/\"$CHAT_MODEL\"/\"$PEER_MODEL\"}
 		# Every chat run reports its server's CPU per request and resident size
-		# (-server-pids): the bare proxy's, gtmgate's and the peer's.
+		# (-server-pids): the bare proxy's, gtmgate's and the peer's. The rounds
+		# interleave subject and floor; the report takes each one's median.
 		for c in $LEVELS; do
-			load chat direct "$c" "$CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-			load chat floor "$c" "$PROXY_CHAT/chat/completions" -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-			load chat gateway "$c" "$GATEWAY/v1/chat/completions" -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
-			if [[ -n $PEER_URL ]]; then
-				load chat peer "$c" "$PEER_URL" -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_BODY"
-			fi
-			load chat stream-direct "$c" "$CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-			load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-			load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
-			if [[ -n $PEER_URL ]]; then
-				load chat stream-peer "$c" "$PEER_URL" -stream -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_STREAM_BODY"
-			fi
+			for _ in $(seq "$CHAT_ROUNDS"); do
+				load chat direct "$c" "$CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
+				load chat floor "$c" "$PROXY_CHAT/chat/completions" -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
+				load chat gateway "$c" "$GATEWAY/v1/chat/completions" -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
+				if [[ -n $PEER_URL ]]; then
+					load chat peer "$c" "$PEER_URL" -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_BODY"
+				fi
+				load chat stream-direct "$c" "$CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
+				load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
+				load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
+				if [[ -n $PEER_URL ]]; then
+					load chat stream-peer "$c" "$PEER_URL" -stream -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_STREAM_BODY"
+				fi
+			done
 		done
 		if [[ -n $PEER_PID ]]; then stop_pid "$PEER_PID"; fi
 	fi

@@ -47,9 +47,11 @@ func medianOfRounds(runs []*loadgen.Result) *loadgen.Result {
 		}
 		*f(&out) = median(vals)
 	}
-	out.Max, out.TTFBMax = 0, 0
+	// Maxima stay maxima; so does resident size, the most a server held.
+	out.Max, out.TTFBMax, out.ServerRSSKB = 0, 0, 0
 	for _, r := range runs {
 		out.Max, out.TTFBMax = max(out.Max, r.Max), max(out.TTFBMax, r.TTFBMax)
+		out.ServerRSSKB = max(out.ServerRSSKB, r.ServerRSSKB)
 	}
 	return &out
 }
