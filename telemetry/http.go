@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -16,12 +17,20 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// tracer is obtained once: the global provider's tracers delegate to the
-// SDK's as soon as Setup installs it, and looking one up per call would lock.
-var tracer = otel.Tracer("github.com/gtmgate/gtmgate")
+const tracerName = "github.com/gtmgate/gtmgate"
+
+// tracerBox holds a tracer: atomic.Pointer needs one concrete type.
+type tracerBox struct{ trace.Tracer }
+
+// current is the tracer, looked up once per Install rather than per span
+// (the SDK's lookup locks). A global delegating tracer would follow only the
+// first provider installed; tests install one each.
+var current atomic.Pointer[tracerBox]
+
+func init() { current.Store(&tracerBox{otel.Tracer(tracerName)}) }
 
 // Tracer returns the tracer gtmgate's packages make spans with.
-func Tracer() trace.Tracer { return tracer }
+func Tracer() trace.Tracer { return current.Load().Tracer }
 
 // noopSpan is returned by Start while tracing is off.
 var noopSpan = trace.SpanFromContext(context.Background())
@@ -40,7 +49,7 @@ func Start(ctx context.Context, op, target string, attrs ...attribute.KeyValue) 
 	}
 	// A copy, so that attrs does not escape and callers' variadic arrays stay
 	// on the stack while tracing is off.
-	return tracer.Start(ctx, name, trace.WithAttributes(slices.Clone(attrs)...))
+	return Tracer().Start(ctx, name, trace.WithAttributes(slices.Clone(attrs)...))
 }
 
 // Fail marks span as failed with a gtmgate error code as error.type.
@@ -77,7 +86,7 @@ func ServerMiddleware(surface string) func(http.Handler) http.Handler {
 			if ua := r.UserAgent(); ua != "" {
 				attrs = append(attrs, semconv.UserAgentOriginal(ua))
 			}
-			ctx, span := tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+			ctx, span := Tracer().Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
 			defer span.End()
 			sw := &statusWriter{ResponseWriter: w}
 			r = r.WithContext(ctx)
@@ -156,7 +165,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if p, err := strconv.Atoi(req.URL.Port()); err == nil {
 		attrs = append(attrs, semconv.ServerPort(p))
 	}
-	ctx, span := tracer.Start(req.Context(), req.Method, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	ctx, span := Tracer().Start(req.Context(), req.Method, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	req = req.Clone(ctx)
 	otel.GetTextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	resp, err := t.next.RoundTrip(req)

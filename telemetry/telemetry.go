@@ -84,6 +84,7 @@ func Setup(ctx context.Context, version string) (shutdown func(context.Context) 
 // tests call it with an in-memory provider.
 func Install(tp trace.TracerProvider) {
 	otel.SetTracerProvider(tp)
+	current.Store(&tracerBox{tp.Tracer(tracerName)})
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
 	enabled.Store(true)
 }
