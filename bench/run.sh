@@ -260,6 +260,20 @@ start_peer() {
 	printf 'peer gateway: %s (pid %s)\n' "$PEER_URL" "$PEER_PID" >&2
 }
 
+# chat_round C PREFIX BODY PEER_BODY [LOADGEN FLAG…] loads one round of chat
+# runs at concurrency C, variants named PREFIX…: the fake upstream directly,
+# the bare proxy, gtmgate and, when there is one, the peer.
+chat_round() {
+	local c=$1 v=$2 body=$3 peer_body=$4
+	shift 4
+	load chat "${v}direct" "$c" "$CHAT/chat/completions" "$@" -H "Authorization: Bearer $CHAT_KEY" -body "$body"
+	load chat "${v}floor" "$c" "$PROXY_CHAT/chat/completions" "$@" -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$body"
+	load chat "${v}gateway" "$c" "$GATEWAY/v1/chat/completions" "$@" -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$body"
+	if [[ -n $PEER_URL ]]; then
+		load chat "${v}peer" "$c" "$PEER_URL" "$@" -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$peer_body"
+	fi
+}
+
 # --- REST, MCP, admin, chat, site on SQLite --------------------------------
 start_gtmgate sqlite
 check_rest
@@ -347,18 +361,8 @@ if want chat; then
 		# interleave subject and floor; the report takes each one's median.
 		for c in $LEVELS; do
 			for _ in $(seq "$CHAT_ROUNDS"); do
-				load chat direct "$c" "$CHAT/chat/completions" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-				load chat floor "$c" "$PROXY_CHAT/chat/completions" -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_BODY"
-				load chat gateway "$c" "$GATEWAY/v1/chat/completions" -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_BODY"
-				if [[ -n $PEER_URL ]]; then
-					load chat peer "$c" "$PEER_URL" -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_BODY"
-				fi
-				load chat stream-direct "$c" "$CHAT/chat/completions" -stream -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-				load chat stream-floor "$c" "$PROXY_CHAT/chat/completions" -stream -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_STREAM_BODY"
-				load chat stream-gateway "$c" "$GATEWAY/v1/chat/completions" -stream -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$CHAT_STREAM_BODY"
-				if [[ -n $PEER_URL ]]; then
-					load chat stream-peer "$c" "$PEER_URL" -stream -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$PEER_STREAM_BODY"
-				fi
+				chat_round "$c" "" "$CHAT_BODY" "$PEER_BODY"
+				chat_round "$c" stream- "$CHAT_STREAM_BODY" "$PEER_STREAM_BODY" -stream
 			done
 		done
 		if [[ -n $PEER_PID ]]; then stop_pid "$PEER_PID"; fi

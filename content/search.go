@@ -170,7 +170,7 @@ func (ix *Index) Search(q, section string, limit int) (*Results, error) {
 	if len(res.Hits) == 0 {
 		return out, nil
 	}
-	locations, err := highlight(idx, bq, res.Hits)
+	locations, err := hitLocations(idx, bq, res.Hits)
 	if err != nil {
 		return nil, fmt.Errorf("content: search %q: %w", q, err)
 	}
@@ -185,11 +185,11 @@ func (ix *Index) Search(q, section string, limit int) (*Results, error) {
 	return out, nil
 }
 
-// highlight returns the body term locations of bq's matches among hits. The
+// hitLocations returns the body term locations of bq's matches among hits. The
 // snippet is cut from the page's text in memory (markSnippet): bleve's
 // highlighter would load each hit's stored body from the index and fragment
 // all of it, half of a search's time.
-func highlight(idx bleve.Index, bq query.Query, hits search.DocumentMatchCollection) (map[string]search.TermLocationMap, error) {
+func hitLocations(idx bleve.Index, bq query.Query, hits search.DocumentMatchCollection) (map[string]search.TermLocationMap, error) {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
 		ids[i] = h.ID

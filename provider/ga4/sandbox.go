@@ -42,16 +42,17 @@ type Sandbox struct {
 type sandboxProperty struct {
 	seed  uint64
 	scale float64
-	today time.Time
 	once  sync.Once
 	daily *table
 	// realtime is the last 30 minutes' table.
 	realtime *table
 }
 
-func (p *sandboxProperty) tables() (daily, realtime *table) {
+// tables returns the property's tables, generating them up to today (the
+// sandbox's) on first use.
+func (p *sandboxProperty) tables(today time.Time) (daily, realtime *table) {
 	p.once.Do(func() {
-		p.daily, p.realtime = dailyTable(p.seed, p.today, sandboxDays, p.scale), realtimeTable(p.seed, p.scale)
+		p.daily, p.realtime = dailyTable(p.seed, today, sandboxDays, p.scale), realtimeTable(p.seed, p.scale)
 	})
 	return p.daily, p.realtime
 }
@@ -70,8 +71,8 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	y, m, d := now.UTC().Date()
 	s := &Sandbox{Guard: googleapi.Guard{Token: SandboxToken}, today: time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
 	s.properties = map[string]*sandboxProperty{
-		"412345678": {seed: 412345678, scale: 1, today: s.today},
-		"398765432": {seed: 398765432, scale: .25, today: s.today},
+		"412345678": {seed: 412345678, scale: 1},
+		"398765432": {seed: 398765432, scale: .25},
 	}
 	mux := googleapi.NewMux()
 	mux.HandleFunc("POST /v1beta/properties/{call}", s.serveRPC)

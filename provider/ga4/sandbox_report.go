@@ -74,7 +74,7 @@ func (s *Sandbox) runReport(w http.ResponseWriter, r *http.Request, p *sandboxPr
 		}
 		q.spans = append(q.spans, span{name: name, from: s.dayIndex(from), to: s.dayIndex(to)})
 	}
-	daily, _ := p.tables()
+	daily, _ := p.tables(s.today)
 	s.answer(w, daily, reportCatalog, q, "analyticsData#runReport")
 }
 
@@ -110,7 +110,7 @@ func (s *Sandbox) runRealtime(w http.ResponseWriter, r *http.Request, p *sandbox
 		}
 		q.spans = append(q.spans, span{name: name, from: end, to: start})
 	}
-	_, realtime := p.tables()
+	_, realtime := p.tables(s.today)
 	s.answer(w, realtime, realtimeCatalog, q, "analyticsData#runRealtimeReport")
 }
 

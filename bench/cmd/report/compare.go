@@ -47,27 +47,27 @@ var comparisons = slices.Concat([]comparison{
 		subject: ref{"admin", "audit-postgres"}, floor: ref{"admin", "audit-sqlite"}},
 	{scenario: "admin", name: "PUT /admin/tenants/bench-{n}: postgres vs sqlite",
 		subject: ref{"admin", "write-postgres"}, floor: ref{"admin", "write-sqlite"}},
-	{scenario: "chat", name: "non-streaming: gateway vs bare ReverseProxy (added)",
-		subject: ref{"chat", "gateway"}, floor: ref{"chat", "floor"},
-		subjectBase: &ref{"chat", "direct"}, floorBase: &ref{"chat", "direct"}},
-	{scenario: "chat", name: "streaming, first chunk: gateway vs bare ReverseProxy (added)",
-		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-floor"},
-		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}, ttfb: true},
-	{scenario: "chat", name: "streaming, whole stream: gateway vs bare ReverseProxy (added)",
-		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-floor"},
-		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}},
+}, chatComparisons("gateway vs bare ReverseProxy", "floor"),
 	// A peer gateway (BIFROST_BIN or BENCH_PEER_CMD) in the same rounds:
 	// gtmgate's added latency over the peer's, both over the direct call.
-	{scenario: "chat", name: "non-streaming: gtmgate vs peer gateway (added)",
-		subject: ref{"chat", "gateway"}, floor: ref{"chat", "peer"},
-		subjectBase: &ref{"chat", "direct"}, floorBase: &ref{"chat", "direct"}},
-	{scenario: "chat", name: "streaming, first chunk: gtmgate vs peer gateway (added)",
-		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-peer"},
-		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}, ttfb: true},
-	{scenario: "chat", name: "streaming, whole stream: gtmgate vs peer gateway (added)",
-		subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-peer"},
-		subjectBase: &ref{"chat", "stream-direct"}, floorBase: &ref{"chat", "stream-direct"}},
-}, siteComparisons("about", "GET /about.md"), siteComparisons("llms-full", "GET /llms-full.txt"))
+	chatComparisons("gtmgate vs peer gateway", "peer"),
+	siteComparisons("about", "GET /about.md"), siteComparisons("llms-full", "GET /llms-full.txt"))
+
+// chatComparisons sets gtmgate's chat pass-through against another server
+// (floor: its variant name, "stream-" prefixed for streamed answers) for
+// JSON answers, the first streamed chunk and the whole stream, each as
+// latency added over the fake upstream called directly.
+func chatComparisons(versus, floor string) []comparison {
+	json, stream := ref{"chat", "direct"}, ref{"chat", "stream-direct"}
+	return []comparison{
+		{scenario: "chat", name: "non-streaming: " + versus + " (added)",
+			subject: ref{"chat", "gateway"}, floor: ref{"chat", floor}, subjectBase: &json, floorBase: &json},
+		{scenario: "chat", name: "streaming, first chunk: " + versus + " (added)",
+			subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-" + floor}, subjectBase: &stream, floorBase: &stream, ttfb: true},
+		{scenario: "chat", name: "streaming, whole stream: " + versus + " (added)",
+			subject: ref{"chat", "stream-gateway"}, floor: ref{"chat", "stream-" + floor}, subjectBase: &stream, floorBase: &stream},
+	}
+}
 
 // siteComparisons sets gtmgate's site against nginx and bare net/http, and
 // net/http against nginx, for one file as is and gzip-encoded.
