@@ -37,6 +37,9 @@ type ProviderAccounts struct {
 type Account struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
+	// LoginCustomerID is, for a Google Ads customer reached through a manager
+	// account, that manager's customer id (sent as login-customer-id).
+	LoginCustomerID string `json:"login_customer_id,omitempty"`
 }
 
 // Account returns the account with the given id, or the default when id is empty.

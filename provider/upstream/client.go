@@ -37,6 +37,9 @@ type Options struct {
 	Authorize func(r *http.Request, token string)
 	// Header is sent on every request (API versions, developer tokens).
 	Header http.Header
+	// APIVersion is the provider API version the adapter puts in paths or
+	// headers ("v25", "v25.0", "202611"); empty for providers with one version.
+	APIVersion string
 	// MaxRetryAfter is the longest Retry-After the client waits out before
 	// retrying a read (default 2s); longer waits are returned as RATE_LIMITED.
 	MaxRetryAfter time.Duration
@@ -103,6 +106,9 @@ func (c *Client) Provider() string { return c.opts.Provider }
 
 // BaseURL returns the API root.
 func (c *Client) BaseURL() string { return c.base.String() }
+
+// APIVersion returns the provider API version the client was configured with.
+func (c *Client) APIVersion() string { return c.opts.APIVersion }
 
 // BearerAuth sets Authorization: Bearer <token>.
 func BearerAuth(r *http.Request, token string) { r.Header.Set("Authorization", "Bearer "+token) }
