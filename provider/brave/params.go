@@ -10,36 +10,36 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// Brave's documented bounds: web count ≤ 20, news count ≤ 50, offset (in pages) ≤ 9.
-const (
-	maxWebCount  = 20
-	maxNewsCount = 50
-	maxOffset    = 9
-)
+// maxOffset is Brave's documented bound on offset, counted in pages, for
+// both endpoints (the count bounds are in each endpoint).
+const maxOffset = 9
 
 var freshnessPattern = `^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$`
 
-// properties are the input properties of a search tool whose pages hold at
-// most maxCount results.
+// properties are the input properties of the search tool for endpoint e:
+// its page size bound, its safesearch default (in the description: the
+// registry's portable schema subset has no "default") and the country and
+// language codes its reference documents.
 //
 // limit and cursor are declared here rather than by marking the action List:
 // the registry's list schema reuses one additionalProperties schema twice and
 // fails to resolve, and search has no use for the generic filter anyway.
-func properties(maxCount int) map[string]*jsonschema.Schema {
+func properties(e endpoint) map[string]*jsonschema.Schema {
+	maxCount := e.maxCount
 	return map[string]*jsonschema.Schema{
 		"limit": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(maxCount)),
 			Description: fmt.Sprintf("Results per page (default %d, max %d).", maxCount, maxCount)},
 		"cursor": {Type: "string", Description: "Opaque cursor from a previous page's next_cursor."},
 		"query": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(400),
 			Description: "Search terms (at most 400 characters, 50 words). Operators such as site: and quotes work."},
-		"country": {Type: "string", Pattern: `^[A-Za-z]{2}$`,
-			Description: "Two-letter country code to localise results, for example US, DE."},
-		"search_lang": {Type: "string", Pattern: `^[a-z]{2}(-[a-z]+)?$`,
-			Description: "Language of the results, for example en, de, pt-br."},
+		"country": {Type: "string", Enum: enum(e.countries),
+			Description: "Country the results come from, as Brave codes it (upper case; GB for the United Kingdom); ALL for worldwide. Brave's default is US."},
+		"search_lang": {Type: "string", Enum: enum(e.languages),
+			Description: "Language of the results, as Brave codes it (jp for Japanese, zh-hans, pt-br, en-gb). Brave's default is en."},
 		"freshness": {Type: "string", Pattern: freshnessPattern,
 			Description: "Age limit: pd (24 h), pw (7 days), pm (31 days), py (365 days) or YYYY-MM-DDtoYYYY-MM-DD."},
 		"safesearch": {Type: "string", Enum: []any{"off", "moderate", "strict"},
-			Description: "Adult content filter (default moderate)."},
+			Description: fmt.Sprintf("Adult content filter (Brave's default for this search: %s).", e.safeSearch)},
 	}
 }
 
@@ -99,8 +99,8 @@ func (p *searchParams) query() url.Values {
 	return q
 }
 
-// nextCursor returns the next page's offset, or "" when Brave has no more
-// results or the offset limit is reached.
+// nextCursor returns the next page's offset, or "" when there is no sign of
+// more results (more is false) or the offset limit is reached.
 func (p *searchParams) nextCursor(more bool) string {
 	if !more || p.offset >= maxOffset {
 		return ""

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,9 +20,11 @@ const SandboxToken = "brave-sandbox-token"
 // Sandbox is an in-process fake of the Brave Search API: GET
 // /res/v1/web/search and /res/v1/news/search with Brave's parameters (q,
 // count, offset in pages up to 9, country, search_lang, freshness,
-// safesearch), answers shaped like Brave's, X-RateLimit-* headers, and
-// Brave's ErrorResponse bodies (401 without a valid X-Subscription-Token,
-// 422 VALIDATION for bad parameters). Results come from a small seeded
+// safesearch), answers shaped like Brave's (a news answer's query carries no
+// more_results_available), X-RateLimit-* headers, and Brave's ErrorResponse
+// bodies (401 without a valid X-Subscription-Token, 422 VALIDATION for bad
+// parameters, country and search_lang codes outside the documented lists
+// included). Results come from a small seeded
 // corpus of go-to-market pages and news, matched by query terms. FailNext
 // injects faults.
 type Sandbox struct {
@@ -74,44 +77,51 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var corpus []doc
+	var e endpoint
 	switch {
-	case r.Method == http.MethodGet && r.URL.Path == "/res/v1/web/search":
-		corpus = webCorpus
-	case r.Method == http.MethodGet && r.URL.Path == "/res/v1/news/search":
-		corpus = newsCorpus
+	case r.Method == http.MethodGet && r.URL.Path == webEndpoint.path:
+		corpus, e = webCorpus, webEndpoint
+	case r.Method == http.MethodGet && r.URL.Path == newsEndpoint.path:
+		corpus, e = newsCorpus, newsEndpoint
 	default:
 		writeError(w, http.StatusNotFound, "RESOURCE_NOT_FOUND", "Resource not found.")
 		return
 	}
 	q := r.URL.Query()
-	maxCount := maxWebCount
-	if strings.Contains(r.URL.Path, "/news/") {
-		maxCount = maxNewsCount
-	}
-	count, ok1 := intParam(q.Get("count"), maxCount, 1, maxCount)
+	count, ok1 := intParam(q.Get("count"), e.maxCount, 1, e.maxCount)
 	offset, ok2 := intParam(q.Get("offset"), 0, 0, maxOffset)
 	term := strings.TrimSpace(q.Get("q"))
 	switch {
 	case term == "" || len(term) > 400:
-		writeError(w, http.StatusUnprocessableEntity, "VALIDATION", "Unable to validate request parameter(s).", "q")
+		writeValidation(w, invalidValue("q", term))
 		return
 	case !ok1:
-		writeError(w, http.StatusUnprocessableEntity, "VALIDATION", "Unable to validate request parameter(s).", "count")
+		writeValidation(w, invalidValue("count", q.Get("count")))
 		return
 	case !ok2:
-		writeError(w, http.StatusUnprocessableEntity, "VALIDATION", "Unable to validate request parameter(s).", "offset")
+		writeValidation(w, invalidValue("offset", q.Get("offset")))
 		return
+	}
+	for _, p := range []struct {
+		name    string
+		allowed []string
+	}{{"country", e.countries}, {"search_lang", e.languages}, {"safesearch", []string{"off", "moderate", "strict"}}} {
+		if v, ok := q[p.name]; ok && !slices.Contains(p.allowed, v[0]) {
+			writeValidation(w, notInEnum(p.name, v[0], p.allowed))
+			return
+		}
 	}
 	hits := match(corpus, term)
 	start := min(offset*count, len(hits))
 	end := min(start+count, len(hits))
 	page := hits[start:end]
-	more := end < len(hits)
-	query := map[string]any{"original": term, "more_results_available": more, "spellcheck_off": false}
-	if strings.Contains(r.URL.Path, "/news/") {
+	if e.path == newsEndpoint.path {
+		// NewsSearchApiResponse's Query has no more_results_available.
+		query := map[string]any{"original": term, "spellcheck_off": false}
 		writeJSON(w, http.StatusOK, map[string]any{"type": "news", "query": query, "results": render(page, "news_result")})
 		return
 	}
+	query := map[string]any{"original": term, "more_results_available": end < len(hits), "spellcheck_off": false}
 	writeJSON(w, http.StatusOK, map[string]any{"type": "search", "query": query,
 		"web": map[string]any{"type": "search", "results": render(page, "search_result"), "family_friendly": true}})
 }
@@ -178,14 +188,46 @@ func faultCode(status int) string {
 	}
 }
 
-func writeError(w http.ResponseWriter, status int, code, detail string, params ...string) {
-	meta := map[string]any{}
-	if len(params) > 0 {
-		meta["errors"] = []map[string]any{{"type": "value_error", "loc": []string{"query", params[0]}, "msg": "invalid value"}}
+// fieldError is one entry of a 422 answer's meta.errors, as Brave's request
+// validation reports it.
+type fieldError struct {
+	Type  string   `json:"type"`
+	Loc   []string `json:"loc"`
+	Msg   string   `json:"msg"`
+	Input string   `json:"input"`
+}
+
+func invalidValue(param, input string) fieldError {
+	return fieldError{Type: "value_error", Loc: []string{"query", param}, Msg: "invalid value", Input: input}
+}
+
+// notInEnum is Brave's report of a value outside a parameter's enum:
+// "Input should be 'AR', 'AU', … or 'US'".
+func notInEnum(param, input string, allowed []string) fieldError {
+	quoted := make([]string, len(allowed))
+	for i, a := range allowed {
+		quoted[i] = "'" + a + "'"
 	}
+	msg := "Input should be " + strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
+	return fieldError{Type: "enum", Loc: []string{"query", param}, Msg: msg, Input: input}
+}
+
+// writeValidation answers 422 VALIDATION with the offending parameter.
+func writeValidation(w http.ResponseWriter, fe fieldError) {
+	writeErrorMeta(w, http.StatusUnprocessableEntity, "VALIDATION", "Unable to validate request parameter(s)",
+		map[string]any{"errors": []fieldError{fe}})
+}
+
+func writeError(w http.ResponseWriter, status int, code, detail string) {
+	meta := map[string]any{}
 	if status == http.StatusTooManyRequests {
 		meta = map[string]any{"plan": "Free", "rate_limit": 1, "rate_current": 2, "quota_limit": 2000, "quota_current": 12}
 	}
+	writeErrorMeta(w, status, code, detail, meta)
+}
+
+// writeErrorMeta writes Brave's ErrorResponse body.
+func writeErrorMeta(w http.ResponseWriter, status int, code, detail string, meta map[string]any) {
 	writeJSON(w, status, map[string]any{"type": "ErrorResponse", "time": time.Now().Unix(),
 		"error": map[string]any{"id": fmt.Sprintf("sbx-%d", time.Now().UnixNano()), "status": status, "code": code, "detail": detail, "meta": meta}})
 }

@@ -39,6 +39,8 @@ type result struct {
 	} `json:"meta_url,omitempty"`
 }
 
+// query is the web answer's Query object; only WebSearchApiResponse carries
+// more_results_available.
 type query struct {
 	Original             string `json:"original"`
 	MoreResultsAvailable bool   `json:"more_results_available"`
@@ -72,9 +74,9 @@ func webSearchTool(c *upstream.Client) gtmgate.Tool {
 		Description: "Search the public web with Brave Search. Returns titles, URLs, snippets and ages; " +
 			"up to 20 results per page; next_cursor pages up to 10 pages deep.",
 		Actions:    []gtmgate.Action{searchAction},
-		Properties: properties(maxWebCount),
+		Properties: properties(webEndpoint),
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
-			p, err := newParams(call, maxWebCount)
+			p, err := newParams(call, webEndpoint.maxCount)
 			if err != nil {
 				return nil, err
 			}
@@ -84,7 +86,7 @@ func webSearchTool(c *upstream.Client) gtmgate.Tool {
 					Results []result `json:"results"`
 				} `json:"web"`
 			}
-			if err := search(ctx, c, call, "/res/v1/web/search", p, &resp); err != nil {
+			if err := search(ctx, c, call, webEndpoint.path, p, &resp); err != nil {
 				return nil, err
 			}
 			return Result{Query: p.Query, Items: items(resp.Web.Results), NextCursor: p.nextCursor(resp.Query.MoreResultsAvailable)}, nil
@@ -96,22 +98,25 @@ func newsSearchTool(c *upstream.Client) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "news_search", Domain: "search", Title: "News search (Brave)", Provider: Provider,
 		Description: "Search recent news articles with Brave Search. Returns headlines, URLs, snippets, " +
-			"publishers and ages; use freshness to bound the period; limit is capped at 50 per page.",
+			"publishers and ages; use freshness to bound the period; limit is capped at 50 per page. " +
+			"Brave's news answers do not say whether more results exist, so next_cursor is given whenever a page " +
+			"comes back full and fewer than 10 pages were read; the page it leads to may be short or empty.",
 		Actions:    []gtmgate.Action{searchAction},
-		Properties: properties(maxNewsCount),
+		Properties: properties(newsEndpoint),
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
-			p, err := newParams(call, maxNewsCount)
+			p, err := newParams(call, newsEndpoint.maxCount)
 			if err != nil {
 				return nil, err
 			}
+			// NewsSearchApiResponse is {type, query, results}; its query has no
+			// more_results_available, so a full page is the only sign of more.
 			var resp struct {
-				Query   query    `json:"query"`
 				Results []result `json:"results"`
 			}
-			if err := search(ctx, c, call, "/res/v1/news/search", p, &resp); err != nil {
+			if err := search(ctx, c, call, newsEndpoint.path, p, &resp); err != nil {
 				return nil, err
 			}
-			return Result{Query: p.Query, Items: items(resp.Results), NextCursor: p.nextCursor(resp.Query.MoreResultsAvailable)}, nil
+			return Result{Query: p.Query, Items: items(resp.Results), NextCursor: p.nextCursor(len(resp.Results) >= p.count)}, nil
 		},
 	}
 }

@@ -1,0 +1,141 @@
+package brave
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/providertest"
+)
+
+func TestNewsPagingWithoutMoreResultsFlag(t *testing.T) {
+	t.Parallel()
+	sb, tools := setup(t)
+	seen := map[string]bool{}
+	cursor, pages := "", 0
+	for {
+		in := `{"rationale":"r","query":"b2b sales crm","limit":2`
+		if cursor != "" {
+			in += `,"cursor":"` + cursor + `"`
+		}
+		out, err := run(t, sb, tools["news_search"], SandboxToken, in+"}")
+		if err != nil {
+			t.Fatalf("page %d: %v", pages, err)
+		}
+		items := out["items"].([]any)
+		for _, it := range items {
+			u := it.(map[string]any)["url"].(string)
+			if seen[u] {
+				t.Fatalf("page %d repeats %s", pages, u)
+			}
+			seen[u] = true
+		}
+		pages++
+		cursor, _ = out["next_cursor"].(string)
+		if full := len(items) == 2; full != (cursor != "") {
+			t.Fatalf("page %d: %d items, next_cursor %q; want a cursor exactly when the page is full", pages, len(items), cursor)
+		}
+		if cursor == "" {
+			break
+		}
+	}
+	if pages < 2 || len(seen) < 3 {
+		t.Errorf("pages = %d, distinct results = %d; want several pages", pages, len(seen))
+	}
+}
+
+func TestNewsCursorStopsAtMaxOffset(t *testing.T) {
+	t.Parallel()
+	p := &searchParams{count: 1, offset: maxOffset}
+	if got := p.nextCursor(true); got != "" {
+		t.Errorf("nextCursor at offset %d = %q, want none", maxOffset, got)
+	}
+}
+
+func TestSchemaFollowsBraveReference(t *testing.T) {
+	t.Parallel()
+	_, tools := setup(t)
+	tests := []struct {
+		tool, safeSearch string
+	}{
+		{"web_search", "moderate"},
+		{"news_search", "strict"},
+	}
+	for _, tc := range tests {
+		props := tools[tc.tool].Properties
+		if d := props["safesearch"].Description; !strings.Contains(d, "default for this search: "+tc.safeSearch+")") {
+			t.Errorf("%s safesearch description = %q, want Brave's default %q", tc.tool, d, tc.safeSearch)
+		}
+		if c := props["country"]; c.Pattern != "" || !slices.Contains(c.Enum, any("ALL")) || slices.Contains(c.Enum, any("SG")) || len(c.Enum) != 37 {
+			t.Errorf("%s country = pattern %q enum %v, want Brave's 36 country codes and ALL", tc.tool, c.Pattern, c.Enum)
+		}
+		if l := props["search_lang"]; l.Pattern != "" || !slices.Contains(l.Enum, any("zh-hans")) || slices.Contains(l.Enum, any("ja")) || len(l.Enum) != 50 {
+			t.Errorf("%s search_lang = pattern %q enum %v, want Brave's 50 codes", tc.tool, l.Pattern, l.Enum)
+		}
+	}
+}
+
+func TestCountryAndLanguageCodes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, tool, input string
+		wantCode          string
+	}{
+		{"worldwide", "web_search", `{"rationale":"r","query":"crm","country":"ALL"}`, ""},
+		{"worldwide news", "news_search", `{"rationale":"r","query":"crm","country":"ALL","search_lang":"en-gb"}`, ""},
+		{"undocumented country", "web_search", `{"rationale":"r","query":"crm","country":"SG"}`, gtmgate.EValidation},
+		{"lower-case country", "news_search", `{"rationale":"r","query":"crm","country":"us"}`, gtmgate.EValidation},
+		{"ISO code Brave spells jp", "web_search", `{"rationale":"r","query":"crm","search_lang":"ja"}`, gtmgate.EValidation},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sb, tools := setup(t)
+			_, err := run(t, sb, tools[tc.tool], SandboxToken, tc.input)
+			if tc.wantCode == "" {
+				if err != nil {
+					t.Fatalf("run: %v", err)
+				}
+				return
+			}
+			providertest.WantCode(t, err, tc.wantCode)
+		})
+	}
+}
+
+func TestSandboxRefusesUndocumentedCodes(t *testing.T) {
+	t.Parallel()
+	sb := NewSandbox()
+	base := providertest.Serve(t, sb.ProviderSandbox)
+	tests := []struct {
+		path, param, value string
+	}{
+		{webEndpoint.path, "country", "SG"},
+		{newsEndpoint.path, "country", "uk"},
+		{newsEndpoint.path, "search_lang", "ja"},
+	}
+	for _, tc := range tests {
+		req, _ := http.NewRequest(http.MethodGet, base+tc.path+"?"+url.Values{"q": {"crm"}, tc.param: {tc.value}}.Encode(), nil)
+		req.Header.Set("X-Subscription-Token", SandboxToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body braveError
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusUnprocessableEntity || body.Type != "ErrorResponse" ||
+			body.Error.Status != 422 || body.Error.Code != "VALIDATION" {
+			t.Fatalf("%s %s=%s: status %d body %+v (%v), want 422 ErrorResponse VALIDATION", tc.path, tc.param, tc.value, resp.StatusCode, body, err)
+		}
+		errs, _ := body.Error.Meta["errors"].([]any)
+		first, _ := errs[0].(map[string]any)
+		if loc, _ := json.Marshal(first["loc"]); string(loc) != `["query","`+tc.param+`"]` || first["type"] != "enum" || first["input"] != tc.value {
+			t.Errorf("meta.errors[0] = %v, want an enum error at query.%s", first, tc.param)
+		}
+	}
+}
