@@ -61,10 +61,12 @@ commands:
   feedback list [--tenant T] [--resolved true|false]
   feedback resolve FEEDBACK_ID
   usage TENANT [--from DAY] [--to DAY] [--period YYYY-MM]
+  providers check [--tenant T]       one harmless read per provider account (also: gtmgate providers check)
 
 exit codes: 0 done; 1 the gateway refused the request (not found, invalid,
 conflict); 2 usage error, or a FILE that cannot be read; 3 no admin key,
-or the gateway refused it; 4 the gateway could not be reached or failed.
+or the gateway refused it; 4 the gateway could not be reached or failed;
+5 providers check found an account that cannot work.
 `
 
 // Run runs one invocation and returns its exit code.
@@ -244,6 +246,8 @@ func (inv *invocation) dispatch(args []string) error {
 			return err
 		}
 		return inv.send("POST", "/admin/feedback/"+url.PathEscape(p[0])+"/resolve", map[string]string{"resolved_by": "cli"})
+	case cmd == "providers" && verb == "check":
+		return inv.checkProviders(args[2:])
 	case cmd == "usage":
 		s := newSub("usage", "TENANT")
 		q := queryFlags(s, "from", "to", "period")

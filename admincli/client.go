@@ -22,6 +22,8 @@ const (
 	ExitAuth = 3
 	// ExitUnavailable: the gateway could not be reached or failed (5xx).
 	ExitUnavailable = 4
+	// ExitCheckFailed: providers check found an account that cannot work.
+	ExitCheckFailed = 5
 )
 
 // client calls the admin API.
@@ -49,6 +51,9 @@ func (e *apiError) Error() string {
 
 // exitCode maps an error to the documented exit codes.
 func exitCode(err error) int {
+	if errors.Is(err, errCheckFailed) {
+		return ExitCheckFailed
+	}
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		return ExitRefused

@@ -42,7 +42,7 @@ func (a *App) buildAgents() error {
 		briefModel = c.AgentModel
 	}
 	a.brief = brief.New(brief.Options{Store: a.store, Recorder: a.recorder, Model: model, ModelName: briefModel, Location: loc,
-		Timeout: c.AgentStepTimeout, Logger: a.logger.With("component", "daily-brief")})
+		Timeout: c.AgentStepTimeout, Logger: a.logger.With("component", "daily-brief"), APIVersions: a.apiVersions})
 	return nil
 }
 

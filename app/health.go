@@ -14,6 +14,7 @@ import (
 	"github.com/gtmgate/gtmgate/health"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 	"github.com/gtmgate/gtmgate/webhook"
 )
 
@@ -28,7 +29,7 @@ const (
 // healthSources are what this replica's snapshots read.
 func (a *App) healthSources() health.Sources {
 	src := health.Sources{Store: a.store, Backend: a.backend, Audit: a.recorder, DataDir: a.cfg.DataDir, Started: a.started,
-		Now: time.Now, WebhookKind: webhook.Args{}.Kind(),
+		Now: time.Now, WebhookKind: webhook.Args{}.Kind(), APIVersions: a.apiVersions,
 		ProviderOf: func(tool string) string {
 			if e, ok := a.registry.Tool(tool); ok {
 				return e.Provider
@@ -39,6 +40,11 @@ func (a *App) healthSources() health.Sources {
 		src.Jobs = a.jobs.QueueStats
 	}
 	return src
+}
+
+// apiVersions grades the provider API versions this installation speaks.
+func (a *App) apiVersions(now time.Time) []apiversion.Status {
+	return apiversion.Statuses(a.cfg.APIVersion, now)
 }
 
 // takeHealth takes a snapshot, stores it and remembers it for /health.

@@ -16,6 +16,7 @@ import (
 	"github.com/gtmgate/gtmgate/provider/sheets"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/provider/webfetch"
+	"github.com/gtmgate/gtmgate/providercheck"
 )
 
 // providerSpec is how one provider family is wired: its key, real API root,
@@ -26,6 +27,8 @@ type providerSpec struct {
 	options func(cfg *config.Config, baseURL string) upstream.Options
 	tools   func(c *upstream.Client) []gtmgate.Tool
 	sandbox func() gtmgate.ProviderSandbox
+	// probe is the harmless read `gtmgate providers check` runs per account.
+	probe providercheck.Probe
 }
 
 // plain adapts a provider's Options(baseURL) constructor.
@@ -42,18 +45,18 @@ func bearer(key string) func(*config.Config, string) upstream.Options {
 // providers lists every provider family the gateway speaks to.
 func providers() []providerSpec {
 	return []providerSpec{
-		{key: hubspot.Provider, baseURL: hubspot.DefaultBaseURL, options: bearer(hubspot.Provider), tools: hubspot.Tools, sandbox: hubspot.NewSandbox},
-		{key: googleads.Provider, baseURL: googleads.DefaultBaseURL, options: googleAdsOptions, tools: googleads.Tools, sandbox: googleads.NewSandbox},
-		{key: metaads.Provider, baseURL: metaads.DefaultBaseURL, options: plain(metaads.Options), tools: metaads.Tools, sandbox: metaads.NewSandbox},
-		{key: linkedinads.Provider, baseURL: linkedinads.DefaultBaseURL, tools: linkedinads.Tools, sandbox: linkedinads.NewSandbox,
+		{key: hubspot.Provider, probe: providercheck.Probe{Tool: "crm_contacts", Input: `{"action":"list","limit":1}`}, baseURL: hubspot.DefaultBaseURL, options: bearer(hubspot.Provider), tools: hubspot.Tools, sandbox: hubspot.NewSandbox},
+		{key: googleads.Provider, probe: providercheck.Probe{Tool: "google_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: googleads.DefaultBaseURL, options: googleAdsOptions, tools: googleads.Tools, sandbox: googleads.NewSandbox},
+		{key: metaads.Provider, probe: providercheck.Probe{Tool: "meta_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: metaads.DefaultBaseURL, options: plain(metaads.Options), tools: metaads.Tools, sandbox: metaads.NewSandbox},
+		{key: linkedinads.Provider, probe: providercheck.Probe{Tool: "linkedin_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: linkedinads.DefaultBaseURL, tools: linkedinads.Tools, sandbox: linkedinads.NewSandbox,
 			options: func(_ *config.Config, baseURL string) upstream.Options { return linkedinads.Options(baseURL, "") }},
-		{key: ga4.Provider, baseURL: ga4.DefaultBaseURL, options: bearer(ga4.Provider), tools: ga4.Tools, sandbox: ga4.NewSandbox},
-		{key: searchconsole.Provider, baseURL: searchconsole.DefaultBaseURL, options: bearer(searchconsole.Provider), tools: searchconsole.Tools, sandbox: searchconsole.NewSandbox},
-		{key: gmail.Provider, baseURL: gmail.DefaultBaseURL, options: bearer(gmail.Provider), tools: gmail.Tools, sandbox: gmail.NewSandbox},
-		{key: gcalendar.Provider, baseURL: gcalendar.DefaultBaseURL, options: bearer(gcalendar.Provider), tools: gcalendar.Tools, sandbox: gcalendar.NewSandbox},
-		{key: brave.Provider, baseURL: brave.DefaultBaseURL, options: plain(brave.Options), tools: brave.Tools,
+		{key: ga4.Provider, probe: providercheck.Probe{Tool: "ga4_metadata", Input: `{}`}, baseURL: ga4.DefaultBaseURL, options: bearer(ga4.Provider), tools: ga4.Tools, sandbox: ga4.NewSandbox},
+		{key: searchconsole.Provider, probe: providercheck.Probe{Tool: "search_console_query", Input: `{"limit":1}`}, baseURL: searchconsole.DefaultBaseURL, options: bearer(searchconsole.Provider), tools: searchconsole.Tools, sandbox: searchconsole.NewSandbox},
+		{key: gmail.Provider, probe: providercheck.Probe{Tool: "email_messages", Input: `{"action":"list","limit":1}`}, baseURL: gmail.DefaultBaseURL, options: bearer(gmail.Provider), tools: gmail.Tools, sandbox: gmail.NewSandbox},
+		{key: gcalendar.Provider, probe: providercheck.Probe{Tool: "calendar_events", Input: `{"action":"list","limit":1}`}, baseURL: gcalendar.DefaultBaseURL, options: bearer(gcalendar.Provider), tools: gcalendar.Tools, sandbox: gcalendar.NewSandbox},
+		{key: brave.Provider, probe: providercheck.Probe{Tool: "web_search", Input: `{"query":"gtmgate","count":1}`}, baseURL: brave.DefaultBaseURL, options: plain(brave.Options), tools: brave.Tools,
 			sandbox: func() gtmgate.ProviderSandbox { return brave.NewSandbox().ProviderSandbox }},
-		{key: bigquery.Provider, baseURL: bigquery.DefaultBaseURL, options: plain(bigquery.Options),
+		{key: bigquery.Provider, probe: providercheck.Probe{Tool: "bigquery_schema", Input: `{"action":"datasets"}`}, baseURL: bigquery.DefaultBaseURL, options: plain(bigquery.Options),
 			tools:   func(c *upstream.Client) []gtmgate.Tool { return bigquery.Tools(c, nil) },
 			sandbox: func() gtmgate.ProviderSandbox { return bigquery.NewSandbox().ProviderSandbox }},
 		{key: sheets.Provider, baseURL: sheets.DefaultBaseURL, options: plain(sheets.Options), tools: sheets.Tools,

@@ -47,6 +47,9 @@ func (a *App) buildTools(ctx context.Context) error {
 			base = u
 		}
 		opts := p.options(&a.cfg, base)
+		if opts.APIVersion == "" {
+			opts.APIVersion = a.cfg.APIVersion(p.key)
+		}
 		opts.Timeout = a.cfg.UpstreamTimeout
 		c, err := upstream.New(opts)
 		if err != nil {
@@ -140,7 +143,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: adminGuard, BillingChanged: a.meter.PlanChanged, UsageEventsKept: a.cfg.Retention.UsageEvents,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
-			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth},
+			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,

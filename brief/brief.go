@@ -17,6 +17,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/modelgw"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 )
 
 // Options configures a Writer. Store is required.
@@ -33,6 +34,9 @@ type Options struct {
 	Timeout time.Duration
 	Now     func() time.Time
 	Logger  *slog.Logger
+	// APIVersions grades the configured provider API versions; the brief
+	// names those within 90 days of their sunset or past it (nil: none).
+	APIVersions func(now time.Time) []apiversion.Status
 }
 
 // Writer generates, stores and serves daily briefs.
@@ -71,6 +75,9 @@ func (w *Writer) Generate(ctx context.Context, trigger string) (*gtmgate.DailyBr
 	if err != nil {
 		return nil, err
 	}
+	if w.opts.APIVersions != nil {
+		f.APIVersions = append(f.APIVersions, apiversion.NeedAttention(w.opts.APIVersions(to))...)
+	}
 	figures, err := json.Marshal(f)
 	if err != nil {
 		return nil, fmt.Errorf("brief: encode figures: %w", err)
@@ -97,7 +104,7 @@ func (w *Writer) Generate(ctx context.Context, trigger string) (*gtmgate.DailyBr
 
 // briefPrompt asks the model for the brief.
 const briefPrompt = `You write the daily brief of a gtmgate installation for its operator: a gateway through which AI agents call go-to-market tools for several tenants.
-Write markdown: a title, a three-sentence summary of what needs attention first, then short sections on calls and errors, incidents and quality, approvals waiting, feedback, accounts needing re-authorisation, agent runs and tokens.
+Write markdown: a title, a three-sentence summary of what needs attention first, then short sections on calls and errors, incidents and quality, approvals waiting, feedback, accounts needing re-authorisation, provider API versions nearing or past their sunset (api_versions: say which setting to move), agent runs and tokens.
 Use only the figures given; say plainly when a section has nothing. No preamble.`
 
 func (w *Writer) write(ctx context.Context, figures []byte) (string, error) {

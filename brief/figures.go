@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 )
 
 // Figures are the numbers a brief is written from.
@@ -30,6 +31,8 @@ type Figures struct {
 	Reauth    []Account       `json:"reauth"`
 	Agents    AgentRuns       `json:"agent_runs"`
 	Cost      Cost            `json:"cost"`
+	// APIVersions are the provider API versions within 90 days of their sunset or past it.
+	APIVersions []apiversion.Status `json:"api_versions"`
 }
 
 // TenantFigures are one tenant's calls.
@@ -128,7 +131,8 @@ const listLimit = 1000
 func Gather(ctx context.Context, st gtmgate.Store, from, to time.Time) (*Figures, error) {
 	f := &Figures{From: from, To: to, Tenants: []TenantFigures{}, Quality: []PathQuality{}, Reauth: []Account{},
 		Incidents: Incidents{Opened: []Incident{}}, Approvals: Approvals{Oldest: []Approval{}},
-		Feedback: Feedback{BySeverity: map[string]int{}}, Agents: AgentRuns{ByStatus: map[string]int{}}, Cost: Cost{ByModel: []ModelTokens{}}}
+		Feedback: Feedback{BySeverity: map[string]int{}}, Agents: AgentRuns{ByStatus: map[string]int{}}, Cost: Cost{ByModel: []ModelTokens{}},
+		APIVersions: []apiversion.Status{}}
 	tenants, err := st.ListTenants(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("brief: tenants: %w", err)

@@ -26,6 +26,9 @@ func Render(f *Figures, loc *time.Location) string {
 	if n := len(f.Reauth); n > 0 {
 		attention = append(attention, fmt.Sprintf("%d provider account(s) need re-authorisation", n))
 	}
+	for _, v := range f.APIVersions {
+		attention = append(attention, v.Message)
+	}
 	if f.Calls > 0 && f.Errors*10 >= f.Calls {
 		attention = append(attention, fmt.Sprintf("error rate %.0f%% (%d of %d calls)", 100*float64(f.Errors)/float64(f.Calls), f.Errors, f.Calls))
 	}

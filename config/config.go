@@ -46,7 +46,10 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	ApprovalTTL     time.Duration
 	// Upstreams overrides provider base URLs by provider key.
-	Upstreams               map[string]string
+	Upstreams map[string]string
+	// APIVersions overrides provider API versions by provider key; a provider
+	// not listed uses its catalogue default (see APIVersion).
+	APIVersions             map[string]string
 	GoogleAdsDeveloperToken string
 	WebFetchAllowLoopback   bool
 	// AllowInsecureTokenEndpoint lets seeded OAuth token endpoints be http on
@@ -126,6 +129,7 @@ func Default() Config {
 		ShutdownTimeout:    15 * time.Second,
 		ApprovalTTL:        24 * time.Hour,
 		Upstreams:          map[string]string{},
+		APIVersions:        map[string]string{},
 		GraderSampleRate:   0.1,
 		JobWorkers:         4,
 		JobRescueAfter:     5 * time.Minute,
@@ -206,6 +210,9 @@ func (c *Config) Validate() error {
 		if err := checkURL(u); err != nil {
 			return fmt.Errorf("%s: %w", UpstreamEnv(p), err)
 		}
+	}
+	if err := c.validateAPIVersions(); err != nil {
+		return err
 	}
 	if c.ModelGatewayURL != "" {
 		if err := checkURL(c.ModelGatewayURL); err != nil {

@@ -32,6 +32,15 @@ func TestLoad(t *testing.T) {
 					t.Fatalf("got %+v", c)
 				}
 			}},
+		{name: "api versions", env: []string{"GTMGATE_GOOGLE_ADS_API_VERSION=v99", "GTMGATE_LINKEDIN_ADS_API_VERSION= 203001 "},
+			check: func(t *testing.T, c Config) {
+				if c.APIVersion("google_ads") != "v99" || c.APIVersion("linkedin_ads") != "203001" || c.APIVersion("gmail") != "v1" || c.APIVersion("web") != "" {
+					t.Fatalf("got %+v", c.APIVersions)
+				}
+			}},
+		{name: "bad google ads version", env: []string{"GTMGATE_GOOGLE_ADS_API_VERSION=21"}, wantErr: "GTMGATE_GOOGLE_ADS_API_VERSION"},
+		{name: "bad meta version", env: []string{"GTMGATE_META_ADS_API_VERSION=v25"}, wantErr: "GTMGATE_META_ADS_API_VERSION"},
+		{name: "bad linkedin version", env: []string{"GTMGATE_LINKEDIN_ADS_API_VERSION=2026-11"}, wantErr: "GTMGATE_LINKEDIN_ADS_API_VERSION"},
 		{name: "bad addr", env: []string{"GTMGATE_DOCS_ADDR=nonsense"}, wantErr: "GTMGATE_DOCS_ADDR"},
 		{name: "bad admin hash", env: []string{"ADMIN_API_KEY=plaintext-key"}, wantErr: "ADMIN_API_KEY"},
 		{name: "bad duration", env: []string{"GTMGATE_UPSTREAM_TIMEOUT=soon"}, wantErr: "GTMGATE_UPSTREAM_TIMEOUT"},

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 )
 
 // Setting documents one configuration setting for the README table.
@@ -106,6 +108,11 @@ func Load(args []string, environ []string) (Config, error) {
 	}
 	if err := readRetention(&c.Retention, &env); err != nil {
 		return c, err
+	}
+	for _, p := range apiversion.All() {
+		if v := strings.TrimSpace(env.str(p.Setting, "")); v != "" {
+			c.APIVersions[p.Key] = v
+		}
 	}
 	for k, v := range vars {
 		if p, ok := strings.CutPrefix(k, "GTMGATE_UPSTREAM_"); ok && p != "TIMEOUT" && v != "" {
@@ -268,6 +275,9 @@ func Settings() []Setting {
 	)
 	for _, s := range retentionSettings(&Retention{}) {
 		out = append(out, s.Setting)
+	}
+	for _, p := range apiversion.All() {
+		out = append(out, Setting{p.Setting, "", p.Default, apiVersionMeaning(p)})
 	}
 	return out
 }

@@ -20,8 +20,9 @@ type Health struct {
 	Audit     *AuditHealth `json:"audit,omitempty"`
 	// Grading says whether the quality harness grades calls, and if not why.
 	Grading *GradingHealth `json:"grading,omitempty"`
-	// Reasons say why the latest system health snapshot is not ok (counts
-	// and component names only; GET /admin/system-health has the detail).
+	// Reasons say why the latest system health snapshot is not ok, or what
+	// it warns of while ok, such as a provider API version nearing its sunset
+	// (counts and component names only; GET /admin/system-health has the detail).
 	Reasons    []string   `json:"reasons,omitempty"`
 	SnapshotAt *time.Time `json:"snapshot_at,omitempty"`
 }
@@ -82,8 +83,13 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		jsonapi.LoggerFrom(r.Context()).Warn("health: store unreachable", "err", err)
 	}
 	if s.opts.Snapshot != nil && body.Status == "ok" {
-		if st, reasons, at := s.opts.Snapshot(ctx); st != "" && st != "ok" {
-			body.Status, body.Reasons, body.SnapshotAt = "degraded", reasons, &at
+		// An ok snapshot can carry reasons too: warnings that fail nothing
+		// yet, such as a provider API version nearing its sunset.
+		if st, reasons, at := s.opts.Snapshot(ctx); st != "" && (st != "ok" || len(reasons) > 0) {
+			body.Reasons, body.SnapshotAt = reasons, &at
+			if st != "ok" {
+				body.Status = "degraded"
+			}
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")

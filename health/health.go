@@ -20,6 +20,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/diskspace"
 	"github.com/gtmgate/gtmgate/jobs"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 )
 
 // Statuses, worst last.
@@ -66,6 +67,8 @@ type Report struct {
 	Disk      Disk              `json:"disk"`
 	Process   Process           `json:"process"`
 	Replicas  []gtmgate.Replica `json:"replicas"`
+	// APIVersions is the standing of each provider API version in use.
+	APIVersions []apiversion.Status `json:"api_versions"`
 	// Errors are the parts that could not be read, with why.
 	Errors map[string]string `json:"errors,omitempty"`
 }
@@ -163,6 +166,8 @@ type Sources struct {
 	Now        func() time.Time
 	// WebhookKind is the job kind of alert deliveries.
 	WebhookKind string
+	// APIVersions grades the configured provider API versions (nil: not reported).
+	APIVersions func(now time.Time) []apiversion.Status
 }
 
 // Take gathers a snapshot. A part that cannot be read is reported with its
@@ -172,7 +177,7 @@ type Sources struct {
 func Take(ctx context.Context, src Sources) *Report {
 	now := src.Now()
 	r := &Report{ID: "hs_" + strconv.FormatInt(now.UnixNano(), 36), TakenAt: now.UTC(), Reasons: []string{},
-		Jobs: []jobs.QueueStat{}, Providers: []Provider{}, Replicas: []gtmgate.Replica{},
+		Jobs: []jobs.QueueStat{}, Providers: []Provider{}, Replicas: []gtmgate.Replica{}, APIVersions: []apiversion.Status{},
 		Accounts: Accounts{NeedsReauth: []Account{}, Expiring: []Account{}}}
 	r.Status = StatusOK
 	degrade := func(format string, args ...any) {
@@ -182,6 +187,7 @@ func Take(ctx context.Context, src Sources) *Report {
 		}
 	}
 	r.process(src, now)
+	r.apiVersions(src, now, degrade)
 	r.disk(src, degrade)
 	r.audit(src, degrade)
 	if !r.store(ctx, src) {
@@ -233,6 +239,23 @@ func residentBytes() uint64 {
 		}
 	}
 	return 0
+}
+
+// apiVersions reports every provider's version. One within 90 days of its
+// sunset adds a reason and leaves the status as it is (nothing fails yet);
+// one past its sunset degrades it, since its provider's calls now fail.
+func (r *Report) apiVersions(src Sources, now time.Time, degrade func(string, ...any)) {
+	if src.APIVersions == nil {
+		return
+	}
+	r.APIVersions = src.APIVersions(now)
+	for _, s := range apiversion.NeedAttention(r.APIVersions) {
+		if s.Level == apiversion.LevelSunset {
+			degrade("%s", s.Message)
+			continue
+		}
+		r.Reasons = append(r.Reasons, s.Message)
+	}
 }
 
 func (r *Report) disk(src Sources, degrade func(string, ...any)) {

@@ -11,6 +11,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/health"
 	"github.com/gtmgate/gtmgate/jobs"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 	"github.com/gtmgate/gtmgate/store/sqlite"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
 	"github.com/gtmgate/gtmgate/store/storetest"
@@ -109,4 +110,33 @@ func slicesContain(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestSnapshotAPIVersions: a version nearing its sunset is a reason that
+// leaves the status ok (nothing fails yet); one past it degrades the status.
+func TestSnapshotAPIVersions(t *testing.T) {
+	now := time.Now()
+	st := openStore(t)
+	for _, tc := range []struct {
+		name   string
+		level  apiversion.Level
+		status string
+	}{
+		{"ok", apiversion.LevelOK, health.StatusOK},
+		{"unknown", apiversion.LevelUnknown, health.StatusOK},
+		{"warning", apiversion.LevelWarning, health.StatusOK},
+		{"sunset", apiversion.LevelSunset, health.StatusDegraded},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := sources(st, t.TempDir(), now, nil)
+			src.APIVersions = func(time.Time) []apiversion.Status {
+				return []apiversion.Status{{Provider: "x", Level: tc.level, Message: "X API version v1: " + string(tc.level)}}
+			}
+			r := health.Take(t.Context(), src)
+			warned := slicesContain(r.Reasons, "X API version v1")
+			if r.Status != tc.status || len(r.APIVersions) != 1 || warned != (tc.level == apiversion.LevelWarning || tc.level == apiversion.LevelSunset) {
+				t.Errorf("status %s, reasons %q, versions %v", r.Status, r.Reasons, r.APIVersions)
+			}
+		})
+	}
 }

@@ -30,6 +30,8 @@ const usage = `usage:
   gtmgate serve [flags]     run the site, gateway and docs listeners (gtmgate serve -h lists flags)
   gtmgate hash-key KEY      print the SHA-256 of an admin key, for ADMIN_API_KEY
   gtmgate admin COMMAND     call the admin API (gtmgate admin -h lists commands)
+  gtmgate providers check [--tenant T]
+                            one harmless read per provider account at the real provider; exit 5 when one cannot work
   gtmgate health [--url U]  query a running gateway's /health; exit 0 when healthy (for container health checks)
   gtmgate version           print the version, commit and Go version
 `
@@ -52,10 +54,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "health":
 		return healthCheck(args[1:], stdout, stderr)
-	case "admin":
+	case "admin", "providers":
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return admincli.Run(ctx, admincli.Options{Args: args[1:], Stdin: os.Stdin, Stdout: stdout, Stderr: stderr})
+		adminArgs := args[1:]
+		if args[0] == "providers" {
+			// gtmgate providers check … is gtmgate admin providers check ….
+			adminArgs = args
+		}
+		return admincli.Run(ctx, admincli.Options{Args: adminArgs, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr})
 	case "version":
 		bi := buildinfo.Get()
 		commit := bi.Commit

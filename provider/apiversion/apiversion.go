@@ -161,3 +161,26 @@ func day(s string) time.Time {
 	}
 	return t
 }
+
+// Statuses grades every provider's version on day now; version returns the
+// configured version of a provider key ("" for its default).
+func Statuses(version func(key string) string, now time.Time) []Status {
+	all := All()
+	out := make([]Status, len(all))
+	for i, p := range all {
+		out[i] = p.Status(version(p.Key), now)
+	}
+	return out
+}
+
+// NeedAttention keeps the statuses an operator must act on: a sunset within
+// WarnBefore or past.
+func NeedAttention(list []Status) []Status {
+	var out []Status
+	for _, s := range list {
+		if s.Level == LevelWarning || s.Level == LevelSunset {
+			out = append(out, s)
+		}
+	}
+	return out
+}
