@@ -20,11 +20,13 @@ const SandboxToken = "sandbox-gmail-token"
 // B2B SaaS company Ledgerly: alex@ledgerly.example (also "me"; about twenty
 // messages in eight threads with customers, partners and colleagues, some
 // HTML-only, some with attachments) and sales@ledgerly.example. It serves
-// users.messages list/get/send, users.threads list/get, users.drafts create
-// and users.labels list. Messages are stored as raw RFC 5322 MIME and
+// users.messages list/get/send, users.threads list/get, users.drafts
+// create/get and users.labels list. Messages are stored as raw RFC 5322 MIME and
 // presented as Gmail does (payload parts with base64url bodies); a sent
 // message or draft is decoded from the raw MIME it was given and stored, so
-// tests can read back the exact bytes with Raw. Search supports from:, to:,
+// tests can read back the exact bytes with Raw, except that, as Gmail does,
+// its Message-ID header is replaced by one of the sandbox's own
+// (<…@mail.gmail.com>). Search supports from:, to:,
 // cc:, subject:, label:, in:, is:, has:attachment, filename:, after:,
 // before:, newer_than:, older_than:, negation and free text.
 //
@@ -86,6 +88,7 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux.HandleFunc("GET "+u+"/threads", s.listThreads)
 	mux.HandleFunc("GET "+u+"/threads/{id}", s.getThread)
 	mux.HandleFunc("POST "+u+"/drafts", s.createDraft)
+	mux.HandleFunc("GET "+u+"/drafts/{id}", s.getDraft)
 	mux.HandleFunc("GET "+u+"/labels", s.listLabels)
 	s.handler = s.Wrap(mux)
 	return s
@@ -170,8 +173,12 @@ func (m *storedMessage) resource(format string, metadataHeaders []string) Messag
 	switch format {
 	case "minimal":
 	case "metadata":
+		// "When given and format is METADATA, only include headers specified."
 		p := &MessagePart{MimeType: m.payload.MimeType}
 		for _, h := range m.payload.Headers {
+			if len(metadataHeaders) == 0 {
+				p.Headers = append(p.Headers, h)
+			}
 			for _, want := range metadataHeaders {
 				if strings.EqualFold(h.Name, want) {
 					p.Headers = append(p.Headers, h)

@@ -1,7 +1,9 @@
 package gmail
 
 import (
+	"bytes"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,6 +26,36 @@ func withFrom(raw []byte, address string) []byte {
 		return append([]byte("From: "+address+"\r\n"), raw...)
 	}
 	return raw
+}
+
+// gmailMessageID is the Message-ID Gmail gives a message it sends or saves
+// as a draft; the one the client wrote is not kept. seq makes it unique.
+func gmailMessageID(seq uint64) string {
+	return fmt.Sprintf("<CAGsbx%012x+%d@mail.gmail.com>", seq*0x9e3779b1, seq)
+}
+
+// withMessageID replaces raw's Message-ID header (folded lines included) with
+// id, as Gmail does server-side. The header block is rewritten with CRLF.
+func withMessageID(raw []byte, id string) []byte {
+	head, body := raw, []byte(nil)
+	end := -1
+	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
+		if i := bytes.Index(raw, []byte(sep)); i >= 0 && (end < 0 || i < end) {
+			end, head, body = i, raw[:i], raw[i+len(sep):]
+		}
+	}
+	lines := []string{"Message-ID: " + id}
+	skipping := false
+	for _, line := range strings.Split(strings.ReplaceAll(string(head), "\r\n", "\n"), "\n") {
+		if folded := strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t"); !folded {
+			name, _, _ := strings.Cut(line, ":")
+			skipping = strings.EqualFold(strings.TrimSpace(name), "Message-ID")
+		}
+		if !skipping && line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return append([]byte(strings.Join(lines, "\r\n")+"\r\n\r\n"), body...)
 }
 
 // hasThread reports whether mb holds a thread with this id.
@@ -66,7 +98,7 @@ func (s *Sandbox) send(w http.ResponseWriter, r *http.Request) {
 		googleapi.WriteError(w, http.StatusNotFound, "Requested entity was not found.")
 		return
 	}
-	m, err := s.store(mb, raw, req.ThreadID, []string{"SENT"}, s.now())
+	m, err := s.store(mb, withMessageID(raw, gmailMessageID(s.history+1)), req.ThreadID, []string{"SENT"}, s.now())
 	if err != nil {
 		badRequest(w, "Invalid raw message: %v", err)
 		return
@@ -94,7 +126,8 @@ func (s *Sandbox) createDraft(w http.ResponseWriter, r *http.Request) {
 		googleapi.WriteError(w, http.StatusNotFound, "Requested entity was not found.")
 		return
 	}
-	m, err := s.store(mb, withFrom(raw, mb.address), req.Message.ThreadID, []string{"DRAFT"}, s.now())
+	raw = withMessageID(withFrom(raw, mb.address), gmailMessageID(s.history+1))
+	m, err := s.store(mb, raw, req.Message.ThreadID, []string{"DRAFT"}, s.now())
 	if err != nil {
 		badRequest(w, "Invalid raw message: %v", err)
 		return
@@ -103,6 +136,24 @@ func (s *Sandbox) createDraft(w http.ResponseWriter, r *http.Request) {
 	id := "r" + strconv.FormatUint(s.nextID, 10)
 	mb.drafts[id] = m.id
 	googleapi.WriteJSON(w, http.StatusOK, Draft{ID: id, Message: Message{ID: m.id, ThreadID: m.threadID, LabelIDs: m.labels}})
+}
+
+func (s *Sandbox) getDraft(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mb := s.user(w, r)
+	if mb == nil {
+		return
+	}
+	id := r.PathValue("id")
+	mid, ok := mb.drafts[id]
+	m := mb.message(mid)
+	if !ok || m == nil {
+		googleapi.WriteError(w, http.StatusNotFound, "Requested entity was not found.")
+		return
+	}
+	// drafts.get takes format but no metadataHeaders.
+	googleapi.WriteJSON(w, http.StatusOK, Draft{ID: id, Message: m.resource(r.URL.Query().Get("format"), nil)})
 }
 
 func clipForError(s string) string {

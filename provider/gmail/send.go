@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
@@ -23,7 +24,12 @@ type sendInput struct {
 	ThreadID   string   `json:"thread_id"`
 }
 
-// SendResult is the result of email_send.
+// SendResult is the result of email_send. MessageID is the Message-ID header
+// Gmail stored, read back after the send or draft: Gmail sets its own on the
+// messages it sends, so the one written into the raw message is not the one
+// recipients see or that in_reply_to must name. When the read-back fails the
+// message is still sent (or saved): MessageID is empty and Warning says so,
+// rather than failing a send an agent might then repeat.
 type SendResult struct {
 	Status    string   `json:"status"`
 	ID        string   `json:"id"`
@@ -31,6 +37,7 @@ type SendResult struct {
 	DraftID   string   `json:"draft_id,omitempty"`
 	LabelIDs  []string `json:"label_ids,omitempty"`
 	MessageID string   `json:"message_id"`
+	Warning   string   `json:"warning,omitempty"`
 }
 
 func sendTool(c *upstream.Client) gtmgate.Tool {
@@ -96,13 +103,47 @@ func runSend(ctx context.Context, c *upstream.Client, call *gtmgate.Call) (any, 
 			Mutating: true, Token: call.Token}, &d); err != nil {
 			return nil, fmt.Errorf("gmail: create draft: %w", err)
 		}
-		return SendResult{Status: "draft", ID: d.Message.ID, ThreadID: d.Message.ThreadID, DraftID: d.ID,
-			LabelIDs: d.Message.LabelIDs, MessageID: out.MessageID}, nil
+		res := SendResult{Status: "draft", ID: d.Message.ID, ThreadID: d.Message.ThreadID, DraftID: d.ID, LabelIDs: d.Message.LabelIDs}
+		res.MessageID, res.Warning = storedDraftMessageID(ctx, c, call, user, d.ID)
+		return res, nil
 	}
 	var m Message
 	if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: user + "/messages/send", JSON: msg,
 		Mutating: true, Token: call.Token}, &m); err != nil {
 		return nil, fmt.Errorf("gmail: send message: %w", err)
 	}
-	return SendResult{Status: "sent", ID: m.ID, ThreadID: m.ThreadID, LabelIDs: m.LabelIDs, MessageID: out.MessageID}, nil
+	res := SendResult{Status: "sent", ID: m.ID, ThreadID: m.ThreadID, LabelIDs: m.LabelIDs}
+	res.MessageID, res.Warning = storedMessageID(ctx, c, call, user, m.ID)
+	return res, nil
+}
+
+// storedMessageID reads the Message-ID header Gmail stored for message id
+// (users.messages.get, format=metadata, metadataHeaders=Message-ID), or
+// returns a warning when it cannot.
+func storedMessageID(ctx context.Context, c *upstream.Client, call *gtmgate.Call, user, id string) (string, string) {
+	var m Message
+	err := c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: user + "/messages/" + url.PathEscape(id),
+		Query: url.Values{"format": {"metadata"}, "metadataHeaders": {"Message-ID"}}, Token: call.Token}, &m)
+	return messageIDOf(&m, err)
+}
+
+// storedDraftMessageID reads the Message-ID header of draft id's message
+// (users.drafts.get, format=metadata: drafts.get takes no metadataHeaders,
+// so every header comes back).
+func storedDraftMessageID(ctx context.Context, c *upstream.Client, call *gtmgate.Call, user, id string) (string, string) {
+	var d Draft
+	err := c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: user + "/drafts/" + url.PathEscape(id),
+		Query: url.Values{"format": {"metadata"}}, Token: call.Token}, &d)
+	return messageIDOf(&d.Message, err)
+}
+
+func messageIDOf(m *Message, err error) (string, string) {
+	const unknown = "the message was stored but its Message-ID could not be read back"
+	if err != nil {
+		return "", unknown + ": " + err.Error()
+	}
+	if id := decodeMessage(m, false).MessageID; id != "" {
+		return id, ""
+	}
+	return "", unknown + ": Gmail returned no Message-ID header"
 }
