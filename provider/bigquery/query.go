@@ -151,7 +151,10 @@ func (q *querier) dryRun(ctx context.Context, call *gtmgate.Call, project string
 		body.Configuration.Query.QueryParameters = params
 	}
 	if in.Location != "" {
-		body.JobReference = &jobReference{ProjectID: project, Location: in.Location}
+		// jobs.insert takes the location only in jobReference (the Job has no
+		// other location field and the method no location parameter), and a
+		// jobReference must carry a jobId: BigQuery refuses an empty one.
+		body.JobReference = &jobReference{ProjectID: project, JobID: newJobID("gtmgate_dryrun"), Location: in.Location}
 	}
 	var out job
 	err := q.c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: projectPath(project, "jobs"), JSON: body, Token: call.Token}, &out)

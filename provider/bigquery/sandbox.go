@@ -21,7 +21,8 @@ const (
 
 // Sandbox is an in-process fake of the BigQuery REST API v2. It serves
 // jobs.insert (dry runs only: statistics.query.statementType and
-// totalBytesProcessed), jobs.query, jobs.getQueryResults (pageToken paging
+// totalBytesProcessed; a jobReference without a valid jobId is refused with
+// 400 invalid, as BigQuery refuses it), jobs.query, jobs.getQueryResults (pageToken paging
 // over stored job results; repeating a query is a cache hit),
 // datasets.list, tables.list and tables.get, on project acme-analytics with
 // datasets marketing (ad_spend, web_sessions) and sales (opportunities),

@@ -70,6 +70,18 @@ func (s *Sandbox) insertJob(w http.ResponseWriter, r *http.Request) {
 		googleError(w, http.StatusBadRequest, "invalid", "The sandbox accepts jobs.insert for dry runs only; run queries with jobs.query.")
 		return
 	}
+	ref := map[string]any{"projectId": r.PathValue("project"), "location": "US"}
+	if jr := body.JobReference; jr != nil {
+		// A jobReference needs its jobId, whatever else it carries.
+		if !validJobID(jr.JobID) {
+			googleError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("Invalid job ID %q. Job IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.", jr.JobID))
+			return
+		}
+		ref["jobId"] = jr.JobID
+		if jr.Location != "" {
+			ref["location"] = jr.Location
+		}
+	}
 	q := body.Configuration.Query
 	st, bytes, fields, err := s.dryRunStats(r.PathValue("project"), q.Query, q.QueryParameters)
 	if err != nil {
@@ -82,7 +94,7 @@ func (s *Sandbox) insertJob(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"kind": "bigquery#job", "configuration": body.Configuration,
-		"jobReference": map[string]any{"projectId": r.PathValue("project"), "location": "US"},
+		"jobReference": ref,
 		"statistics":   map[string]any{"creationTime": "1762905600000", "totalBytesProcessed": i64(bytes), "query": stats},
 		"status":       map[string]any{"state": "DONE"},
 	})
