@@ -3,6 +3,7 @@ package linkedinads
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -35,9 +36,33 @@ func (a *api) get(ctx context.Context, call *gtmgate.Call, path, rawQuery string
 	}
 	req := &upstream.Request{Method: http.MethodGet, Path: path, Token: call.Token}
 	if err := a.c.Do(ctx, req, out); err != nil {
-		return fmt.Errorf("linkedin ads: GET %s: %w", path, err)
+		return fmt.Errorf("linkedin ads: GET %s: %w", path, a.versionRefused(err))
 	}
 	return nil
+}
+
+var versionError = regexp.MustCompile(`"code"\s*:\s*"(NONEXISTENT_VERSION|VERSION_MISSING)"`)
+
+// versionRefused names the setting that moves the LinkedIn-Version when
+// LinkedIn refuses the one sent: 426 NONEXISTENT_VERSION for a version past
+// its sunset or never released, 400 VERSION_MISSING without one.
+func (a *api) versionRefused(err error) error {
+	var e *gtmgate.Error
+	if !errors.As(err, &e) || e.Code != gtmgate.EUpstream {
+		return err
+	}
+	if d, _ := e.Detail.(gtmgate.UpstreamDetail); !versionError.MatchString(d.Body) {
+		return err
+	}
+	cat := catalogue()
+	version := a.c.APIVersion()
+	if version == "" {
+		version = "(none)"
+	}
+	e.Message += fmt.Sprintf("; LinkedIn does not serve Marketing API version %s: set %s to an active version", version, cat.Setting)
+	e.Hint = fmt.Sprintf("the gateway's operator must set %s to a LinkedIn-Version LinkedIn still serves (this release's default is %s, the newest it knows %s)",
+		cat.Setting, cat.Default, cat.Versions[len(cat.Versions)-1].Name)
+	return err
 }
 
 // currency reads the ad account's currency.

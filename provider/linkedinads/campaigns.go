@@ -151,7 +151,7 @@ func (a *api) updateStatus(ctx context.Context, call *gtmgate.Call, acct string,
 	req := &upstream.Request{Method: http.MethodPost, Path: path, Header: h, Mutating: true, Token: call.Token,
 		JSON: map[string]any{"patch": map[string]any{"$set": map[string]any{"status": in.Status}}}}
 	if err := a.c.Do(ctx, req, nil); err != nil {
-		return nil, fmt.Errorf("linkedin ads: update campaign %s: %w", in.CampaignID, err)
+		return nil, fmt.Errorf("linkedin ads: update campaign %s: %w", in.CampaignID, a.versionRefused(err))
 	}
 	return map[string]any{"id": in.CampaignID, "urn": "urn:li:sponsoredCampaign:" + in.CampaignID, "status": in.Status}, nil
 }

@@ -4,7 +4,11 @@
 //
 // The tenant's account id is the sponsored ad account id (digits; a
 // urn:li:sponsoredAccount: prefix is accepted). Every call sends the
-// LinkedIn-Version (YYYYMM) and X-Restli-Protocol-Version: 2.0.0 headers.
+// LinkedIn-Version (YYYYMM) and X-Restli-Protocol-Version: 2.0.0 headers. The
+// version is the client's (Options, set from GTMGATE_LINKEDIN_ADS_API_VERSION),
+// else the catalogue's default (provider/apiversion). LinkedIn serves a
+// monthly version for about a year and then answers it with 426
+// NONEXISTENT_VERSION; that error names the setting to move.
 //
 // Rest.li 2.0 query parameters are structured: dateRange=(start:(year:2025,
 // month:5,day:1),end:(…)) and accounts=List(urn%3Ali%3AsponsoredAccount%3A1).

@@ -63,13 +63,3 @@ func TestProviderErrors(t *testing.T) {
 		})
 	}
 }
-
-func TestHeadersRequired(t *testing.T) {
-	opts := Options("http://x", "2024-10")
-	if opts.Header.Get("LinkedIn-Version") != DefaultVersion || opts.Header.Get("X-Restli-Protocol-Version") != "2.0.0" {
-		t.Fatalf("headers = %v", opts.Header)
-	}
-	if Options("http://x", "202501").Header.Get("LinkedIn-Version") != "202501" {
-		t.Error("configured version not sent")
-	}
-}

@@ -2,10 +2,10 @@ package linkedinads
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -15,22 +15,22 @@ const Provider = "linkedin_ads"
 // DefaultBaseURL is the LinkedIn API root.
 const DefaultBaseURL = "https://api.linkedin.com"
 
-// DefaultVersion is the Marketing API version (LinkedIn-Version, YYYYMM) sent when none is configured.
-const DefaultVersion = "202410"
-
-var versionPattern = regexp.MustCompile(`^[0-9]{6}(\.[0-9]{2})?$`)
-
-// Options returns the upstream client options for LinkedIn. version is the
-// LinkedIn-Version (YYYYMM); DefaultVersion when empty or malformed.
+// Options returns the upstream client options for LinkedIn at version, the
+// LinkedIn-Version (YYYYMM) sent on every call: the catalogue's default when
+// empty or malformed (the configuration refuses a malformed one before it
+// gets here).
 func Options(baseURL, version string) upstream.Options {
-	if !versionPattern.MatchString(version) {
-		version = DefaultVersion
+	if cat := catalogue(); !cat.Pattern.MatchString(version) {
+		version = cat.Default
 	}
 	h := http.Header{}
 	h.Set("LinkedIn-Version", version)
 	h.Set("X-Restli-Protocol-Version", "2.0.0")
-	return upstream.Options{Provider: Provider, BaseURL: baseURL, Header: h}
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Header: h, APIVersion: version}
 }
+
+// catalogue is the Marketing API's entry in the version catalogue.
+func catalogue() apiversion.Provider { return apiversion.MustOf(Provider) }
 
 // AccountID normalises a sponsored account id: "urn:li:sponsoredAccount:123" → "123".
 func AccountID(id string) string {

@@ -23,10 +23,13 @@ const SandboxToken = "sandbox-linkedin-ads-token"
 //	GET  /rest/adAnalytics?q=analytics&pivot&timeGranularity&dateRange=(start:(…),end:(…))&accounts=List(…)&campaigns=List(…)&fields
 //
 // It requires "Authorization: Bearer sandbox-linkedin-ads-token", a
-// LinkedIn-Version (YYYYMM) header and X-Restli-Protocol-Version: 2.0.0,
-// decodes Rest.li 2.0 query values strictly (an escaped parenthesis is text,
-// not structure), answers with LinkedIn's error body ({"status",
-// "serviceErrorCode", "code", "message"}) and keeps changes in memory.
+// LinkedIn-Version header naming a version LinkedIn serves on the sandbox's
+// day (400 VERSION_MISSING without one, 426 NONEXISTENT_VERSION for one past
+// its sunset or never released, as LinkedIn answers) and
+// X-Restli-Protocol-Version: 2.0.0, decodes Rest.li 2.0 query values strictly
+// (an escaped parenthesis is text, not structure), answers with LinkedIn's
+// error body ({"status", "serviceErrorCode", "code", "message"}) and keeps
+// changes in memory.
 //
 // Tests reach it as sb.Handler.(*linkedinads.Sandbox): FailNext injects
 // failures, Requests counts calls.
@@ -85,8 +88,12 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, 401, "INVALID_ACCESS_TOKEN", "Invalid access token")
 		return
 	}
-	if !versionPattern.MatchString(r.Header.Get("LinkedIn-Version")) {
+	switch version := r.Header.Get("LinkedIn-Version"); {
+	case version == "":
 		writeError(w, 400, "VERSION_MISSING", "A version must be present. Please specify a version by adding the LinkedIn-Version header.")
+		return
+	case !s.active(version):
+		writeError(w, 426, "NONEXISTENT_VERSION", fmt.Sprintf("Requested version %s is not active", dated(version)))
 		return
 	}
 	if r.Header.Get("X-Restli-Protocol-Version") != "2.0.0" {
@@ -108,6 +115,35 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, 404, "NOT_FOUND", "No virtual resource found")
 	}
+}
+
+// active reports whether LinkedIn serves version on the sandbox's day: a
+// catalogued version before its sunset, or one newer than the catalogue (a
+// release may not know the latest month). A version inside the catalogue's
+// span that it does not list was never released (LinkedIn skips December),
+// and one older than its span was sunset long ago. A patch version (202508.02)
+// stands or falls with its month.
+func (s *Sandbox) active(version string) bool {
+	cat := catalogue()
+	if !cat.Pattern.MatchString(version) {
+		return false
+	}
+	month, _, patch := strings.Cut(version, ".")
+	if _, known := cat.Lookup(version); !known && patch {
+		version = month
+	}
+	if _, known := cat.Lookup(version); known {
+		return cat.Live(version, s.now())
+	}
+	return month > cat.Versions[len(cat.Versions)-1].Name
+}
+
+// dated spells a version as LinkedIn's errors do: 202410 is 20241001.
+func dated(version string) string {
+	if len(version) == 6 {
+		return version + "01"
+	}
+	return version
 }
 
 func (s *Sandbox) account(w http.ResponseWriter, r *http.Request, a *sbAccount, rest []string, params map[string]string) {

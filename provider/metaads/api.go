@@ -49,24 +49,33 @@ func (p *page) next() string {
 	return p.Paging.Cursors.After
 }
 
+// version is the Graph API version in every path: the client's, else the
+// catalogue's default.
+func (a *api) version() string {
+	if v := a.c.APIVersion(); v != "" {
+		return v
+	}
+	return catalogue().Default
+}
+
 // get reads a Graph API path.
 func (a *api) get(ctx context.Context, call *gtmgate.Call, path string, q url.Values, out any) error {
-	req := &upstream.Request{Method: http.MethodGet, Path: "/" + APIVersion + "/" + path, Query: q, Token: call.Token}
+	req := &upstream.Request{Method: http.MethodGet, Path: "/" + a.version() + "/" + path, Query: q, Token: call.Token}
 	if err := a.c.Do(ctx, req, out); err != nil {
-		return fmt.Errorf("meta ads: GET %s: %w", path, rateLimited(err))
+		return fmt.Errorf("meta ads: GET %s: %w", path, a.graphError(err))
 	}
 	return nil
 }
 
 // post changes a Graph API object with form fields; it is never retried.
 func (a *api) post(ctx context.Context, call *gtmgate.Call, path string, form url.Values) error {
-	req := &upstream.Request{Method: http.MethodPost, Path: "/" + APIVersion + "/" + path, Body: []byte(form.Encode()),
+	req := &upstream.Request{Method: http.MethodPost, Path: "/" + a.version() + "/" + path, Body: []byte(form.Encode()),
 		ContentType: "application/x-www-form-urlencoded", Mutating: true, Token: call.Token}
 	var out struct {
 		Success bool `json:"success"`
 	}
 	if err := a.c.Do(ctx, req, &out); err != nil {
-		return fmt.Errorf("meta ads: POST %s: %w", path, rateLimited(err))
+		return fmt.Errorf("meta ads: POST %s: %w", path, a.graphError(err))
 	}
 	if !out.Success {
 		return &gtmgate.Error{Code: gtmgate.EUpstream, Message: "meta_ads did not confirm the change", Detail: gtmgate.UpstreamDetail{Provider: Provider, Status: 200}}
@@ -76,8 +85,14 @@ func (a *api) post(ctx context.Context, call *gtmgate.Call, path string, form ur
 
 var errorCode = regexp.MustCompile(`"code"\s*:\s*([0-9]+)`)
 
-// rateLimited turns Meta's throttling errors, which arrive as HTTP 400, into RATE_LIMITED.
-func rateLimited(err error) error {
+// errDeprecatedVersion is Graph's error code for a call to an expired
+// Marketing API version.
+const errDeprecatedVersion = 2635
+
+// graphError reads the Graph error code of a refused call, all of which Meta
+// sends as HTTP 400: throttling becomes RATE_LIMITED, and a call to an
+// expired version names the setting that moves it.
+func (a *api) graphError(err error) error {
 	var e *gtmgate.Error
 	if !errors.As(err, &e) || e.Code != gtmgate.EUpstream {
 		return err
@@ -87,8 +102,13 @@ func rateLimited(err error) error {
 	if m == nil {
 		return err
 	}
-	code, _ := strconv.Atoi(m[1])
-	if slices.Contains([]int{4, 17, 32, 613}, code) || (code >= 80000 && code <= 80014) {
+	switch code, _ := strconv.Atoi(m[1]); {
+	case code == errDeprecatedVersion:
+		cat := catalogue()
+		e.Message += fmt.Sprintf("; Meta no longer serves Marketing API %s: set %s to a current version", a.version(), cat.Setting)
+		e.Hint = fmt.Sprintf("the gateway's operator must set %s to a Marketing API version Meta still serves (this release's default is %s, the newest it knows %s)",
+			cat.Setting, cat.Default, cat.Versions[len(cat.Versions)-1].Name)
+	case slices.Contains([]int{4, 17, 32, 613}, code) || (code >= 80000 && code <= 80014):
 		e.Code = gtmgate.ERateLimited
 		e.Hint = "Meta throttles per ad account; wait a few minutes before retrying"
 	}

@@ -1,6 +1,12 @@
-// Package metaads adapts the Meta Marketing API (Graph API v21.0) to gtmgate
-// tools: meta_ads_insights (reporting) and meta_ads_campaigns (list, status
-// and budget changes).
+// Package metaads adapts the Meta Marketing API to gtmgate tools:
+// meta_ads_insights (reporting) and meta_ads_campaigns (list, status and
+// budget changes).
+//
+// The Graph API version is the first segment of every path. It is the
+// client's (Options, set from GTMGATE_META_ADS_API_VERSION), else the
+// catalogue's default (provider/apiversion). Meta expires a Marketing API
+// version months after its successor ships and then answers calls to it with
+// error 2635; that error names the setting to move.
 //
 // The tenant's account id is the ad account id, with or without the act_
 // prefix. Campaign changes first read the campaign and refuse one that does
@@ -20,6 +26,8 @@
 //     items give daily_budget/lifetime_budget/budget_remaining in currency units
 //     and keep Meta's values under "raw".
 //   - dates are YYYY-MM-DD; every result carries "currency" (account_currency).
+//   - insights results carry "notes" when Meta withholds a requested metric
+//     (reach with breakdowns over a range starting more than 13 months back).
 //
 // Meta rate limits (error codes 4, 17, 32, 613, 80000–80014, sent with HTTP
 // 400) become RATE_LIMITED.

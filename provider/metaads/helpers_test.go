@@ -20,7 +20,7 @@ func newEnv(t *testing.T) *env {
 	psb := NewSandbox()
 	sb := psb.Handler.(*Sandbox)
 	sb.now = func() time.Time { return testNow }
-	opts := Options(providertest.Serve(t, psb))
+	opts := Options(providertest.Serve(t, psb), "")
 	opts.Backoff = time.Millisecond
 	return &env{Kit: providertest.NewKit(Tools(upstream.MustNew(opts)), psb.Accounts[0], SandboxToken), sb: sb}
 }

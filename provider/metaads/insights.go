@@ -3,10 +3,12 @@ package metaads
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
@@ -26,6 +28,11 @@ var textFields = []string{"account_id", "account_name", "account_currency", "cam
 
 var defaultInsightFields = []string{"impressions", "clicks", "spend", "reach", "ctr", "cpc", "cpm", "actions"}
 
+// reachMonths is how far back Meta returns reach for a query with
+// breakdowns (since 2025-06-10, all versions): a longer range comes back
+// without it.
+const reachMonths = 13
+
 func enum(vals []string) []any {
 	out := make([]any, len(vals))
 	for i, v := range vals {
@@ -44,11 +51,12 @@ func insightsTool(a *api) gtmgate.Tool {
 		Properties: map[string]*jsonschema.Schema{
 			"fields": {Type: "array", MaxItems: jsonschema.Ptr(40), Items: &jsonschema.Schema{Type: "string", Pattern: `^[a-z_]{1,60}$`},
 				Description: "Insights fields (default impressions, clicks, spend, reach, ctr, cpc, cpm, actions; ids and names of the level are added)."},
-			"level":          {Type: "string", Enum: enum([]string{"account", "campaign", "adset", "ad"}), Description: "Aggregation level (default account)."},
-			"date_preset":    {Type: "string", Enum: enum(DatePresets), Description: "Relative date range (default last_30d)."},
-			"since":          date,
-			"until":          {Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`, Description: "Last day (YYYY-MM-DD) with since, instead of date_preset."},
-			"breakdowns":     {Type: "array", MaxItems: jsonschema.Ptr(3), Items: &jsonschema.Schema{Type: "string", Enum: enum(Breakdowns)}},
+			"level":       {Type: "string", Enum: enum([]string{"account", "campaign", "adset", "ad"}), Description: "Aggregation level (default account)."},
+			"date_preset": {Type: "string", Enum: enum(DatePresets), Description: "Relative date range (default last_30d)."},
+			"since":       date,
+			"until":       {Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`, Description: "Last day (YYYY-MM-DD) with since, instead of date_preset."},
+			"breakdowns": {Type: "array", MaxItems: jsonschema.Ptr(3), Items: &jsonschema.Schema{Type: "string", Enum: enum(Breakdowns)},
+				Description: "Split rows by these. Meta returns no reach with breakdowns for a range starting more than 13 months back, and since 2026-08-03 impression_device returns no rows for an ad account that has not opted in to it in Ads Manager."},
 			"time_increment": {Type: "string", Pattern: `^([1-9]|[1-8][0-9]|90|monthly|all_days)$`, Description: "1 for daily rows, 7 weekly, monthly, or all_days (default)."},
 		},
 		Run: a.runInsights,
@@ -97,7 +105,21 @@ func (a *api) runInsights(ctx context.Context, call *gtmgate.Call) (any, error) 
 	}
 	out := listResult(rows, p.next(), currency)
 	out["level"] = q.Get("level")
+	if reachWithheld(in, q, time.Now().UTC()) {
+		out["notes"] = []string{fmt.Sprintf("Meta returns no reach for breakdowns of a range starting more than %d months back: rows carry none, which is not zero", reachMonths)}
+	}
 	return out, nil
+}
+
+// reachWithheld reports whether the query asks Meta for reach it will not
+// return: reach with breakdowns over a range starting more than reachMonths
+// before now.
+func reachWithheld(in insightsInput, q url.Values, now time.Time) bool {
+	if q.Get("breakdowns") == "" || !slices.Contains(strings.Split(q.Get("fields"), ","), "reach") {
+		return false
+	}
+	cutoff := now.AddDate(0, -reachMonths, 0).Format(time.DateOnly)
+	return in.DatePreset == "maximum" || (in.Since != "" && in.Since < cutoff)
 }
 
 // insightsQuery builds the insights query string from the input.

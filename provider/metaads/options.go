@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -13,14 +14,19 @@ const Provider = "meta_ads"
 // DefaultBaseURL is the Graph API root.
 const DefaultBaseURL = "https://graph.facebook.com"
 
-// APIVersion is the Graph API version in every path.
-const APIVersion = "v21.0"
-
-// Options returns the upstream client options for the Marketing API. The
-// token travels in the Authorization header, never in the URL.
-func Options(baseURL string) upstream.Options {
-	return upstream.Options{Provider: Provider, BaseURL: baseURL}
+// Options returns the upstream client options for the Marketing API at
+// version ("v26.0"), the catalogue's default when empty or not shaped like a
+// Graph API version (the configuration refuses such a value before it gets
+// here). The token travels in the Authorization header, never in the URL.
+func Options(baseURL, version string) upstream.Options {
+	if cat := catalogue(); !cat.Pattern.MatchString(version) {
+		version = cat.Default
+	}
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, APIVersion: version}
 }
+
+// catalogue is the Marketing API's entry in the version catalogue.
+func catalogue() apiversion.Provider { return apiversion.MustOf(Provider) }
 
 // AccountID normalises an ad account id to Meta's path form: "123" → "act_123".
 func AccountID(id string) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,18 +17,23 @@ import (
 // SandboxToken is the access token the sandbox accepts.
 const SandboxToken = "sandbox-meta-ads-token"
 
-// Sandbox is an in-process fake of the Marketing API v21.0. It serves
+// Sandbox is an in-process fake of the Marketing API. It serves, for each
+// {version} the catalogue has not seen expire,
 //
-//	GET  /v21.0/act_{id}                 fields=currency,name,timezone_name
-//	GET  /v21.0/act_{id}/insights        fields, level, date_preset | time_range, time_increment, breakdowns, filtering, limit, after
-//	GET  /v21.0/act_{id}/campaigns       fields, effective_status, filtering, limit, after
-//	GET  /v21.0/{campaign_id}            fields
-//	POST /v21.0/{campaign_id}            status, daily_budget, lifetime_budget (form or JSON)
+//	GET  /{version}/act_{id}             fields=currency,name,timezone_name
+//	GET  /{version}/act_{id}/insights    fields, level, date_preset | time_range, time_increment, breakdowns, filtering, limit, after
+//	GET  /{version}/act_{id}/campaigns   fields, effective_status, filtering, limit, after
+//	GET  /{version}/{campaign_id}        fields
+//	POST /{version}/{campaign_id}        status, daily_budget, lifetime_budget (form or JSON)
 //
 // It accepts the token as "Authorization: Bearer sandbox-meta-ads-token" or
 // access_token, answers with Graph API error bodies ({"error": {message, type,
-// code, fbtrace_id}}: 190 bad token, 100 bad parameter, 17/80004 throttling)
-// and keeps changes in memory.
+// code, fbtrace_id}}: 190 bad token, 100 bad parameter or a field the version
+// does not have, 2635 an expired version, 17/80004 throttling) and keeps
+// changes in memory. Insights fields and Campaign fields are checked against
+// the lists Meta's SDK generates for v26.0 (sandbox_fields.go); a valid field
+// the sandbox does not compute is left out of rows, as Meta leaves out one
+// without data.
 //
 // Tests reach it as sb.Handler.(*metaads.Sandbox): FailNext injects HTTP
 // failures (FailNextPost only on changes), ThrottleNext Meta's HTTP 400
@@ -119,9 +126,14 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeGraphError(w, 401, 190, "Invalid OAuth access token - Cannot parse access token")
 		return
 	}
-	path, ok := strings.CutPrefix(r.URL.Path, "/"+APIVersion+"/")
-	if !ok {
+	version, path, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if !ok || !graphVersion.MatchString(version) {
 		writeGraphError(w, 400, 2500, "Unknown path components: "+r.URL.Path)
+		return
+	}
+	if s.expired(version) {
+		newest := catalogue().Versions[len(catalogue().Versions)-1].Name
+		writeGraphError(w, 400, errDeprecatedVersion, "(#2635) You are calling a deprecated version of the Ads API. Please update to the latest version: "+newest+".")
 		return
 	}
 	if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
@@ -131,10 +143,36 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Form.Set(k, fmt.Sprint(v))
 		}
 	}
-	s.route(w, r.Method, path, r.Form)
+	s.route(w, r.Method, version, path, r.Form)
 }
 
-func (s *Sandbox) route(w http.ResponseWriter, method, path string, form url.Values) {
+var graphVersion = regexp.MustCompile(`^v[0-9]{1,3}\.[0-9]$`)
+
+// expired reports whether Meta refuses version on the sandbox's day: past
+// its expiry in the catalogue, or older than any version the catalogue
+// knows. Meta may instead upgrade a call to an expired version when the next
+// version left its endpoint unchanged; the sandbox behaves as for an app that
+// turned that upgrade off.
+func (s *Sandbox) expired(version string) bool {
+	cat := catalogue()
+	if !cat.Live(version, s.now()) {
+		return true
+	}
+	if _, known := cat.Lookup(version); known {
+		return false
+	}
+	return majorVersion(version) < majorVersion(cat.Versions[0].Name)
+}
+
+// majorVersion reads 26 from "v26.0"; 0 when it is not a version.
+func majorVersion(v string) int {
+	major, _, _ := strings.Cut(strings.TrimPrefix(v, "v"), ".")
+	n, _ := strconv.Atoi(major)
+	return n
+}
+
+func (s *Sandbox) route(w http.ResponseWriter, method, version, path string, form url.Values) {
+	self := "/" + version + "/" + path
 	node, edge, _ := strings.Cut(path, "/")
 	if id, ok := strings.CutPrefix(node, "act_"); ok {
 		a := s.accounts[id]
@@ -147,9 +185,9 @@ func (s *Sandbox) route(w http.ResponseWriter, method, path string, form url.Val
 			writeJSON(w, 200, pick(map[string]any{"id": node, "account_id": a.ID, "name": a.Name, "currency": a.Currency,
 				"timezone_name": "America/New_York"}, form.Get("fields"), "id"))
 		case "insights":
-			s.insights(w, a, form)
+			s.insights(w, a, version, self, form)
 		case "campaigns":
-			s.listCampaigns(w, a, form)
+			s.listCampaigns(w, a, self, form)
 		default:
 			writeGraphError(w, 400, 2500, "Unknown path components: /"+edge)
 		}
@@ -160,7 +198,7 @@ func (s *Sandbox) route(w http.ResponseWriter, method, path string, form url.Val
 			if c.ID == node && edge == "" {
 				if method == http.MethodPost {
 					s.updateCampaign(w, a, c, form)
-				} else {
+				} else if checkCampaignFields(w, form) {
 					writeJSON(w, 200, pick(a.campaignJSON(c), form.Get("fields"), "id"))
 				}
 				return

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // campaignJSON renders a campaign as the Graph API does: budgets as strings of minor units.
@@ -26,7 +27,22 @@ func (a *sbAccount) campaignJSON(c *sbCampaign) map[string]any {
 	return m
 }
 
-func (s *Sandbox) listCampaigns(w http.ResponseWriter, a *sbAccount, form url.Values) {
+// checkCampaignFields answers Graph's error for a requested field Campaign
+// does not have and reports whether all of them exist.
+func checkCampaignFields(w http.ResponseWriter, form url.Values) bool {
+	for _, f := range strings.Split(form.Get("fields"), ",") {
+		if f = strings.TrimSpace(f); f != "" && !slices.Contains(graphCampaignFields, f) {
+			writeGraphError(w, 400, 100, fmt.Sprintf("(#100) Tried accessing nonexisting field (%s) on node type (Campaign)", f))
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Sandbox) listCampaigns(w http.ResponseWriter, a *sbAccount, self string, form url.Values) {
+	if !checkCampaignFields(w, form) {
+		return
+	}
 	var statuses []string
 	if es := form.Get("effective_status"); es != "" {
 		if err := json.Unmarshal([]byte(es), &statuses); err != nil {
@@ -51,7 +67,7 @@ func (s *Sandbox) listCampaigns(w http.ResponseWriter, a *sbAccount, form url.Va
 			rows = append(rows, pick(m, form.Get("fields"), "id"))
 		}
 	}
-	writePage(w, rows, form)
+	writePage(w, self, rows, form)
 }
 
 // updateCampaign applies status and budget changes, checking them the way Meta does.

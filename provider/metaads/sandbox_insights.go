@@ -2,6 +2,7 @@ package metaads
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
@@ -11,24 +12,18 @@ import (
 	"time"
 )
 
-// insightFields are the insights fields the sandbox can compute.
-var insightFields = []string{"account_id", "account_name", "account_currency", "campaign_id", "campaign_name", "adset_id",
-	"adset_name", "ad_id", "ad_name", "objective", "impressions", "clicks", "spend", "reach", "frequency", "ctr", "cpc", "cpm", "actions"}
-
 // sbEntity is one object at the requested insights level and its daily metrics.
 type sbEntity struct {
 	attrs map[string]any
 	daily func(day time.Time) counters
 }
 
-func (s *Sandbox) insights(w http.ResponseWriter, a *sbAccount, form url.Values) {
+func (s *Sandbox) insights(w http.ResponseWriter, a *sbAccount, version, self string, form url.Values) {
 	today := s.now().UTC().Truncate(24 * time.Hour)
 	fields := strings.Split(form.Get("fields"), ",")
-	for _, f := range fields {
-		if !slices.Contains(insightFields, f) {
-			writeGraphError(w, 400, 100, fmt.Sprintf("(#100) %s is not valid for fields param. please check https://developers.facebook.com/docs/marketing-api/reference/ads-insights/", f))
-			return
-		}
+	if msg := insightFieldsError(fields, version); msg != "" {
+		writeGraphError(w, 400, 100, msg)
+		return
 	}
 	since, until, err := dateRange(form, today)
 	if err != nil {
@@ -41,9 +36,14 @@ func (s *Sandbox) insights(w http.ResponseWriter, a *sbAccount, form url.Values)
 	}
 	for _, b := range breakdowns {
 		if breakdownValues[b] == nil {
-			writeGraphError(w, 400, 100, "(#100) breakdowns[0] must be one of the following values: age, gender, country, region, publisher_platform, platform_position, device_platform, impression_device")
+			writeGraphError(w, 400, 100, fmt.Sprintf("(#100) %s is not valid for breakdowns param. please check https://developers.facebook.com/docs/marketing-api/insights/breakdowns/ for all valid values", b))
 			return
 		}
+	}
+	if len(breakdowns) > 0 && since.Before(today.AddDate(0, -reachMonths, 0)) {
+		// Since 2025-06-10 Meta returns no reach for a breakdown query that
+		// starts more than 13 months back (asynchronous reports still do).
+		fields = slices.DeleteFunc(slices.Clone(fields), func(f string) bool { return f == "reach" })
 	}
 	ents, err := a.entities(form.Get("level"), today)
 	if err != nil {
@@ -78,7 +78,36 @@ func (s *Sandbox) insights(w http.ResponseWriter, a *sbAccount, form url.Values)
 			}
 		}
 	}
-	writePage(w, rows, form)
+	writePage(w, self, rows, form)
+}
+
+// insightFieldsError is Graph's message for requested fields that do not
+// exist in version, or "" when all do.
+func insightFieldsError(fields []string, version string) string {
+	var unknown []string
+	removed := map[string][]string{} // removing version → fields
+	for _, f := range fields {
+		in, gone := removedInsightFields[f]
+		switch {
+		case gone && majorVersion(version) >= majorVersion(in):
+			removed[in] = append(removed[in], f)
+		case !gone && !slices.Contains(graphInsightsFields, f):
+			unknown = append(unknown, f)
+		}
+	}
+	are := func(list []string) string {
+		if len(list) == 1 {
+			return list[0] + " is"
+		}
+		return strings.Join(list, ", ") + " are"
+	}
+	if len(unknown) > 0 {
+		return "(#100) " + are(unknown) + " not valid for fields param. please check https://developers.facebook.com/docs/marketing-api/reference/ads-insights/ for all valid values"
+	}
+	for _, in := range slices.Sorted(maps.Keys(removed)) {
+		return "(#100) " + are(removed[in]) + " not valid for fields param after V" + strings.TrimPrefix(in, "v")
+	}
+	return ""
 }
 
 // insightRow formats counters the way Meta does: numbers as strings.

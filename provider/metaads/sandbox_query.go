@@ -14,7 +14,7 @@ import (
 
 // presetDays are the date_preset values as (first, last) days before today.
 var presetDays = map[string][2]int{"today": {0, 0}, "yesterday": {1, 1}, "last_3d": {3, 1}, "last_7d": {7, 1},
-	"last_14d": {14, 1}, "last_28d": {28, 1}, "last_30d": {30, 1}, "last_90d": {90, 1}, "maximum": {90, 0}}
+	"last_14d": {14, 1}, "last_28d": {28, 1}, "last_30d": {30, 1}, "last_90d": {90, 1}}
 
 // dateRange reads time_range or date_preset (default last_30d).
 func dateRange(form url.Values, today time.Time) (time.Time, time.Time, error) {
@@ -35,6 +35,8 @@ func dateRange(form url.Values, today time.Time) (time.Time, time.Time, error) {
 		p = "last_30d"
 	}
 	switch p {
+	case "maximum": // Meta keeps 37 months of insights
+		return today.AddDate(0, -37, 0), today, nil
 	case "this_month":
 		return today.AddDate(0, 0, 1-today.Day()), today, nil
 	case "last_month":
@@ -214,8 +216,9 @@ func listAt(l []any, i int) any {
 	return nil
 }
 
-// writePage writes rows as one Graph API page using limit and after.
-func writePage(w http.ResponseWriter, rows []map[string]any, form url.Values) {
+// writePage writes rows as one Graph API page using limit and after; self
+// is the request path (/v26.0/act_…/insights) that paging.next repeats.
+func writePage(w http.ResponseWriter, self string, rows []map[string]any, form url.Values) {
 	limit, err := strconv.Atoi(form.Get("limit"))
 	if err != nil || limit <= 0 {
 		limit = 25
@@ -247,7 +250,7 @@ func writePage(w http.ResponseWriter, rows []map[string]any, form url.Values) {
 				}
 			}
 			q.Set("after", cur(end))
-			paging["next"] = "https://graph.facebook.com/" + APIVersion + "/next?" + q.Encode()
+			paging["next"] = "https://graph.facebook.com" + self + "?" + q.Encode()
 		}
 		out["paging"] = paging
 	}
