@@ -147,4 +147,16 @@ type ProviderSandbox struct {
 	Token string
 	// Accounts the sandbox holds data for; the first is the demo default.
 	Accounts []Account
+	// Spec, when set, checks the sandbox's requests and answers against the
+	// provider's own published spec (an *apispec.Enforcer).
+	Spec SpecChecks
+}
+
+// SpecChecks reports how a sandbox's traffic held up against its provider's
+// own published spec.
+type SpecChecks interface {
+	// TakeViolations returns, and forgets, what the spec did not allow.
+	TakeViolations() []string
+	// Checked counts the requests that passed, by the spec's operation id.
+	Checked() map[string]int
 }

@@ -47,9 +47,13 @@ func providers() []providerSpec {
 	return []providerSpec{
 		{key: hubspot.Provider, probe: providercheck.Probe{Tool: "crm_contacts", Input: `{"action":"list","limit":1}`}, baseURL: hubspot.DefaultBaseURL, options: bearer(hubspot.Provider), tools: hubspot.Tools, sandbox: hubspot.NewSandbox},
 		{key: googleads.Provider, probe: providercheck.Probe{Tool: "google_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: googleads.DefaultBaseURL, options: googleAdsOptions, tools: googleads.Tools, sandbox: googleads.NewSandbox},
-		{key: metaads.Provider, probe: providercheck.Probe{Tool: "meta_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: metaads.DefaultBaseURL, options: plain(metaads.Options), tools: metaads.Tools, sandbox: metaads.NewSandbox},
+		{key: metaads.Provider, probe: providercheck.Probe{Tool: "meta_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: metaads.DefaultBaseURL, options: func(cfg *config.Config, baseURL string) upstream.Options {
+			return metaads.Options(baseURL, cfg.APIVersion(metaads.Provider))
+		}, tools: metaads.Tools, sandbox: metaads.NewSandbox},
 		{key: linkedinads.Provider, probe: providercheck.Probe{Tool: "linkedin_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: linkedinads.DefaultBaseURL, tools: linkedinads.Tools, sandbox: linkedinads.NewSandbox,
-			options: func(_ *config.Config, baseURL string) upstream.Options { return linkedinads.Options(baseURL, "") }},
+			options: func(cfg *config.Config, baseURL string) upstream.Options {
+				return linkedinads.Options(baseURL, cfg.APIVersion(linkedinads.Provider))
+			}},
 		{key: ga4.Provider, probe: providercheck.Probe{Tool: "ga4_metadata", Input: `{}`}, baseURL: ga4.DefaultBaseURL, options: bearer(ga4.Provider), tools: ga4.Tools, sandbox: ga4.NewSandbox},
 		{key: searchconsole.Provider, probe: providercheck.Probe{Tool: "search_console_query", Input: `{"limit":1}`}, baseURL: searchconsole.DefaultBaseURL, options: bearer(searchconsole.Provider), tools: searchconsole.Tools, sandbox: searchconsole.NewSandbox},
 		{key: gmail.Provider, probe: providercheck.Probe{Tool: "email_messages", Input: `{"action":"list","limit":1}`}, baseURL: gmail.DefaultBaseURL, options: bearer(gmail.Provider), tools: gmail.Tools, sandbox: gmail.NewSandbox},

@@ -20,6 +20,14 @@ func Serve(t testing.TB, sb gtmgate.ProviderSandbox) string {
 	t.Helper()
 	srv := httptest.NewServer(sb.Handler)
 	t.Cleanup(srv.Close)
+	if sb.Spec != nil {
+		// Runs at the test's end, when its requests have been answered.
+		t.Cleanup(func() {
+			for _, v := range sb.Spec.TakeViolations() {
+				t.Errorf("the provider's published spec does not allow this: %s", v)
+			}
+		})
+	}
 	return srv.URL
 }
 
