@@ -109,7 +109,7 @@ func (a *api) listAssociations(ctx context.Context, call *gtmgate.Call, in assoc
 	}
 	out := AssociationPage{Items: make([]Association, 0, len(p.Results)), NextCursor: p.Paging.nextAfter()}
 	for _, r := range p.Results {
-		as := Association{ID: strconv.FormatInt(r.ToObjectID, 10), Type: in.ToType, Labels: []string{}, TypeIDs: []int{}}
+		as := Association{ID: string(r.ToObjectID), Type: in.ToType, Labels: []string{}, TypeIDs: []int{}}
 		for _, t := range r.AssociationTypes {
 			as.TypeIDs = append(as.TypeIDs, t.TypeID)
 			if t.Label != nil && *t.Label != "" {

@@ -93,7 +93,7 @@ func (s *Sandbox) handleAssocList(w http.ResponseWriter, r *http.Request) {
 	edges := s.assocs[assocKey{from.name, fromID, to.name}]
 	page := hsAssocPage{Results: []hsAssocResult{}}
 	for i := offset; i < len(edges) && i < offset+limit; i++ {
-		page.Results = append(page.Results, hsAssocResult{ToObjectID: edges[i].toID,
+		page.Results = append(page.Results, hsAssocResult{ToObjectID: hsObjectID(strconv.FormatInt(edges[i].toID, 10)),
 			AssociationTypes: []hsAssocLabel{{Category: "HUBSPOT_DEFINED", TypeID: edges[i].typeID}}})
 	}
 	if offset+limit < len(edges) {

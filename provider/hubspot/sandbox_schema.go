@@ -144,7 +144,7 @@ func sandboxTypes() map[string]*sandboxType {
 				prop("hs_task_subject", "Task Title", "string", "task"),
 				prop("hs_task_body", "Notes", "string", "task"),
 				prop("hs_task_status", "Task Status", "enumeration", "task", "NOT_STARTED=Not Started", "IN_PROGRESS=In Progress", "WAITING=Waiting", "COMPLETED=Completed", "DEFERRED=Deferred"),
-				prop("hs_task_priority", "Priority", "enumeration", "task", "NONE=None", "LOW=Low", "MEDIUM=Medium", "HIGH=High"),
+				prop("hs_task_priority", "Priority", "enumeration", "task", "LOW=Low", "MEDIUM=Medium", "HIGH=High"),
 				prop("hs_task_type", "Task Type", "enumeration", "task", "CALL=Call", "EMAIL=Email", "TODO=To-do"),
 				prop("hs_timestamp", "Due date", "datetime", "task"),
 				owner,

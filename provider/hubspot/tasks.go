@@ -45,7 +45,7 @@ func tasksTool(a *api) gtmgate.Tool {
 			"body":    {Type: "string", MaxLength: jsonschema.Ptr(65536), Description: "Task notes (hs_task_body)."},
 			"status": {Type: "string", Enum: []any{"NOT_STARTED", "IN_PROGRESS", "WAITING", "COMPLETED", "DEFERRED"},
 				Description: "hs_task_status; create defaults to NOT_STARTED. COMPLETED marks the task done."},
-			"priority":   {Type: "string", Enum: []any{"NONE", "LOW", "MEDIUM", "HIGH"}, Description: "hs_task_priority."},
+			"priority":   {Type: "string", Enum: []any{"LOW", "MEDIUM", "HIGH"}, Description: "hs_task_priority: LOW, MEDIUM or HIGH, the values HubSpot documents."},
 			"task_type":  {Type: "string", Enum: []any{"CALL", "EMAIL", "TODO"}, Description: "hs_task_type; create defaults to TODO."},
 			"due":        timestampSchema("Due date and time (hs_timestamp); create defaults to now."),
 			"owner_id":   {Type: "string", Description: "HubSpot owner (user) id the task is assigned to (hubspot_owner_id)."},

@@ -84,9 +84,9 @@ type hsAssocPage struct {
 	Paging  *hsPaging       `json:"paging,omitempty"`
 }
 
-// hsAssocResult is one associated record; v4 sends its id as a number.
+// hsAssocResult is one associated record (MultiAssociatedObjectWithLabel).
 type hsAssocResult struct {
-	ToObjectID       int64          `json:"toObjectId"`
+	ToObjectID       hsObjectID     `json:"toObjectId"`
 	AssociationTypes []hsAssocLabel `json:"associationTypes"`
 }
 
