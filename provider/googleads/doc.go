@@ -1,11 +1,16 @@
-// Package googleads adapts the Google Ads REST API (v21) to gtmgate tools:
+// Package googleads adapts the Google Ads REST API to gtmgate tools:
 // google_ads_report (GAQL reports), google_ads_campaigns (list, get, status
 // and budget changes) and google_ads_keywords (keywords and negative keywords).
 //
+// The API version is the first path segment; Options takes it (empty: the
+// catalogue's default, see package apiversion and DefaultVersion), and a 404
+// for a version Google no longer serves names GTMGATE_GOOGLE_ADS_API_VERSION.
+//
 // The tenant's account id is the Google Ads customer id; dashes are stripped
-// ("123-456-7890" → "1234567890"). Every call sends the developer-token header
-// (and login-customer-id when the tenant reaches the account through a manager
-// account); see Options.
+// ("123-456-7890" → "1234567890"). A call to an account reached through a
+// manager account sends the manager's id as login-customer-id
+// (gtmgate.Account.LoginCustomerID). The operator's developer token, when
+// configured, goes in the developer-token header; see Options.
 //
 // # Result shape
 //
@@ -18,6 +23,7 @@
 //     ends in _micros is kept as the raw integer and repeated, divided by 1e6,
 //     under the name without the suffix (metrics.cost_micros → metrics.cost).
 //     Metrics that are micros without the suffix (metrics.average_cpc,
+//     metrics.active_view_cpm, metrics.trueview_average_cpv,
 //     metrics.cost_per_conversion, …) are converted in place and their raw
 //     value kept as <name>_micros. So: a key ending in _micros is raw micros,
 //     every other money key is in currency units.

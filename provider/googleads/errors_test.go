@@ -6,7 +6,6 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
-	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
 const listInput = `{"rationale":"r","action":"list"}`
@@ -75,15 +74,40 @@ func TestProviderErrors(t *testing.T) {
 	}
 }
 
-func TestDeveloperTokenRequired(t *testing.T) {
-	e := newEnv(t)
-	opts := Options(e.url, "", "123-456-7890")
-	if opts.Header.Get("login-customer-id") != "1234567890" {
-		t.Errorf("login-customer-id = %q", opts.Header.Get("login-customer-id"))
+func TestDeveloperToken(t *testing.T) {
+	tests := []struct {
+		name     string
+		now      bool // true: after Google's developer-token sunset
+		token    string
+		wantSent string
+		refused  bool
+	}{
+		{"required before its sunset", false, "none", "", true},
+		{"sent when configured", false, "", "sandbox-dev-token", false},
+		{"optional after its sunset", true, "none", "", false},
 	}
-	tool := Tools(upstream.MustNew(opts))[1]
-	_, err := providertest.Run(t, tool, e.Account, SandboxToken, listInput)
-	if ge := providertest.WantCode(t, err, gtmgate.EReauthRequired); ge == nil {
-		t.Fatal("missing developer token accepted")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := envOptions{devToken: tt.token}
+			if tt.now {
+				o.now = lateNow
+			}
+			e := newEnvWith(t, o)
+			_, err := e.Run(t, "google_ads_campaigns", listInput)
+			if tt.refused {
+				ge := providertest.WantCode(t, err, gtmgate.EUpstream)
+				d := ge.Detail.(gtmgate.UpstreamDetail)
+				if d.Status != 400 || !strings.Contains(d.Body, "DEVELOPER_TOKEN_PARAMETER_MISSING") || !strings.Contains(ge.Message, "developer-token parameter is missing") {
+					t.Fatalf("status %d, message %q, body %s", d.Status, ge.Message, d.Body)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			for _, got := range e.log.devToks {
+				if got != tt.wantSent {
+					t.Errorf("developer-token = %q, want %q", got, tt.wantSent)
+				}
+			}
+		})
 	}
 }

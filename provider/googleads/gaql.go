@@ -24,6 +24,19 @@ var DatePresets = []string{"TODAY", "YESTERDAY", "LAST_7_DAYS", "LAST_14_DAYS", 
 	"LAST_BUSINESS_WEEK", "LAST_WEEK_MON_SUN", "LAST_WEEK_SUN_SAT", "THIS_WEEK_MON_TODAY",
 	"THIS_WEEK_SUN_TODAY", "THIS_MONTH", "LAST_MONTH"}
 
+// selectsCustomer are the FROM resources, among those the tools use or
+// suggest, that can select customer.* fields. Each is customer-scoped (its
+// resource name is customers/{customer_id}/…) and Google lists customer among
+// its attributed resources. Constants (geo_target_constant,
+// currency_constant, language_constant, google_ads_field…: resource names
+// without customers/) have no attributed resources, and Google refuses
+// customer.currency_code there with PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE.
+// A resource not listed gets no customer field; its currency comes from a
+// second request instead.
+var selectsCustomer = map[string]bool{"customer": true, "campaign": true, "campaign_budget": true,
+	"ad_group": true, "ad_group_ad": true, "ad_group_criterion": true, "campaign_criterion": true,
+	"keyword_view": true, "search_term_view": true}
+
 // validField reports whether s is a safe GAQL field path.
 func validField(s string) bool { return len(s) <= 128 && fieldPattern.MatchString(s) }
 
@@ -91,8 +104,11 @@ func (s reportSpec) build() (string, error) {
 	if len(sel) == 0 {
 		return "", fmt.Errorf("select at least one field or metric")
 	}
-	// Every report carries the account currency, so money needs no second request.
-	_ = add("customer", "currency_code")
+	// A report carries the account currency, so money needs no second
+	// request, when its resource can select customer fields.
+	if selectsCustomer[s.Resource] {
+		_ = add("customer", "currency_code")
+	}
 	where := slices.Clone(s.Where)
 	date, err := s.dateCondition(slices.ContainsFunc(sel, func(n string) bool {
 		return strings.HasPrefix(n, "metrics.") || n == "segments.date"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -14,20 +15,26 @@ const Provider = "google_ads"
 // DefaultBaseURL is the Google Ads REST API root.
 const DefaultBaseURL = "https://googleads.googleapis.com"
 
-// APIVersion is the Google Ads API version in every path.
-const APIVersion = "v21"
+// DefaultVersion returns the Google Ads API version used when none is configured.
+func DefaultVersion() string { return apiversion.MustOf(Provider).Default }
 
-// Options returns the upstream client options for Google Ads. developerToken
-// is the operator's API developer token (required by Google on every call);
-// loginCustomerID, when not empty, is the manager account through which the
-// tenant's OAuth user reaches client accounts.
-func Options(baseURL, developerToken, loginCustomerID string) upstream.Options {
-	h := http.Header{}
-	h.Set("developer-token", developerToken)
-	if id := CustomerID(loginCustomerID); id != "" {
-		h.Set("login-customer-id", id)
+// Options returns the upstream client options for Google Ads. version is the
+// API version put in every path ("v25"); empty means DefaultVersion.
+// developerToken is the operator's developer token; it is sent when set.
+// Google sunset developer tokens on 2026-09-09 and documents the header as
+// optional and ignored since, but requests without one were refused before
+// (and reportedly for a while after), so an operator who has one keeps
+// sending it. The manager account a tenant reaches a client through is per
+// account (gtmgate.Account.LoginCustomerID), sent by each call.
+func Options(baseURL, developerToken, version string) upstream.Options {
+	if version == "" {
+		version = DefaultVersion()
 	}
-	return upstream.Options{Provider: Provider, BaseURL: baseURL, Header: h}
+	h := http.Header{}
+	if developerToken != "" {
+		h.Set("developer-token", developerToken)
+	}
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Header: h, APIVersion: version}
 }
 
 // CustomerID normalises a customer id: "123-456-7890" → "1234567890".

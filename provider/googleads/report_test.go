@@ -141,3 +141,54 @@ func TestReportUnknownFieldShowsGoogleMessage(t *testing.T) {
 		t.Fatalf("status %d, message %q", d.Status, ge.Message)
 	}
 }
+
+func TestReportVideoAndActiveViewCostsConverted(t *testing.T) {
+	e := newEnv(t)
+	// The YouTube and Display campaigns stopped 45 and 18 days before testNow; April 2025 has both.
+	out := e.MustRun(t, "google_ads_report", `{"rationale":"video costs","resource":"campaign","fields":["name","advertising_channel_type"],
+		"metrics":["cost_micros","active_view_cpm","trueview_average_cpv","video_trueview_views"],"start_date":"2025-04-01","end_date":"2025-04-30"}`)
+	seen := map[string]bool{}
+	for _, r := range providertest.Items(t, out) {
+		for _, m := range []string{"metrics.active_view_cpm", "metrics.trueview_average_cpv"} {
+			v, raw := r[m].(float64), r[m+"_micros"].(float64)
+			if math.Abs(raw/1e6-v) > 1e-6 {
+				t.Errorf("%v: %s = %v is not %s_micros %v / 1e6", r["campaign.name"], m, v, m, raw)
+			}
+			if v > 0 {
+				seen[m] = true
+				if v > 1000 {
+					t.Errorf("%v: %s = %v looks like raw micros", r["campaign.name"], m, v)
+				}
+			}
+		}
+	}
+	if !seen["metrics.active_view_cpm"] || !seen["metrics.trueview_average_cpv"] {
+		t.Fatalf("no row with both costs: %v", providertest.Items(t, out))
+	}
+}
+
+func TestReportAverageCPVIsGone(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.Run(t, "google_ads_report", `{"rationale":"r","query":"SELECT metrics.average_cpv FROM campaign WHERE segments.date DURING LAST_7_DAYS"}`)
+	ge := providertest.WantCode(t, err, gtmgate.EUpstream)
+	if !strings.Contains(ge.Message, "Unrecognized field in the query: 'metrics.average_cpv'") {
+		t.Fatalf("message %q", ge.Message)
+	}
+}
+
+func TestReportCurrencyOnlyFromResourcesWithCustomer(t *testing.T) {
+	e := newEnv(t)
+	out := e.MustRun(t, "google_ads_report", `{"rationale":"locations","resource":"geo_target_constant","fields":["name","country_code"],"order_by":"name"}`)
+	if q := out["query"].(string); strings.Contains(q, "customer.") {
+		t.Errorf("query %q selects customer fields from a constant", q)
+	}
+	if rows := providertest.Items(t, out); len(rows) != 3 || out["currency"] != "USD" {
+		t.Errorf("rows = %v, currency = %v (from a second request)", rows, out["currency"])
+	}
+	// Google refuses customer fields from a resource that is not attributed to customer.
+	_, err := e.Run(t, "google_ads_report", `{"rationale":"r","query":"SELECT geo_target_constant.name, customer.currency_code FROM geo_target_constant"}`)
+	ge := providertest.WantCode(t, err, gtmgate.EUpstream)
+	if d := ge.Detail.(gtmgate.UpstreamDetail); d.Status != 400 || !strings.Contains(d.Body, "PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE") {
+		t.Fatalf("status %d, body %s", d.Status, d.Body)
+	}
+}

@@ -13,10 +13,18 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// microsMetrics are money metrics reported in micros without a _micros suffix.
-var microsMetrics = []string{"metrics.average_cpc", "metrics.average_cpm", "metrics.average_cpe",
-	"metrics.average_cpv", "metrics.average_cost", "metrics.cost_per_conversion",
-	"metrics.cost_per_all_conversions", "metrics.cost_per_current_model_attributed_conversion"}
+// microsMetrics are money metrics reported in micros without a _micros
+// suffix: the costs per interaction, impression, view or conversion, each the
+// cost (cost_micros) divided by a count. Checked against common/metrics.proto
+// of v25: average_cpv is gone since v22 (trueview_average_cpv replaces it);
+// fields ending in _micros need no entry. The experiment and lift estimates
+// (control_cost_per_conversion, cost_per_incremental_conversion,
+// cost_per_lifted_cookie…) are left as Google sends them: their unit is not
+// documented.
+var microsMetrics = []string{"metrics.average_cost", "metrics.average_cpc", "metrics.average_cpe",
+	"metrics.average_cpm", "metrics.trueview_average_cpv", "metrics.active_view_cpm",
+	"metrics.cost_per_conversion", "metrics.cost_per_all_conversions",
+	"metrics.cost_per_current_model_attributed_conversion", "metrics.cost_per_platform_comparable_conversion"}
 
 // flatten turns one Search result ({"campaign": {"name": …}, "metrics": {"costMicros": "…"}})
 // into a flat row keyed by GAQL field path, with metrics as numbers, fields

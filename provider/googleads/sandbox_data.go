@@ -11,12 +11,15 @@ import (
 // sbCustomer is one sandbox Google Ads account.
 type sbCustomer struct {
 	ID, Name, Currency, TimeZone string
-	Campaigns                    []*sbCampaign
-	Budgets                      []*sbBudget
-	AdGroups                     []*sbAdGroup
-	Keywords                     []*sbKeyword
-	Negatives                    []*sbNegative
-	nextID                       int64
+	// Manager marks a manager account; ManagedBy is a client's manager.
+	Manager   bool
+	ManagedBy string
+	Campaigns []*sbCampaign
+	Budgets   []*sbBudget
+	AdGroups  []*sbAdGroup
+	Keywords  []*sbKeyword
+	Negatives []*sbNegative
+	nextID    int64
 }
 
 type sbBudget struct {
@@ -59,9 +62,11 @@ type sbNegative struct {
 	MatchType string
 }
 
-// counters are one day's raw metrics.
+// counters are one day's raw metrics. Viewable are Active View viewable
+// impressions (Display and Video), Views TrueView views (Video).
 type counters struct {
 	Impressions, Clicks, CostMicros int64
+	Viewable, Views                 int64
 	Conversions, ConversionsValue   float64
 }
 
@@ -161,18 +166,28 @@ func (c *sbCampaign) daily(day, today time.Time) counters {
 	clicks := int64(math.Round(spend / cpc))
 	imps := int64(math.Round(float64(clicks) / (c.ctr * (0.85 + 0.3*unit(c.ID, day, "ctr")))))
 	conv := math.Round(float64(clicks)*c.cvr*(0.6+0.8*unit(c.ID, day, "cvr"))*100) / 100
-	return counters{Impressions: imps, Clicks: clicks, CostMicros: int64(math.Round(spend*100)) * 10_000,
+	k := counters{Impressions: imps, Clicks: clicks, CostMicros: int64(math.Round(spend*100)) * 10_000,
 		Conversions: conv, ConversionsValue: math.Round(conv*120*100) / 100}
+	switch c.Channel {
+	case "DISPLAY":
+		k.Viewable = int64(math.Round(float64(imps) * 0.62))
+	case "VIDEO":
+		k.Viewable = int64(math.Round(float64(imps) * 0.7))
+		k.Views = int64(math.Round(float64(imps) * 0.31))
+	}
+	return k
 }
 
 // share scales counters by weight (ad groups and keywords take a share of their parent).
 func (k counters) share(w float64) counters {
-	return counters{Impressions: int64(math.Round(float64(k.Impressions) * w)), Clicks: int64(math.Round(float64(k.Clicks) * w)),
-		CostMicros: int64(math.Round(float64(k.CostMicros)*w/10_000)) * 10_000, Conversions: math.Round(k.Conversions*w*100) / 100,
-		ConversionsValue: math.Round(k.ConversionsValue*w*100) / 100}
+	part := func(n int64) int64 { return int64(math.Round(float64(n) * w)) }
+	return counters{Impressions: part(k.Impressions), Clicks: part(k.Clicks),
+		CostMicros: int64(math.Round(float64(k.CostMicros)*w/10_000)) * 10_000, Viewable: part(k.Viewable), Views: part(k.Views),
+		Conversions: math.Round(k.Conversions*w*100) / 100, ConversionsValue: math.Round(k.ConversionsValue*w*100) / 100}
 }
 
 func (k counters) add(o counters) counters {
-	return counters{k.Impressions + o.Impressions, k.Clicks + o.Clicks, k.CostMicros + o.CostMicros,
-		k.Conversions + o.Conversions, k.ConversionsValue + o.ConversionsValue}
+	return counters{Impressions: k.Impressions + o.Impressions, Clicks: k.Clicks + o.Clicks, CostMicros: k.CostMicros + o.CostMicros,
+		Viewable: k.Viewable + o.Viewable, Views: k.Views + o.Views,
+		Conversions: k.Conversions + o.Conversions, ConversionsValue: k.ConversionsValue + o.ConversionsValue}
 }

@@ -98,8 +98,11 @@ func parseGAQL(q string) (*gaqlQuery, error) {
 	if p.keyword("LIMIT") {
 		t := p.next()
 		n, err := strconv.Atoi(t.text)
-		if t.kind != tokNumber || err != nil || n <= 0 {
-			return nil, qerr("LIMIT_VALUE_NOT_POSITIVE", "Error in query: LIMIT must be a positive integer.")
+		if t.kind != tokNumber || err != nil {
+			return nil, qerr("BAD_LIMIT_VALUE", "Error in query: LIMIT must be a number.")
+		}
+		if n <= 0 {
+			return nil, qerr("LIMIT_VALUE_TOO_LOW", "Error in query: LIMIT must be positive.")
 		}
 		out.Limit = n
 	}

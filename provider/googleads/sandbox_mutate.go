@@ -13,11 +13,11 @@ type mutateFailure struct{ kind, code, msg string }
 
 // mutate applies campaigns, campaignBudgets or campaignCriteria operations
 // atomically: all are checked before any is applied.
-func (s *Sandbox) mutate(w http.ResponseWriter, c *sbCustomer, service string, body map[string]any) {
+func (s *Sandbox) mutate(rep sbReply, c *sbCustomer, service string, body map[string]any) {
 	ops, _ := body["operations"].([]any)
 	if len(ops) == 0 {
-		writeGoogleError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "mutateError",
-			"OPERATIONS_REQUIRED", "At least one operation is required.")
+		rep.googleError(http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "fieldError",
+			"REQUIRED", "The required field was not present: operations.")
 		return
 	}
 	full := body["responseContentType"] == "MUTABLE_RESOURCE"
@@ -35,7 +35,7 @@ func (s *Sandbox) mutate(w http.ResponseWriter, c *sbCustomer, service string, b
 			fn, fail = c.criterionOp(op)
 		}
 		if fail != nil {
-			writeGoogleError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", fail.kind, fail.code,
+			rep.googleError(http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", fail.kind, fail.code,
 				fmt.Sprintf("%s (operation %d)", fail.msg, i))
 			return
 		}
@@ -45,7 +45,7 @@ func (s *Sandbox) mutate(w http.ResponseWriter, c *sbCustomer, service string, b
 	for i, fn := range apply {
 		results[i] = fn()
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"results": results})
+	rep.json(http.StatusOK, map[string]any{"results": results})
 }
 
 // update returns the op's update object and mask fields (snake_case).
@@ -61,12 +61,15 @@ func update(op map[string]any) (map[string]any, []string) {
 	return u, fields
 }
 
-var notFound = &mutateFailure{"mutateError", "RESOURCE_NOT_FOUND", "Resource was not found."}
+var notFound = &mutateFailure{"mutateError", "RESOURCE_NOT_FOUND", "Requested resource was not found."}
 
 func (c *sbCustomer) campaignOp(op map[string]any, full bool) (func() map[string]any, *mutateFailure) {
 	u, mask := update(op)
-	if u == nil || len(mask) == 0 {
-		return nil, &mutateFailure{"fieldMaskError", "FIELD_MASK_MISSING", "The field mask must be set for update operations."}
+	if u == nil {
+		return nil, &mutateFailure{"requestError", "OPERATION_REQUIRED", "Mutate operation should have either create, update, or remove specified."}
+	}
+	if len(mask) == 0 {
+		return nil, &mutateFailure{"fieldMaskError", "FIELD_MASK_MISSING", "The field mask must be provided for update operations."}
 	}
 	rn, _ := u["resourceName"].(string)
 	i := slices.IndexFunc(c.Campaigns, func(k *sbCampaign) bool { return rn == fmt.Sprintf("customers/%s/campaigns/%d", c.ID, k.ID) })
@@ -91,7 +94,7 @@ func (c *sbCustomer) campaignOp(op map[string]any, full bool) (func() map[string
 		}
 	}
 	if k.Status == "REMOVED" {
-		return nil, &mutateFailure{"campaignError", "CANNOT_MODIFY_REMOVED_CAMPAIGN", "Cannot modify a removed campaign."}
+		return nil, &mutateFailure{"operationAccessDeniedError", "OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE", "This operation is not allowed because the resource is removed."}
 	}
 	return func() map[string]any {
 		k.Status, k.Name = status, name
@@ -115,7 +118,7 @@ func (c *sbCustomer) budgetOp(op map[string]any, full bool) (func() map[string]a
 	}
 	amount, err := strconv.ParseInt(fmt.Sprint(u["amountMicros"]), 10, 64)
 	if err != nil || amount <= 0 {
-		return nil, &mutateFailure{"campaignBudgetError", "MONEY_AMOUNT_TOO_SMALL", "The budget amount must be positive."}
+		return nil, &mutateFailure{"campaignBudgetError", "NEGATIVE_MONEY_AMOUNT", "A money amount was negative."}
 	}
 	if amount%10_000 != 0 {
 		return nil, &mutateFailure{"campaignBudgetError", "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT", "The budget amount must be a multiple of the minimum currency unit."}
@@ -134,7 +137,7 @@ func (c *sbCustomer) budgetOp(op map[string]any, full bool) (func() map[string]a
 func (c *sbCustomer) criterionOp(op map[string]any) (func() map[string]any, *mutateFailure) {
 	cr, _ := op["create"].(map[string]any)
 	if cr == nil {
-		return nil, &mutateFailure{"mutateError", "INVALID_OPERATION", "The sandbox only creates campaign criteria."}
+		return nil, &mutateFailure{"mutateError", "MUTATE_NOT_ALLOWED", "Mutates are not allowed for the requested resource (the sandbox only creates campaign criteria)."}
 	}
 	rn, _ := cr["campaign"].(string)
 	i := slices.IndexFunc(c.Campaigns, func(k *sbCampaign) bool { return rn == fmt.Sprintf("customers/%s/campaigns/%d", c.ID, k.ID) })
@@ -146,15 +149,17 @@ func (c *sbCustomer) criterionOp(op map[string]any) (func() map[string]any, *mut
 	match, _ := kw["matchType"].(string)
 	switch {
 	case cr["negative"] != true:
-		return nil, &mutateFailure{"campaignCriterionError", "CANNOT_ADD_CRITERION_TYPE", "The sandbox only adds negative keywords to campaigns."}
-	case text == "" || len(text) > 80:
-		return nil, &mutateFailure{"criterionError", "KEYWORD_TEXT_TOO_LONG", "Keyword text is empty or longer than 80 characters."}
+		return nil, &mutateFailure{"criterionError", "CANNOT_ADD_CRITERIA_TYPE", "Criteria type can not be targeted (the sandbox only adds negative keywords to campaigns)."}
+	case text == "":
+		return nil, &mutateFailure{"criterionError", "INVALID_KEYWORD_TEXT", "Invalid keyword criteria text."}
+	case len(text) > 80:
+		return nil, &mutateFailure{"criterionError", "KEYWORD_TEXT_TOO_LONG", "Keyword text should be less than 80 chars."}
 	case !slices.Contains([]string{"EXACT", "PHRASE", "BROAD"}, match):
-		return nil, &mutateFailure{"criterionError", "INVALID_KEYWORD_MATCH_TYPE", "Invalid keyword match type."}
+		return nil, &mutateFailure{"requestError", "INVALID_ENUM_VALUE", "Enum value is not permitted: keyword.match_type."}
 	}
 	k := c.Campaigns[i]
 	if slices.ContainsFunc(c.Negatives, func(n *sbNegative) bool { return n.Campaign == k && n.Text == text && n.MatchType == match }) {
-		return nil, &mutateFailure{"mutateError", "DUPLICATE_RESOURCE", "The resource already exists."}
+		return nil, &mutateFailure{"mutateError", "RESOURCE_ALREADY_EXISTS", "The resource being created already exists."}
 	}
 	return func() map[string]any {
 		c.nextID++

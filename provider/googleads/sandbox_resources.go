@@ -16,13 +16,31 @@ type sbEntity struct {
 // metricResources are the resources the sandbox reports metrics for.
 var metricResources = map[string]bool{"customer": true, "campaign": true, "ad_group": true, "keyword_view": true}
 
-// metricFields are the metrics the sandbox knows.
+// metricFields are the metrics the sandbox knows, as v22 and later name them
+// (metrics.average_cpv became metrics.trueview_average_cpv in v22).
 var metricFields = []string{"metrics.impressions", "metrics.clicks", "metrics.cost_micros", "metrics.conversions",
-	"metrics.conversions_value", "metrics.ctr", "metrics.average_cpc", "metrics.average_cpm", "metrics.cost_per_conversion"}
+	"metrics.conversions_value", "metrics.ctr", "metrics.average_cpc", "metrics.average_cpm", "metrics.cost_per_conversion",
+	"metrics.active_view_impressions", "metrics.active_view_cpm", "metrics.video_trueview_views", "metrics.trueview_average_cpv"}
 
 func (c *sbCustomer) customerAttrs() map[string]any {
 	return map[string]any{"customer.resource_name": "customers/" + c.ID, "customer.id": mustInt(c.ID),
-		"customer.descriptive_name": c.Name, "customer.currency_code": c.Currency, "customer.time_zone": c.TimeZone}
+		"customer.descriptive_name": c.Name, "customer.currency_code": c.Currency, "customer.time_zone": c.TimeZone,
+		"customer.manager": c.Manager}
+}
+
+// geoTargets are a few geo target constants. Their resource names are not
+// under customers/, so, like every constant, they carry no customer fields.
+var geoTargets = []struct {
+	id                  int64
+	name, country, kind string
+}{{2036, "Australia", "AU", "Country"}, {2276, "Germany", "DE", "Country"}, {2840, "United States", "US", "Country"}}
+
+func geoTargetAttrs(i int) map[string]any {
+	g := geoTargets[i]
+	return map[string]any{"geo_target_constant.resource_name": fmt.Sprintf("geoTargetConstants/%d", g.id),
+		"geo_target_constant.id": g.id, "geo_target_constant.name": g.name, "geo_target_constant.canonical_name": g.name,
+		"geo_target_constant.country_code": g.country, "geo_target_constant.target_type": g.kind,
+		"geo_target_constant.status": "ENABLED"}
 }
 
 func (c *sbCustomer) budgetAttrs(b *sbBudget) map[string]any {
@@ -118,6 +136,10 @@ func (c *sbCustomer) entities(resource string, today time.Time) ([]sbEntity, boo
 		for _, n := range c.Negatives {
 			out = append(out, sbEntity{attrs: c.negativeAttrs(n)})
 		}
+	case "geo_target_constant":
+		for i := range geoTargets {
+			out = append(out, sbEntity{attrs: geoTargetAttrs(i)})
+		}
 	default:
 		return nil, false
 	}
@@ -126,20 +148,25 @@ func (c *sbCustomer) entities(resource string, today time.Time) ([]sbEntity, boo
 
 // knownFields lists the fields resource can select, for UNRECOGNIZED_FIELD.
 func (c *sbCustomer) knownFields(resource string) map[string]bool {
+	// A sample entity of the seed shape, so a customer with no campaigns (a
+	// manager) knows the same fields.
+	sample := seedCustomer(c.ID, c.Name, c.Currency, c.TimeZone, 1, 1)
 	var attrs map[string]any
 	switch resource {
 	case "customer":
 		attrs = c.customerAttrs()
 	case "campaign_budget":
-		attrs = c.budgetAttrs(c.Budgets[0])
+		attrs = sample.budgetAttrs(sample.Budgets[0])
 	case "campaign":
-		attrs = c.campaignAttrs(c.Campaigns[0])
+		attrs = sample.campaignAttrs(sample.Campaigns[0])
 	case "ad_group":
-		attrs = c.adGroupAttrs(c.AdGroups[0])
+		attrs = sample.adGroupAttrs(sample.AdGroups[0])
 	case "keyword_view", "ad_group_criterion":
-		attrs = c.keywordAttrs(c.Keywords[0])
+		attrs = sample.keywordAttrs(sample.Keywords[0])
 	case "campaign_criterion":
-		attrs = c.negativeAttrs(&sbNegative{Campaign: c.Campaigns[0]})
+		attrs = sample.negativeAttrs(sample.Negatives[0])
+	case "geo_target_constant":
+		attrs = geoTargetAttrs(0)
 	}
 	known := map[string]bool{}
 	for k := range attrs {

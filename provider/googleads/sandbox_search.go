@@ -10,9 +10,9 @@ import (
 )
 
 // search answers googleAds:search.
-func (s *Sandbox) search(w http.ResponseWriter, c *sbCustomer, body map[string]any) {
+func (s *Sandbox) search(rep sbReply, c *sbCustomer, body map[string]any) {
 	if _, ok := body["pageSize"]; ok {
-		writeGoogleError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "requestError",
+		rep.googleError(http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "requestError",
 			"PAGE_SIZE_NOT_SUPPORTED", "Setting the page size is not supported. Search Responses will have fixed page size of '10000' rows.")
 		return
 	}
@@ -23,7 +23,7 @@ func (s *Sandbox) search(w http.ResponseWriter, c *sbCustomer, body map[string]a
 		if qe, ok := err.(*queryError); ok {
 			code = qe.code
 		}
-		writeGoogleError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "queryError", code, err.Error())
+		rep.googleError(http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "queryError", code, err.Error())
 		return
 	}
 	offset := 0
@@ -31,7 +31,7 @@ func (s *Sandbox) search(w http.ResponseWriter, c *sbCustomer, body map[string]a
 		b, err := base64.StdEncoding.DecodeString(tok)
 		n, err2 := strconv.Atoi(strings.TrimPrefix(string(b), "offset:"))
 		if err != nil || err2 != nil || n < 0 || n > len(rows) || !strings.HasPrefix(string(b), "offset:") {
-			writeGoogleError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "requestError",
+			rep.googleError(http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.", "requestError",
 				"INVALID_PAGE_TOKEN", "Page token is invalid.")
 			return
 		}
@@ -53,7 +53,7 @@ func (s *Sandbox) search(w http.ResponseWriter, c *sbCustomer, body map[string]a
 	if end < len(rows) {
 		out["nextPageToken"] = base64.StdEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(end)))
 	}
-	writeJSON(w, http.StatusOK, out)
+	rep.json(http.StatusOK, out)
 }
 
 // evaluate runs a GAQL query against c: rows keyed by field path, and the selected fields.
@@ -65,7 +65,7 @@ func (s *Sandbox) evaluate(c *sbCustomer, query string) ([]map[string]any, []str
 	today := s.now().UTC().Truncate(24 * time.Hour)
 	ents, ok := c.entities(q.Resource, today)
 	if !ok {
-		return nil, nil, qerr("INVALID_RESOURCE_NAME", "Error in query: invalid resource name %q.", q.Resource)
+		return nil, nil, qerr("BAD_RESOURCE_TYPE_IN_FROM_CLAUSE", "Error in query: invalid resource type %q in the FROM clause.", q.Resource)
 	}
 	known := c.knownFields(q.Resource)
 	used := slices.Clone(q.Fields)
@@ -76,12 +76,9 @@ func (s *Sandbox) evaluate(c *sbCustomer, query string) ([]map[string]any, []str
 		used = append(used, o.Field)
 	}
 	withMetrics := false
-	for _, f := range used {
+	for i, f := range used {
 		if !known[f] {
-			if strings.HasPrefix(f, "metrics.") && !metricResources[q.Resource] {
-				return nil, nil, qerr("PROHIBITED_METRIC_IN_SELECT_OR_WHERE_CLAUSE", "Error in query: metric %s cannot be used with resource %s.", f, q.Resource)
-			}
-			return nil, nil, qerr("UNRECOGNIZED_FIELD", "Unrecognized field in the query: '%s'.", f)
+			return nil, nil, unknownField(c, q.Resource, f, i < len(q.Fields))
 		}
 		withMetrics = withMetrics || strings.HasPrefix(f, "metrics.") || strings.HasPrefix(f, "segments.")
 	}
@@ -118,6 +115,26 @@ func (s *Sandbox) evaluate(c *sbCustomer, query string) ([]map[string]any, []str
 		kept = kept[:q.Limit]
 	}
 	return kept, q.Fields, nil
+}
+
+// unknownField is Google's error for field f, which resource cannot use:
+// a metric of a resource without metrics, a field of a resource that is not
+// attributed to resource (customer.* from a constant), or no field at all.
+func unknownField(c *sbCustomer, resource, f string, inSelect bool) error {
+	res, _, _ := strings.Cut(f, ".")
+	switch {
+	case res == "metrics" && !metricResources[resource]:
+		return qerr("PROHIBITED_METRIC_IN_SELECT_OR_WHERE_CLAUSE", "Error in query: metric %s cannot be used with resource %s.", f, resource)
+	case res == "segments" && !metricResources[resource]:
+		return qerr("PROHIBITED_SEGMENT_IN_SELECT_OR_WHERE_CLAUSE", "Error in query: segment %s cannot be used with resource %s.", f, resource)
+	case res != "metrics" && res != "segments" && c.knownFields(res)[f]:
+		code := "PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE"
+		if !inSelect {
+			code = "PROHIBITED_RESOURCE_TYPE_IN_WHERE_CLAUSE"
+		}
+		return qerr(code, "Error in query: cannot select or filter on '%s': resource '%s' is not compatible with the resource in the FROM clause, '%s'.", f, res, resource)
+	}
+	return qerr("UNRECOGNIZED_FIELD", "Unrecognized field in the query: '%s'.", f)
 }
 
 // aggregate expands entities into days, keeps the days matching pre, and sums
@@ -178,5 +195,9 @@ func withMetricValues(r map[string]any, k counters) map[string]any {
 	r["metrics.average_cpc"] = ratio(float64(k.CostMicros), float64(k.Clicks))
 	r["metrics.average_cpm"] = ratio(float64(k.CostMicros)*1000, float64(k.Impressions))
 	r["metrics.cost_per_conversion"] = ratio(float64(k.CostMicros), k.Conversions)
+	r["metrics.active_view_impressions"], r["metrics.video_trueview_views"] = k.Viewable, k.Views
+	// Like average_cpc, these averages are micros without a _micros suffix.
+	r["metrics.active_view_cpm"] = ratio(float64(k.CostMicros)*1000, float64(k.Viewable))
+	r["metrics.trueview_average_cpv"] = ratio(float64(k.CostMicros), float64(k.Views))
 	return r
 }

@@ -2,11 +2,7 @@ package googleads
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"regexp"
-	"strings"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/upstream"
@@ -22,31 +18,19 @@ type searchPage struct {
 	NextPageToken string           `json:"nextPageToken"`
 }
 
-var customerIDPattern = regexp.MustCompile(`^[0-9]{1,20}$`)
-
-// customerID returns the call's account as a Google Ads customer id.
-func customerID(call *gtmgate.Call) (string, error) {
-	id := CustomerID(call.Account.ID)
-	if !customerIDPattern.MatchString(id) {
-		return "", gtmgate.Errorf(gtmgate.EValidation, "account %q is not a Google Ads customer id (10 digits, dashes allowed)", call.Account.ID)
-	}
-	return id, nil
-}
-
 // search runs one GAQL query page.
 func (a *api) search(ctx context.Context, call *gtmgate.Call, query, pageToken string) (*searchPage, error) {
-	cid, err := customerID(call)
-	if err != nil {
-		return nil, err
-	}
 	body := map[string]any{"query": query}
 	if pageToken != "" {
 		body["pageToken"] = pageToken
 	}
+	req, err := a.post(call, "googleAds:search", body)
+	if err != nil {
+		return nil, err
+	}
 	var page searchPage
-	req := &upstream.Request{Method: http.MethodPost, Path: "/" + APIVersion + "/customers/" + cid + "/googleAds:search", JSON: body, Token: call.Token}
 	if err := a.c.Do(ctx, req, &page); err != nil {
-		return nil, fmt.Errorf("google ads: search: %w", explain(err))
+		return nil, fmt.Errorf("google ads: search: %w", a.explain(err))
 	}
 	return &page, nil
 }
@@ -105,48 +89,19 @@ func (a *api) currencyOf(ctx context.Context, call *gtmgate.Call, rows []map[str
 // mutate posts operations to a Google Ads mutate endpoint (campaigns,
 // campaignBudgets, campaignCriteria) and returns the results. It is never retried.
 func (a *api) mutate(ctx context.Context, call *gtmgate.Call, service string, ops []map[string]any) ([]map[string]any, error) {
-	cid, err := customerID(call)
+	req, err := a.post(call, service+":mutate", map[string]any{"operations": ops, "responseContentType": "MUTABLE_RESOURCE"})
 	if err != nil {
 		return nil, err
 	}
+	req.Mutating = true
 	var out struct {
 		Results []map[string]any `json:"results"`
 	}
-	req := &upstream.Request{Method: http.MethodPost, Path: "/" + APIVersion + "/customers/" + cid + "/" + service + ":mutate",
-		JSON: map[string]any{"operations": ops, "responseContentType": "MUTABLE_RESOURCE"}, Mutating: true, Token: call.Token}
 	if err := a.c.Do(ctx, req, &out); err != nil {
-		return nil, fmt.Errorf("google ads: mutate %s: %w", service, explain(err))
+		return nil, fmt.Errorf("google ads: mutate %s: %w", service, a.explain(err))
 	}
 	if len(out.Results) != len(ops) {
 		return nil, fmt.Errorf("google ads: mutate %s: %d results for %d operations", service, len(out.Results), len(ops))
 	}
 	return out.Results, nil
-}
-
-// failureMessage finds the messages of a GoogleAdsFailure in an error body.
-var failureMessage = regexp.MustCompile(`"message"\s*:\s*"((?:[^"\\]|\\.)*)"`)
-
-// explain adds the GoogleAdsFailure messages to an upstream error: Google puts
-// a generic "Request contains an invalid argument." at the top and the useful
-// message in error.details[].errors[].message.
-func explain(err error) error {
-	var e *gtmgate.Error
-	if !errors.As(err, &e) || e.Code != gtmgate.EUpstream {
-		return err
-	}
-	d, ok := e.Detail.(gtmgate.UpstreamDetail)
-	if !ok {
-		return err
-	}
-	ms := failureMessage.FindAllStringSubmatch(d.Body, -1)
-	var extra []string
-	for _, m := range ms {
-		if !strings.Contains(e.Message, m[1]) {
-			extra = append(extra, strings.ReplaceAll(m[1], `\"`, `"`))
-		}
-	}
-	if len(extra) > 0 {
-		e.Message += " — " + strings.Join(extra, "; ")
-	}
-	return err
 }
