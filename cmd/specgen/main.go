@@ -52,7 +52,7 @@ func run(args []string, stdout io.Writer) error {
 		return fmt.Errorf("usage: specgen -provider P -in FILE|URL [-in …] -source URL [-commit SHA] [-out FILE]; providers: %s", strings.Join(targetNames(), ", "))
 	}
 	spec := &apispec.Spec{Provider: *provider, Source: *source, Commit: *commit, Retrieved: time.Now().UTC().Format(time.DateOnly),
-		Schemas: map[string]*apispec.Schema{}, Headers: target.headers, PathVersion: target.pathVersion}
+		Schemas: map[string]*apispec.Schema{}, Headers: target.headers, PathVersion: target.pathVersion, EnumsFoldCase: target.enumsFoldCase}
 	for _, name := range in {
 		b, err := read(name)
 		if err != nil {

@@ -19,6 +19,9 @@ type target struct {
 	requestTypes map[string]string
 	headers      []apispec.Param
 	pathVersion  bool
+	// enumsFoldCase: the API takes enum values in another case than its
+	// document lists (see apispec.Spec.EnumsFoldCase).
+	enumsFoldCase bool
 }
 
 // targets lists, per provider, the operations gtmgate's tools call.
@@ -34,7 +37,9 @@ var targets = map[string]target{
 	"sheets": {format: "discovery", out: "provider/sheets/apispec.json", operations: []string{
 		"sheets.spreadsheets.values.get", "sheets.spreadsheets.values.append",
 	}},
-	"search_console": {format: "discovery", out: "provider/searchconsole/apispec.json", operations: []string{
+	// The Search Analytics reference (developers.google.com/webmaster-tools/v1/searchanalytics/query)
+	// documents lowercase and camelCase values ("query", "notContains", "and").
+	"search_console": {format: "discovery", out: "provider/searchconsole/apispec.json", enumsFoldCase: true, operations: []string{
 		"webmasters.searchanalytics.query",
 	}},
 	"ga4": {format: "discovery", out: "provider/ga4/apispec.json", operations: []string{

@@ -138,7 +138,7 @@ func (e *Enforcer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (e *Enforcer) checkRequest(op *Operation, pathParams map[string]string, r *http.Request) ([]byte, []string) {
 	var problems []string
 	for _, h := range e.spec.Headers {
-		problems = append(problems, checkParam(h, r.Header.Values(h.Name))...)
+		problems = append(problems, e.checkParam(h, r.Header.Values(h.Name))...)
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
@@ -163,17 +163,17 @@ func (e *Enforcer) checkRequest(op *Operation, pathParams map[string]string, r *
 			if err != nil {
 				v = pathParams[p.Name]
 			}
-			problems = append(problems, checkParam(p, []string{v})...)
+			problems = append(problems, e.checkParam(p, []string{v})...)
 		case "query":
 			known[p.Name] = true
-			problems = append(problems, checkParam(p, query[p.Name])...)
+			problems = append(problems, e.checkParam(p, query[p.Name])...)
 		case "header":
-			problems = append(problems, checkParam(p, r.Header.Values(p.Name))...)
+			problems = append(problems, e.checkParam(p, r.Header.Values(p.Name))...)
 		}
 	}
 	for _, p := range e.spec.GlobalParams {
 		known[p.Name] = true
-		problems = append(problems, checkParam(p, query[p.Name])...)
+		problems = append(problems, e.checkParam(p, query[p.Name])...)
 	}
 	for _, k := range slices.Sorted(maps.Keys(query)) {
 		if !known[k] {
@@ -238,7 +238,7 @@ func decode(b []byte) (any, error) {
 }
 
 // checkParam checks one parameter's values.
-func checkParam(p Param, values []string) []string {
+func (e *Enforcer) checkParam(p Param, values []string) []string {
 	name := fmt.Sprintf("%s parameter %q", p.In, p.Name)
 	if len(values) == 0 {
 		if p.Required {
@@ -251,14 +251,14 @@ func checkParam(p Param, values []string) []string {
 	}
 	var out []string
 	for _, v := range values {
-		if msg := checkParamValue(p, v); msg != "" {
+		if msg := checkParamValue(p, v, e.spec.EnumsFoldCase); msg != "" {
 			out = append(out, name+": "+msg)
 		}
 	}
 	return out
 }
 
-func checkParamValue(p Param, v string) string {
+func checkParamValue(p Param, v string, fold bool) string {
 	if p.Pattern != "" {
 		if re, err := regexp.Compile("^(?:" + p.Pattern + ")$"); err == nil && !re.MatchString(v) {
 			return fmt.Sprintf("%q does not match %s", v, p.Pattern)
@@ -278,7 +278,7 @@ func checkParamValue(p Param, v string) string {
 			return fmt.Sprintf("%q is not true or false", v)
 		}
 	}
-	return checkString(p.Format, p.Enum, v)
+	return checkString(p.Format, p.Enum, v, fold)
 }
 
 // recorder keeps a handler's answer so it can be checked before it is sent.

@@ -41,6 +41,10 @@ type Spec struct {
 	// Transcribed is set when the provider publishes nothing machine-readable
 	// and the facts were copied from reference pages (cited per operation).
 	Transcribed bool `json:"transcribed,omitempty"`
+	// EnumsFoldCase compares enum values without case or underscores: the
+	// API documents and accepts "searchAppearance" where its discovery
+	// document lists the proto name SEARCH_APPEARANCE.
+	EnumsFoldCase bool `json:"enums_fold_case,omitempty"`
 	// PathVersion says the API version is the first path segment, so a
 	// request on another version is matched with the spec's version in its place.
 	PathVersion bool `json:"path_version,omitempty"`

@@ -91,7 +91,7 @@ func (s *Spec) checkValue(sc *Schema, v any, at string, dir Direction, out *[]st
 			fail("want a string, got %s", kind(v))
 			return
 		}
-		if msg := checkString(sc.Format, sc.Enum, str); msg != "" {
+		if msg := checkString(sc.Format, sc.Enum, str, s.EnumsFoldCase); msg != "" {
 			fail("%s", msg)
 		}
 	case typ == "integer", typ == "number":
@@ -117,8 +117,8 @@ func (s *Spec) checkValue(sc *Schema, v any, at string, dir Direction, out *[]st
 }
 
 // checkString checks a string against a format and an enum; "" when it passes.
-func checkString(format string, enum []string, v string) string {
-	if len(enum) > 0 && !slices.Contains(enum, v) {
+func checkString(format string, enum []string, v string, fold bool) string {
+	if len(enum) > 0 && !slices.Contains(enum, v) && !(fold && slices.ContainsFunc(enum, func(e string) bool { return folded(e) == folded(v) })) {
 		return fmt.Sprintf("%q is not one of %s", v, strings.Join(enum, ", "))
 	}
 	switch format {
@@ -133,6 +133,9 @@ func checkString(format string, enum []string, v string) string {
 	}
 	return ""
 }
+
+// folded is an enum value without case or underscores.
+func folded(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 
 func isInteger(n json.Number) bool {
 	if _, err := n.Int64(); err == nil {

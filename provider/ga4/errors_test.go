@@ -3,6 +3,8 @@ package ga4
 import (
 	"testing"
 
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
+
 	"github.com/gtmgate/gtmgate/provider/googleapi/googleapitest"
 )
 
@@ -27,3 +29,5 @@ func TestUpstreamFaults(t *testing.T) {
 			`{"rationale":"r","metrics":["sessionz"]}`, "sessionz is not a valid metric")
 	})
 }
+
+func TestMain(m *testing.M) { spectest.Main(m) }

@@ -173,6 +173,16 @@ func TestReportRefusals(t *testing.T) {
 			}
 		})
 	}
+	// The raw filter is passed on as the agent wrote it, and Google refuses
+	// its unknown field: the sandbox's spec check is what refused it. (A
+	// cleanup: the parallel subtests run after this function returns.)
+	t.Cleanup(func() {
+		for _, v := range f.sandbox.Spec.TakeViolations() {
+			if !strings.Contains(v, "dimensionFilter.filter.regex: unknown field") {
+				t.Errorf("unexpected violation: %s", v)
+			}
+		}
+	})
 	_, err := providertest.Run(t, f.Tools["ga4_report"], gtmgate.Account{ID: "sc-domain:x"}, SandboxToken, `{"rationale":"r","metrics":["sessions"]}`)
 	if googleapitest.Code(err) != gtmgate.EValidation {
 		t.Errorf("non-numeric property id: %v", err)

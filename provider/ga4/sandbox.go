@@ -1,14 +1,22 @@
 package ga4
 
 import (
+	_ "embed"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 )
+
+// specFile is the facts of the API's discovery document the sandbox
+// enforces (scripts/specgen writes it).
+//
+//go:embed apispec.json
+var specFile []byte
 
 // SandboxToken is the access token the GA4 sandbox accepts.
 const SandboxToken = "sandbox-ga4-token"
@@ -31,6 +39,8 @@ const sandboxDays = 90
 // next n requests; Requests counts requests. NewSandbox's Handler is a *Sandbox.
 type Sandbox struct {
 	googleapi.Guard
+	// Spec checks every request and answer against the Data API's discovery document.
+	Spec       *apispec.Enforcer
 	handler    http.Handler
 	today      time.Time
 	properties map[string]*sandboxProperty
@@ -60,7 +70,7 @@ func (p *sandboxProperty) tables(today time.Time) (daily, realtime *table) {
 // NewSandbox returns the GA4 sandbox as a ProviderSandbox.
 func NewSandbox() gtmgate.ProviderSandbox {
 	s := NewSandboxAt(time.Now())
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Token: SandboxToken, Accounts: []gtmgate.Account{
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken, Accounts: []gtmgate.Account{
 		{ID: "412345678", Label: "Ledgerly – www.ledgerly.example"},
 		{ID: "398765432", Label: "Ledgerly – docs.ledgerly.example"},
 	}}
@@ -77,7 +87,8 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux := googleapi.NewMux()
 	mux.HandleFunc("POST /v1beta/properties/{call}", s.serveRPC)
 	mux.HandleFunc("GET /v1beta/properties/{id}/metadata", s.serveMetadata)
-	s.handler = s.Wrap(mux)
+	s.Spec = googleapi.Enforce(specFile, mux)
+	s.handler = s.Wrap(s.Spec)
 	return s
 }
 

@@ -137,8 +137,8 @@ type value struct {
 }
 
 type row struct {
-	DimensionValues []value `json:"dimensionValues"`
-	MetricValues    []value `json:"metricValues"`
+	DimensionValues []value `json:"dimensionValues,omitempty"`
+	MetricValues    []value `json:"metricValues,omitempty"`
 }
 
 type responseMetadata struct {
@@ -148,8 +148,9 @@ type responseMetadata struct {
 
 // reportResponse is RunReportResponse and RunRealtimeReportResponse.
 type reportResponse struct {
-	DimensionHeaders []dimensionHeader `json:"dimensionHeaders"`
-	MetricHeaders    []metricHeader    `json:"metricHeaders"`
+	// Google omits an empty list, as it omits every empty field.
+	DimensionHeaders []dimensionHeader `json:"dimensionHeaders,omitempty"`
+	MetricHeaders    []metricHeader    `json:"metricHeaders,omitempty"`
 	Rows             []row             `json:"rows,omitempty"`
 	RowCount         int               `json:"rowCount,omitempty"`
 	Metadata         *responseMetadata `json:"metadata,omitempty"`

@@ -3,6 +3,8 @@ package gcalendar
 import (
 	"strings"
 	"testing"
+
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -246,3 +248,5 @@ func TestUpstreamFaults(t *testing.T) {
 			`{"rationale":"r","action":"list","cursor":"not-a-token"}`, "Invalid page token value.")
 	})
 }
+
+func TestMain(m *testing.M) { spectest.Main(m) }

@@ -1,14 +1,22 @@
 package gcalendar
 
 import (
+	_ "embed"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 )
+
+// specFile is the facts of the Calendar API's discovery document the
+// sandbox enforces (scripts/specgen writes it).
+//
+//go:embed apispec.json
+var specFile []byte
 
 // SandboxToken is the access token the Calendar sandbox accepts.
 const SandboxToken = "sandbox-calendar-token"
@@ -31,6 +39,8 @@ const SandboxToken = "sandbox-calendar-token"
 // NewSandbox's Handler is a *Sandbox.
 type Sandbox struct {
 	googleapi.Guard
+	// Spec checks every request and answer against the Calendar API's discovery document.
+	Spec    *apispec.Enforcer
 	handler http.Handler
 	now     func() time.Time
 
@@ -46,7 +56,8 @@ type calendar struct {
 
 // NewSandbox returns the Calendar sandbox as a ProviderSandbox.
 func NewSandbox() gtmgate.ProviderSandbox {
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: NewSandboxAt(time.Now()), Token: SandboxToken, Accounts: []gtmgate.Account{
+	s := NewSandboxAt(time.Now())
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken, Accounts: []gtmgate.Account{
 		{ID: "primary", Label: "alex@ledgerly.example"},
 		{ID: "sales-team@ledgerly.example", Label: "Ledgerly sales team calendar"},
 	}}
@@ -64,7 +75,8 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux.HandleFunc("PATCH "+c+"/{id}", s.patchEvent)
 	mux.HandleFunc("DELETE "+c+"/{id}", s.deleteEvent)
 	mux.HandleFunc("POST /calendar/v3/freeBusy", s.freeBusy)
-	s.handler = s.Wrap(mux)
+	s.Spec = googleapi.Enforce(specFile, mux)
+	s.handler = s.Wrap(s.Spec)
 	return s
 }
 

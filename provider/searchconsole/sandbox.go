@@ -1,13 +1,21 @@
 package searchconsole
 
 import (
+	_ "embed"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 )
+
+// specFile is the facts of the API's discovery document the sandbox
+// enforces (scripts/specgen writes it).
+//
+//go:embed apispec.json
+var specFile []byte
 
 // SandboxToken is the access token the Search Console sandbox accepts.
 const SandboxToken = "sandbox-search-console-token"
@@ -30,6 +38,8 @@ const sandboxDays = 90
 // FailNext(status, n) and Requests. NewSandbox's Handler is a *Sandbox.
 type Sandbox struct {
 	googleapi.Guard
+	// Spec checks every request and answer against the Search Console API's discovery document.
+	Spec    *apispec.Enforcer
 	handler http.Handler
 	sites   map[string]*sandboxSite
 }
@@ -52,7 +62,8 @@ func (s *sandboxSite) data() []fact {
 
 // NewSandbox returns the Search Console sandbox as a ProviderSandbox.
 func NewSandbox() gtmgate.ProviderSandbox {
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: NewSandboxAt(time.Now()), Token: SandboxToken, Accounts: []gtmgate.Account{
+	s := NewSandboxAt(time.Now())
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken, Accounts: []gtmgate.Account{
 		{ID: "sc-domain:ledgerly.example", Label: "ledgerly.example (domain property)"},
 		{ID: "https://www.ledgerly.example/", Label: "www.ledgerly.example (URL prefix)"},
 	}}
@@ -68,7 +79,8 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	}}
 	mux := googleapi.NewMux()
 	mux.HandleFunc("POST /webmasters/v3/sites/{site}/searchAnalytics/query", s.serveQuery)
-	s.handler = s.Wrap(mux)
+	s.Spec = googleapi.Enforce(specFile, mux)
+	s.handler = s.Wrap(s.Spec)
 	return s
 }
 

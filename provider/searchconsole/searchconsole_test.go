@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
+
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/googleapi/googleapitest"
 	"github.com/gtmgate/gtmgate/provider/providertest"
@@ -156,3 +158,5 @@ func TestUpstreamFaults(t *testing.T) {
 	googleapitest.CheckBadRequest(t, f.tool, f.accounts[0], SandboxToken,
 		`{"rationale":"r","dimension_filter_groups":[{"filters":[{"dimension":"query","operator":"includingRegex","expression":"("}]}]}`, "Invalid regular expression")
 }
+
+func TestMain(m *testing.M) { spectest.Main(m) }

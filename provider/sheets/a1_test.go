@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
 )
 
 func TestParseA1(t *testing.T) {
@@ -72,3 +74,5 @@ func FuzzValidRange(f *testing.F) {
 		}
 	})
 }
+
+func TestMain(m *testing.M) { spectest.Main(m) }

@@ -1,15 +1,23 @@
 package sheets
 
 import (
+	_ "embed"
 	"encoding/json"
 	"net/http"
 	"sync"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // SandboxToken is the OAuth access token the sandbox accepts.
 const SandboxToken = "sheets-sandbox-token"
+
+// specFile is the facts of the API's discovery document the sandbox
+// enforces (scripts/specgen writes it).
+//
+//go:embed apispec.json
+var specFile []byte
 
 // SandboxSpreadsheetID is the seeded spreadsheet, with sheets Pipeline and
 // 'Lead list'.
@@ -48,7 +56,10 @@ func NewSandbox() *Sandbox {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		googleError(w, http.StatusNotFound, "notFound", "Requested entity was not found.")
 	})
-	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(mux), Token: SandboxToken,
+	spec := apispec.Enforce(apispec.MustParse(specFile), mux, func(w http.ResponseWriter, status int, msg string) {
+		googleError(w, status, "badRequest", msg)
+	})
+	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(spec), Spec: spec, Token: SandboxToken,
 		Accounts: []gtmgate.Account{{ID: "revops@acme.example", Label: "Acme RevOps (Google account)"}}}
 	return s
 }
