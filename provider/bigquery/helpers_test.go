@@ -3,6 +3,8 @@ package bigquery
 import (
 	"context"
 	"testing"
+
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -53,3 +55,5 @@ func providertestRun(t *testing.T, sb *Sandbox, tool gtmgate.Tool, token, input 
 	t.Helper()
 	return providertest.Run(t, tool, sb.Accounts[0], token, input)
 }
+
+func TestMain(m *testing.M) { spectest.Main(m) }

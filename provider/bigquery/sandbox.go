@@ -1,6 +1,7 @@
 package bigquery
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -8,10 +9,17 @@ import (
 	"sync"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // SandboxToken is the OAuth access token the sandbox accepts.
 const SandboxToken = "bigquery-sandbox-token"
+
+// specFile is the facts of the API's discovery document the sandbox
+// enforces (scripts/specgen writes it).
+//
+//go:embed apispec.json
+var specFile []byte
 
 // Sandbox project ids: the first holds the seeded data, the second is empty.
 const (
@@ -58,7 +66,10 @@ func NewSandbox() *Sandbox {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		googleError(w, http.StatusNotFound, "notFound", "Not found: "+r.URL.Path)
 	})
-	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(mux), Token: SandboxToken,
+	spec := apispec.Enforce(apispec.MustParse(specFile), mux, func(w http.ResponseWriter, status int, msg string) {
+		googleError(w, status, "invalid", msg)
+	})
+	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(spec), Spec: spec, Token: SandboxToken,
 		Accounts: []gtmgate.Account{
 			{ID: SandboxProject, Label: "Acme Analytics (GCP project)"},
 			{ID: SandboxEmptyProject, Label: "Acme Staging (empty GCP project)"},

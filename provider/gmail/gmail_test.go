@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
+
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/googleapi/googleapitest"
 	"github.com/gtmgate/gtmgate/provider/providertest"
@@ -203,3 +205,5 @@ func (f *fixture) readBack(t *testing.T, id string) *mail.Message {
 	}
 	return m
 }
+
+func TestMain(m *testing.M) { spectest.Main(m) }

@@ -1,6 +1,7 @@
 package gmail
 
 import (
+	_ "embed"
 	"fmt"
 	"mime"
 	"net/http"
@@ -10,8 +11,15 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 )
+
+// specFile is the facts of the API's discovery document the sandbox
+// enforces (scripts/specgen writes it).
+//
+//go:embed apispec.json
+var specFile []byte
 
 // SandboxToken is the access token the Gmail sandbox accepts.
 const SandboxToken = "sandbox-gmail-token"
@@ -38,6 +46,8 @@ const SandboxToken = "sandbox-gmail-token"
 // memory behind a mutex. NewSandbox's Handler is a *Sandbox.
 type Sandbox struct {
 	googleapi.Guard
+	// Spec checks every request and answer against the Gmail API's discovery document.
+	Spec    *apispec.Enforcer
 	handler http.Handler
 	now     func() time.Time
 
@@ -70,7 +80,8 @@ type storedMessage struct {
 
 // NewSandbox returns the Gmail sandbox as a ProviderSandbox.
 func NewSandbox() gtmgate.ProviderSandbox {
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: NewSandboxAt(time.Now()), Token: SandboxToken, Accounts: []gtmgate.Account{
+	s := NewSandboxAt(time.Now())
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken, Accounts: []gtmgate.Account{
 		{ID: "me", Label: "alex@ledgerly.example"},
 		{ID: "sales@ledgerly.example", Label: "Ledgerly sales inbox"},
 	}}
@@ -90,7 +101,8 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux.HandleFunc("POST "+u+"/drafts", s.createDraft)
 	mux.HandleFunc("GET "+u+"/drafts/{id}", s.getDraft)
 	mux.HandleFunc("GET "+u+"/labels", s.listLabels)
-	s.handler = s.Wrap(mux)
+	s.Spec = googleapi.Enforce(specFile, mux)
+	s.handler = s.Wrap(s.Spec)
 	return s
 }
 
