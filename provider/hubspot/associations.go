@@ -95,9 +95,9 @@ func associationsTool(a *api) gtmgate.Tool {
 	}
 }
 
-// listAssociations calls GET /crm/v4/objects/{fromType}/{fromId}/associations/{toType}.
+// listAssociations calls GET …/objects/{fromType}/{fromId}/associations/{toType}.
 func (a *api) listAssociations(ctx context.Context, call *gtmgate.Call, in associationInput) (AssociationPage, error) {
-	path := fmt.Sprintf("/crm/v4/objects/%s/%s/associations/%s", in.FromType, url.PathEscape(in.FromID), in.ToType)
+	path := fmt.Sprintf("%s/%s/%s/associations/%s", a.crm("objects", true), in.FromType, url.PathEscape(in.FromID), in.ToType)
 	req := request(call, http.MethodGet, path, nil)
 	req.Query = url.Values{"limit": {strconv.Itoa(pageLimit(call, maxListLimit))}}
 	if call.Cursor != "" {
@@ -121,9 +121,9 @@ func (a *api) listAssociations(ctx context.Context, call *gtmgate.Call, in assoc
 	return out, nil
 }
 
-// createAssociation calls PUT /crm/v4/objects/{fromType}/{fromId}/associations/default/{toType}/{toId}.
+// createAssociation calls PUT …/objects/{fromType}/{fromId}/associations/default/{toType}/{toId}.
 func (a *api) createAssociation(ctx context.Context, call *gtmgate.Call, in associationInput) (AssociationResult, error) {
-	path := fmt.Sprintf("/crm/v4/objects/%s/%s/associations/default/%s/%s", in.FromType, url.PathEscape(in.FromID), in.ToType, url.PathEscape(in.ToID))
+	path := fmt.Sprintf("%s/%s/%s/associations/default/%s/%s", a.crm("objects", true), in.FromType, url.PathEscape(in.FromID), in.ToType, url.PathEscape(in.ToID))
 	var r hsBatchResponse
 	if err := a.c.Do(ctx, request(call, http.MethodPut, path, nil), &r); err != nil {
 		return AssociationResult{}, fmt.Errorf("hubspot: associate %s %s with %s %s: %w", in.FromType, in.FromID, in.ToType, in.ToID, err)

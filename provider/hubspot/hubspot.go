@@ -1,6 +1,7 @@
-// Package hubspot adapts HubSpot's CRM API (objects v3, associations v4,
-// pipelines and properties v3) to gtmgate tools, and provides a sandbox that
-// speaks the same HTTP API with sample data for tests and the demo.
+// Package hubspot adapts HubSpot's CRM API (objects, associations, pipelines
+// and properties, at a date-based version such as 2026-03 or at the legacy
+// v3/v4 paths) to gtmgate tools, and provides a sandbox that speaks the same
+// HTTP API, both path shapes, with sample data for tests and the demo.
 //
 // Results keep HubSpot's raw property names ("firstname", "dealstage",
 // "hs_task_status"…) because agents need them to filter and write back; only
@@ -30,9 +31,10 @@ const (
 )
 
 // Tools returns the eight CRM tools bound to c, a client for HubSpot's API
-// (or the sandbox).
+// (or the sandbox), speaking c's API version (the catalogue's default when
+// c has none).
 func Tools(c *upstream.Client) []gtmgate.Tool {
-	a := &api{c: c}
+	a := &api{c: c, version: versionOf(c.APIVersion())}
 	return []gtmgate.Tool{
 		objectTool(a, contacts),
 		objectTool(a, companies),
@@ -46,7 +48,11 @@ func Tools(c *upstream.Client) []gtmgate.Tool {
 }
 
 // api issues HubSpot calls through the shared upstream client.
-type api struct{ c *upstream.Client }
+type api struct {
+	c *upstream.Client
+	// version is "v3" (legacy paths) or a date-based version.
+	version string
+}
 
 // request builds an upstream request carrying the call's token and the
 // action's mutating flag, so reads are retried and writes never are.

@@ -59,7 +59,7 @@ func pipelinesTool(a *api) gtmgate.Tool {
 				in.ObjectType = "deals"
 			}
 			var p hsPipelines
-			if err := a.c.Do(ctx, request(call, http.MethodGet, "/crm/v3/pipelines/"+in.ObjectType, nil), &p); err != nil {
+			if err := a.c.Do(ctx, request(call, http.MethodGet, a.crm("pipelines", false)+"/"+in.ObjectType, nil), &p); err != nil {
 				return nil, fmt.Errorf("hubspot: list %s pipelines: %w", in.ObjectType, err)
 			}
 			return toPipelines(p), nil

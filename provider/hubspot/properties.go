@@ -63,7 +63,7 @@ func propertiesTool(a *api) gtmgate.Tool {
 				return nil, err
 			}
 			var p hsProperties
-			if err := a.c.Do(ctx, request(call, http.MethodGet, "/crm/v3/properties/"+in.ObjectType, nil), &p); err != nil {
+			if err := a.c.Do(ctx, request(call, http.MethodGet, a.crm("properties", false)+"/"+in.ObjectType, nil), &p); err != nil {
 				return nil, fmt.Errorf("hubspot: list %s properties: %w", in.ObjectType, err)
 			}
 			return pageProperties(p.Results, call)

@@ -23,8 +23,8 @@ type objectKind struct {
 	defaultFields []string
 }
 
-func objectPath(k objectKind, id string) string {
-	p := "/crm/v3/objects/" + k.path
+func (a *api) objectPath(k objectKind, id string) string {
+	p := a.crm("objects", false) + "/" + k.path
 	if id != "" {
 		p += "/" + url.PathEscape(id)
 	}
@@ -38,7 +38,7 @@ func fieldsOr(fields, defaults []string) []string {
 	return defaults
 }
 
-// listObjects pages through records with GET /crm/v3/objects/{type}.
+// listObjects pages through records with GET …/objects/{type}.
 func (a *api) listObjects(ctx context.Context, call *gtmgate.Call, k objectKind, fields []string) (Page, error) {
 	q := url.Values{}
 	q.Set("limit", strconv.Itoa(pageLimit(call, maxListLimit)))
@@ -47,7 +47,7 @@ func (a *api) listObjects(ctx context.Context, call *gtmgate.Call, k objectKind,
 		q.Set("after", call.Cursor)
 	}
 	q.Set("properties", strings.Join(fieldsOr(fields, k.defaultFields), ","))
-	req := request(call, http.MethodGet, objectPath(k, ""), nil)
+	req := request(call, http.MethodGet, a.objectPath(k, ""), nil)
 	req.Query = q
 	var p hsPage
 	if err := a.c.Do(ctx, req, &p); err != nil {
@@ -56,22 +56,22 @@ func (a *api) listObjects(ctx context.Context, call *gtmgate.Call, k objectKind,
 	return toPage(p, k, call.Account), nil
 }
 
-// searchObjects runs POST /crm/v3/objects/{type}/search; the call's limit
+// searchObjects runs POST …/objects/{type}/search; the call's limit
 // and cursor fill in the page size and "after".
 func (a *api) searchObjects(ctx context.Context, call *gtmgate.Call, k objectKind, body hsSearchRequest) (Page, error) {
 	body.Limit = pageLimit(call, maxSearchLimit)
 	body.After = call.Cursor
 	body.Properties = fieldsOr(body.Properties, k.defaultFields)
 	var p hsPage
-	if err := a.c.Do(ctx, request(call, http.MethodPost, objectPath(k, "")+"/search", body), &p); err != nil {
+	if err := a.c.Do(ctx, request(call, http.MethodPost, a.objectPath(k, "")+"/search", body), &p); err != nil {
 		return Page{}, fmt.Errorf("hubspot: search %s: %w", k.path, err)
 	}
 	return toPage(p, k, call.Account), nil
 }
 
-// getObject reads one record with GET /crm/v3/objects/{type}/{id}.
+// getObject reads one record with GET …/objects/{type}/{id}.
 func (a *api) getObject(ctx context.Context, call *gtmgate.Call, k objectKind, id string, fields []string) (Item, error) {
-	req := request(call, http.MethodGet, objectPath(k, id), nil)
+	req := request(call, http.MethodGet, a.objectPath(k, id), nil)
 	req.Query = url.Values{"properties": {strings.Join(fieldsOr(fields, k.defaultFields), ",")}}
 	var o hsObject
 	if err := a.c.Do(ctx, req, &o); err != nil {
@@ -80,20 +80,20 @@ func (a *api) getObject(ctx context.Context, call *gtmgate.Call, k objectKind, i
 	return toItem(o, k, call.Account), nil
 }
 
-// createObject creates a record with POST /crm/v3/objects/{type}.
+// createObject creates a record with POST …/objects/{type}.
 func (a *api) createObject(ctx context.Context, call *gtmgate.Call, k objectKind, in hsObjectInput) (Item, error) {
 	var o hsObject
-	if err := a.c.Do(ctx, request(call, http.MethodPost, objectPath(k, ""), in), &o); err != nil {
+	if err := a.c.Do(ctx, request(call, http.MethodPost, a.objectPath(k, ""), in), &o); err != nil {
 		return Item{}, fmt.Errorf("hubspot: create %s: %w", k.singular, err)
 	}
 	return toItem(o, k, call.Account), nil
 }
 
-// updateObject changes a record's properties with PATCH /crm/v3/objects/{type}/{id}.
+// updateObject changes a record's properties with PATCH …/objects/{type}/{id}.
 func (a *api) updateObject(ctx context.Context, call *gtmgate.Call, k objectKind, id string, props map[string]string) (Item, error) {
 	var o hsObject
 	body := hsObjectInput{Properties: props}
-	if err := a.c.Do(ctx, request(call, http.MethodPatch, objectPath(k, id), body), &o); err != nil {
+	if err := a.c.Do(ctx, request(call, http.MethodPatch, a.objectPath(k, id), body), &o); err != nil {
 		return Item{}, fmt.Errorf("hubspot: update %s %s: %w", k.singular, id, err)
 	}
 	return toItem(o, k, call.Account), nil

@@ -18,8 +18,11 @@ var sandboxAccounts = []gtmgate.Account{{ID: "portal-24681357", Label: "Northwin
 
 // Sandbox is an in-process fake of HubSpot's CRM API: the object endpoints
 // (list, get, create, update, search with filterGroups, sorts and "after"
-// paging) for contacts, companies, deals, notes and tasks; v4 associations;
-// deal and ticket pipelines; property definitions. It is seeded with the
+// paging) for contacts, companies, deals, notes and tasks; associations;
+// deal and ticket pipelines; property definitions. It serves them at the
+// legacy paths (/crm/v3/…, associations at /crm/v4/…) and at every dated
+// version in the catalogue (/crm/objects/2026-03/…); other dated versions
+// get 404. It is seeded with the
 // CRM of a fictional B2B SaaS sales team, keeps mutations in memory for its
 // lifetime and is safe for concurrent use.
 //
@@ -117,6 +120,35 @@ func (s *Sandbox) routes() {
 	s.mux.HandleFunc("PUT /crm/v4/objects/{from}/{id}/associations/default/{to}/{toId}", s.handleAssocCreate)
 	s.mux.HandleFunc("GET /crm/v3/pipelines/{type}", s.handlePipelines)
 	s.mux.HandleFunc("GET /crm/v3/properties/{type}", s.handleProperties)
+	// The same endpoints at a date-based version: /crm/{area}/{version}/….
+	dated := func(pattern string, h http.HandlerFunc) { s.mux.HandleFunc(pattern, s.datedVersion(h)) }
+	dated("GET /crm/objects/{version}/{type}", s.handleList)
+	dated("POST /crm/objects/{version}/{type}", s.handleCreate)
+	dated("POST /crm/objects/{version}/{type}/search", s.handleSearch)
+	dated("GET /crm/objects/{version}/{type}/{id}", s.handleGet)
+	dated("PATCH /crm/objects/{version}/{type}/{id}", s.handleUpdate)
+	dated("GET /crm/objects/{version}/{from}/{id}/associations/{to}", s.handleAssocList)
+	dated("PUT /crm/objects/{version}/{from}/{id}/associations/default/{to}/{toId}", s.handleAssocCreate)
+	dated("GET /crm/pipelines/{version}/{type}", s.handlePipelines)
+	dated("GET /crm/properties/{version}/{type}", s.handleProperties)
+}
+
+func known(version string) bool {
+	_, ok := catalogue().Lookup(version)
+	return ok
+}
+
+// datedVersion serves h for the date-based versions in the catalogue and
+// answers any other version with the sandbox's 404 for an unknown route, as
+// HubSpot serves no such path.
+func (s *Sandbox) datedVersion(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if v := r.PathValue("version"); v == legacyVersion || !known(v) {
+			s.writeError(w, http.StatusNotFound, "OBJECT_NOT_FOUND", "No route for "+r.Method+" "+r.URL.Path)
+			return
+		}
+		h(w, r)
+	}
 }
 
 // ServeHTTP authenticates, applies any injected fault, then routes.

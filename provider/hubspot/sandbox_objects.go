@@ -61,7 +61,7 @@ func (s *Sandbox) handleList(w http.ResponseWriter, r *http.Request) {
 		if len(page.Results) == limit {
 			next := strconv.FormatInt(rec.id, 10)
 			page.Paging = &hsPaging{Next: &hsNext{After: next,
-				Link: fmt.Sprintf("https://api.hubapi.com/crm/v3/objects/%s?limit=%d&after=%s", t.name, limit, next)}}
+				Link: fmt.Sprintf("https://api.hubapi.com%s?limit=%d&after=%s", r.URL.Path, limit, next)}}
 			break
 		}
 		page.Results = append(page.Results, render(t, rec, names))
