@@ -114,9 +114,9 @@ func TestSandboxRefusesUndocumentedCodes(t *testing.T) {
 	tests := []struct {
 		path, param, value string
 	}{
-		{webEndpoint.path, "country", "SG"},
-		{newsEndpoint.path, "country", "uk"},
-		{newsEndpoint.path, "search_lang", "ja"},
+		{"/res/v1/web/search", "country", "SG"},
+		{"/res/v1/news/search", "country", "uk"},
+		{"/res/v1/news/search", "search_lang", "ja"},
 	}
 	for _, tc := range tests {
 		req, _ := http.NewRequest(http.MethodGet, base+tc.path+"?"+url.Values{"q": {"crm"}, tc.param: {tc.value}}.Encode(), nil)
