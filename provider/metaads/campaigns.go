@@ -21,7 +21,8 @@ func campaignsTool(a *api) gtmgate.Tool {
 		Name: "meta_ads_campaigns", Domain: "ads", Provider: Provider, Title: "Meta Ads campaigns",
 		Description: "List Meta ad campaigns with budgets in account currency, pause or activate one, or change its daily or lifetime budget (campaign budget optimisation).",
 		Actions: []gtmgate.Action{
-			{Name: "list", Description: "campaigns of the ad account, by effective_status (default ACTIVE and PAUSED)", Category: gtmgate.CategoryAdsRead, List: true},
+			{Name: "list", Description: "campaigns of the ad account, by effective_status (default ACTIVE and PAUSED); filter on effective_status (EQ, IN) is Meta's, " +
+				"on another field (name, objective, id, budgets…) it is applied to each page Meta returns, so a page may hold fewer than limit items", Category: gtmgate.CategoryAdsRead, List: true},
 			{Name: "update_status", Description: "set status ACTIVE or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"}},
 			{Name: "update_budget", Description: "set daily_budget or lifetime_budget in currency units", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "amount"}},
 		},
@@ -59,19 +60,21 @@ func (a *api) runCampaigns(ctx context.Context, call *gtmgate.Call) (any, error)
 	if err != nil {
 		return nil, err
 	}
+	filtered, local, err := campaignFilter(call.Filter)
+	if err != nil {
+		return nil, err
+	}
 	statuses := in.EffectiveStatus
-	if len(statuses) == 0 {
+	switch {
+	case len(filtered) > 0 && len(statuses) > 0:
+		return nil, gtmgate.Errorf(gtmgate.EValidation, "give effective_status or a filter on it, not both")
+	case len(filtered) > 0:
+		statuses = filtered
+	case len(statuses) == 0:
 		statuses = []string{"ACTIVE", "PAUSED"}
 	}
 	es, _ := json.Marshal(statuses)
 	q := url.Values{"fields": {campaignFields}, "effective_status": {string(es)}, "limit": {strconv.Itoa(max(call.Limit, 1))}}
-	if call.Filter != nil {
-		f, err := filtering(call.Filter)
-		if err != nil {
-			return nil, err
-		}
-		q.Set("filtering", f)
-	}
 	if call.Cursor != "" {
 		q.Set("after", call.Cursor)
 	}
@@ -83,9 +86,11 @@ func (a *api) runCampaigns(ctx context.Context, call *gtmgate.Call) (any, error)
 	if err := a.get(ctx, call, acct+"/campaigns", q, &p); err != nil {
 		return nil, err
 	}
-	items := make([]map[string]any, len(p.Data))
-	for i, c := range p.Data {
-		items[i] = campaignItem(c, currency)
+	items := make([]map[string]any, 0, len(p.Data))
+	for _, c := range p.Data {
+		if item := campaignItem(c, currency); local == nil || matchCampaign(item, local) {
+			items = append(items, item)
+		}
 	}
 	return listResult(items, p.next(), currency), nil
 }

@@ -80,3 +80,38 @@ func TestCampaignsUpdateBudgetConvertsToMinorUnits(t *testing.T) {
 		t.Errorf("message = %q", ge.Message)
 	}
 }
+
+// TestCampaignsListFilter: the campaigns edge takes no filtering parameter,
+// so a filter on effective_status becomes that parameter and any other is
+// applied to the items of each page.
+func TestCampaignsListFilter(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct {
+		name, filter string
+		want         int
+	}{
+		{"effective_status IN is Meta's parameter", `{"property":"effective_status","operator":"IN","value":["ARCHIVED","PAUSED"]}`, 2},
+		{"effective_status EQ", `{"property":"effective_status","operator":"EQ","value":"ARCHIVED"}`, 1},
+		{"name token, case-insensitive", `{"property":"name","operator":"CONTAINS_TOKEN","value":"LEAD GEN"}`, 1},
+		{"budget in currency units", `{"property":"daily_budget","operator":"GTE","value":60}`, 2},
+		{"budget between", `{"property":"daily_budget","operator":"BETWEEN","value":[50,60]}`, 2},
+		{"objective not in", `{"property":"objective","operator":"NOT_IN","value":["OUTCOME_LEADS"]}`, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := providertest.Items(t, e.MustRun(t, "meta_ads_campaigns", `{"rationale":"r","action":"list","filter":`+tt.filter+`}`))
+			if len(got) != tt.want {
+				t.Fatalf("matched %d, want %d: %v", len(got), tt.want, got)
+			}
+		})
+	}
+	for _, in := range []string{
+		`{"rationale":"r","action":"list","effective_status":["ACTIVE"],"filter":{"property":"effective_status","operator":"EQ","value":"PAUSED"}}`,
+		`{"rationale":"r","action":"list","filter":{"property":"effective_status","operator":"EQ","value":"RUNNING"}}`,
+		`{"rationale":"r","action":"list","filter":{"property":"spend","operator":"GT","value":1}}`,
+		`{"rationale":"r","action":"list","filter":{"property":"name","operator":"HAS_PROPERTY"}}`,
+	} {
+		_, err := e.Run(t, "meta_ads_campaigns", in)
+		providertest.WantCode(t, err, gtmgate.EValidation)
+	}
+}

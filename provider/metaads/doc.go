@@ -29,10 +29,17 @@
 //   - insights results carry "notes" when Meta withholds a requested metric
 //     (reach with breakdowns over a range starting more than 13 months back).
 //
+// The campaigns edge takes no filtering parameter (the v26.0 SDK's
+// AdAccount.get_campaigns has none, unlike insights): a campaigns list filter
+// on effective_status becomes Meta's effective_status parameter, one on
+// another field is applied to each page Meta returns.
+//
 // Meta rate limits (error codes 4, 17, 32, 613, 80000–80014, sent with HTTP
 // 400) become RATE_LIMITED.
 //
 // # Sandbox
 //
-// NewSandbox returns an in-process fake of the API (see Sandbox).
+// NewSandbox returns an in-process fake of the API (see Sandbox), which
+// enforces apispec.json: the facts of the calls above from the Java classes
+// of facebook-java-business-sdk v26.0.0 (internal/sdkspec extracts them).
 package metaads

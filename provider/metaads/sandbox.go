@@ -1,8 +1,11 @@
 package metaads
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // SandboxToken is the access token the sandbox accepts.
@@ -22,7 +26,7 @@ const SandboxToken = "sandbox-meta-ads-token"
 //
 //	GET  /{version}/act_{id}             fields=currency,name,timezone_name
 //	GET  /{version}/act_{id}/insights    fields, level, date_preset | time_range, time_increment, breakdowns, filtering, limit, after
-//	GET  /{version}/act_{id}/campaigns   fields, effective_status, filtering, limit, after
+//	GET  /{version}/act_{id}/campaigns   fields, effective_status, limit, after
 //	GET  /{version}/{campaign_id}        fields
 //	POST /{version}/{campaign_id}        status, daily_budget, lifetime_budget (form or JSON)
 //
@@ -30,15 +34,22 @@ const SandboxToken = "sandbox-meta-ads-token"
 // access_token, answers with Graph API error bodies ({"error": {message, type,
 // code, fbtrace_id}}: 190 bad token, 100 bad parameter or a field the version
 // does not have, 2635 an expired version, 17/80004 throttling) and keeps
-// changes in memory. Insights fields and Campaign fields are checked against
-// the lists Meta's SDK generates for v26.0 (sandbox_fields.go); a valid field
-// the sandbox does not compute is left out of rows, as Meta leaves out one
-// without data.
+// changes in memory. Behind the token and version checks, as Graph checks
+// them first, Spec checks every request and answer against the facts of the
+// v26.0 SDK (apispec.json): a parameter the operation does not have, a value
+// outside its enum or of the wrong type is refused with Graph's #100. Insights
+// fields and Campaign fields are checked against the same facts; a valid
+// field the sandbox does not compute is left out of rows, as Meta leaves out
+// one without data.
 //
 // Tests reach it as sb.Handler.(*metaads.Sandbox): FailNext injects HTTP
 // failures (FailNextPost only on changes), ThrottleNext Meta's HTTP 400
-// rate-limit error, Requests counts calls.
+// rate-limit error, Requests counts calls. Injected failures answer requests
+// the spec checks let through, so those are checked too.
 type Sandbox struct {
+	// Spec checks requests and answers against the SDK's facts.
+	Spec *apispec.Enforcer
+
 	mu       sync.Mutex
 	now      func() time.Time
 	accounts map[string]*sbAccount
@@ -51,7 +62,7 @@ type Sandbox struct {
 // Northwind Analytics, a fictional B2B SaaS advertiser.
 func NewSandbox() gtmgate.ProviderSandbox {
 	s := newSandbox(time.Now)
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Token: SandboxToken, Accounts: []gtmgate.Account{
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken, Accounts: []gtmgate.Account{
 		{ID: "act_1012345678901234", Label: "Northwind Analytics (USD)"},
 		{ID: "2098765432109876", Label: "Northwind Analytics Japan (JPY)"},
 	}}
@@ -63,6 +74,7 @@ func newSandbox(now func() time.Time) *Sandbox {
 		seedAccount("2098765432109876", "Northwind Analytics Japan", "JPY", 40, 24)} {
 		s.accounts[a.ID] = a
 	}
+	s.Spec = enforce(http.HandlerFunc(s.serve))
 	return s
 }
 
@@ -97,11 +109,53 @@ func (s *Sandbox) Requests() int {
 	return s.requests
 }
 
-// ServeHTTP checks the token and routes the request.
+// ServeHTTP checks the token and the version, then hands the request to
+// the spec's checks and the routes behind them.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.requests++
+	s.mu.Unlock()
+	if token(r) != SandboxToken {
+		writeGraphError(w, 401, 190, "Invalid OAuth access token - Cannot parse access token")
+		return
+	}
+	version, _, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if !ok || !graphVersion.MatchString(version) {
+		writeGraphError(w, 400, 2500, "Unknown path components: "+r.URL.Path)
+		return
+	}
+	if s.expired(version) {
+		newest := catalogue().Versions[len(catalogue().Versions)-1].Name
+		writeGraphError(w, 400, errDeprecatedVersion, "(#2635) You are calling a deprecated version of the Ads API. Please update to the latest version: "+newest+".")
+		return
+	}
+	s.Spec.ServeHTTP(w, r)
+}
+
+// token reads the access token from the Authorization header, else the
+// access_token parameter of the query or form body, leaving the body to be
+// read again.
+func token(r *http.Request) string {
+	if t, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return t
+	}
+	if t := r.URL.Query().Get("access_token"); t != "" {
+		return t
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/x-www-form-urlencoded" || r.Body == nil {
+		return ""
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	form, _ := url.ParseQuery(string(body))
+	return form.Get("access_token")
+}
+
+// serve answers a request the spec's checks let through: an injected
+// failure, else the route.
+func (s *Sandbox) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if len(s.faults) > 0 {
 		f := s.faults[0]
 		s.faults = s.faults[1:]
@@ -118,24 +172,6 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeGraphError(w, 400, 100, "(#100) Could not parse the request")
 		return
 	}
-	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if token == "" {
-		token = r.Form.Get("access_token")
-	}
-	if token != SandboxToken {
-		writeGraphError(w, 401, 190, "Invalid OAuth access token - Cannot parse access token")
-		return
-	}
-	version, path, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-	if !ok || !graphVersion.MatchString(version) {
-		writeGraphError(w, 400, 2500, "Unknown path components: "+r.URL.Path)
-		return
-	}
-	if s.expired(version) {
-		newest := catalogue().Versions[len(catalogue().Versions)-1].Name
-		writeGraphError(w, 400, errDeprecatedVersion, "(#2635) You are calling a deprecated version of the Ads API. Please update to the latest version: "+newest+".")
-		return
-	}
 	if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		var body map[string]any
 		_ = json.NewDecoder(r.Body).Decode(&body)
@@ -143,6 +179,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Form.Set(k, fmt.Sprint(v))
 		}
 	}
+	if msg := listParamError(r.Method, r.URL.EscapedPath(), r.Form); msg != "" {
+		writeGraphError(w, 400, 100, msg)
+		return
+	}
+	version, path, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	s.route(w, r.Method, version, path, r.Form)
 }
 

@@ -36,7 +36,9 @@ func (s *Sandbox) insights(w http.ResponseWriter, a *sbAccount, version, self st
 	}
 	for _, b := range breakdowns {
 		if breakdownValues[b] == nil {
-			writeGraphError(w, 400, 100, fmt.Sprintf("(#100) %s is not valid for breakdowns param. please check https://developers.facebook.com/docs/marketing-api/insights/breakdowns/ for all valid values", b))
+			// A breakdown of v26.0 (listParamError let it through) that
+			// the sandbox has no delivery split for.
+			writeGraphError(w, 400, 100, fmt.Sprintf("(#100) the sandbox does not model breakdown %s (it models %s)", b, strings.Join(slices.Sorted(maps.Keys(breakdownValues)), ", ")))
 			return
 		}
 	}
