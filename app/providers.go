@@ -45,7 +45,10 @@ func bearer(key string) func(*config.Config, string) upstream.Options {
 // providers lists every provider family the gateway speaks to.
 func providers() []providerSpec {
 	return []providerSpec{
-		{key: hubspot.Provider, probe: providercheck.Probe{Tool: "crm_contacts", Input: `{"action":"list","limit":1}`}, baseURL: hubspot.DefaultBaseURL, options: bearer(hubspot.Provider), tools: hubspot.Tools, sandbox: hubspot.NewSandbox},
+		{key: hubspot.Provider, probe: providercheck.Probe{Tool: "crm_contacts", Input: `{"action":"list","limit":1}`}, baseURL: hubspot.DefaultBaseURL,
+			options: func(cfg *config.Config, baseURL string) upstream.Options {
+				return hubspot.Options(baseURL, cfg.APIVersion(hubspot.Provider))
+			}, tools: hubspot.Tools, sandbox: hubspot.NewSandbox},
 		{key: googleads.Provider, probe: providercheck.Probe{Tool: "google_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: googleads.DefaultBaseURL, options: googleAdsOptions, tools: googleads.Tools, sandbox: googleads.NewSandbox},
 		{key: metaads.Provider, probe: providercheck.Probe{Tool: "meta_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: metaads.DefaultBaseURL, options: func(cfg *config.Config, baseURL string) upstream.Options {
 			return metaads.Options(baseURL, cfg.APIVersion(metaads.Provider))
@@ -58,7 +61,7 @@ func providers() []providerSpec {
 		{key: searchconsole.Provider, probe: providercheck.Probe{Tool: "search_console_query", Input: `{"limit":1}`}, baseURL: searchconsole.DefaultBaseURL, options: bearer(searchconsole.Provider), tools: searchconsole.Tools, sandbox: searchconsole.NewSandbox},
 		{key: gmail.Provider, probe: providercheck.Probe{Tool: "email_messages", Input: `{"action":"list","limit":1}`}, baseURL: gmail.DefaultBaseURL, options: bearer(gmail.Provider), tools: gmail.Tools, sandbox: gmail.NewSandbox},
 		{key: gcalendar.Provider, probe: providercheck.Probe{Tool: "calendar_events", Input: `{"action":"list","limit":1}`}, baseURL: gcalendar.DefaultBaseURL, options: bearer(gcalendar.Provider), tools: gcalendar.Tools, sandbox: gcalendar.NewSandbox},
-		{key: brave.Provider, probe: providercheck.Probe{Tool: "web_search", Input: `{"query":"gtmgate","count":1}`}, baseURL: brave.DefaultBaseURL, options: plain(brave.Options), tools: brave.Tools,
+		{key: brave.Provider, probe: providercheck.Probe{Tool: "web_search", Input: `{"query":"gtmgate","limit":1}`}, baseURL: brave.DefaultBaseURL, options: plain(brave.Options), tools: brave.Tools,
 			sandbox: func() gtmgate.ProviderSandbox { return brave.NewSandbox().ProviderSandbox }},
 		{key: bigquery.Provider, probe: providercheck.Probe{Tool: "bigquery_schema", Input: `{"action":"datasets"}`}, baseURL: bigquery.DefaultBaseURL, options: plain(bigquery.Options),
 			tools:   func(c *upstream.Client) []gtmgate.Tool { return bigquery.Tools(c, nil) },
@@ -80,5 +83,5 @@ func googleAdsOptions(cfg *config.Config, baseURL string) upstream.Options {
 	if token == "" && cfg.Demo {
 		token = "sandbox-developer-token"
 	}
-	return googleads.Options(baseURL, token, "")
+	return googleads.Options(baseURL, token, cfg.APIVersion(googleads.Provider))
 }

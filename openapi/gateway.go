@@ -16,6 +16,7 @@ import (
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/oauth"
+	"github.com/gtmgate/gtmgate/providercheck"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
@@ -369,9 +370,12 @@ func adminOperations() []operation {
 			jsonOK(200, responseOf[agent.View](), append([]int{404, 409}, adminErrors...)...)),
 		adm("GET /admin/system-health", "getSystemHealth", "The latest system health snapshot (one a minute, kept a week), a fresh one, or the series since a time", nil,
 			jsonOK(200, Schema{"type": "object", "description": "A snapshot (id, taken_at, status, reasons, store, jobs, audit, providers, " +
-				"accounts, webhooks, judges, incidents, approvals, disk, process, replicas), or with since {snapshots, count}."}, adminErrors...),
+				"accounts, webhooks, judges, incidents, approvals, disk, process, replicas, api_versions), or with since {snapshots, count}."}, adminErrors...),
 			queryParam("fresh", "1 takes (and keeps) a snapshot now.", str),
 			queryParam("since", "Return {snapshots: [...]} taken at or after this RFC 3339 time, oldest first.", str)),
+		adm("POST /admin/providers/check", "checkProviders", "One harmless read per provider account at the real provider: reachability, "+
+			"authentication, API version and its sunset (200 whatever the outcomes; ok says whether every account can work)", nil,
+			jsonOK(200, responseOf[providercheck.Report](), withNotFound...), queryParam("tenant", "Only this tenant's accounts (default every tenant's).", str)),
 		adm("GET /admin/daily-brief", "getDailyBrief", "The latest daily brief (Accept: text/markdown for the markdown alone)", nil,
 			withStatus(errorResponses(adminErrors...), 200, map[string]MediaType{"application/json": {Schema: responseOf[gtmgate.DailyBrief]()},
 				"text/markdown": {Schema: str}}),

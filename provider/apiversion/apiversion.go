@@ -9,6 +9,7 @@ package apiversion
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -183,4 +184,38 @@ func NeedAttention(list []Status) []Status {
 		}
 	}
 	return out
+}
+
+// MarkdownTables renders the catalogue for the docs host's Provider
+// versions page: the version each provider speaks by default, then every
+// version known with its dates.
+func MarkdownTables() string {
+	var b strings.Builder
+	b.WriteString("| Provider | Setting | Default | Sent | Default's sunset | Policy |\n|---|---|---|---|---|---|\n")
+	for _, p := range All() {
+		sunset := "none announced"
+		if v, ok := p.Lookup(p.Default); ok && !v.Sunset.IsZero() {
+			sunset = v.Sunset.Format(time.DateOnly)
+		}
+		where := "in the path"
+		if p.Where != "path" {
+			where = "`" + p.Where + "` header"
+		}
+		fmt.Fprintf(&b, "| %s (`%s`) | `%s` | `%s` | %s | %s | %s |\n", p.Name, p.Key, p.Setting, p.Default, where, sunset, p.Policy)
+	}
+	b.WriteString("\n| Provider | Version | Released | Sunset | Source |\n|---|---|---|---|---|\n")
+	for _, p := range All() {
+		for _, v := range p.Versions {
+			sunset := "none announced"
+			if !v.Sunset.IsZero() {
+				sunset = v.Sunset.Format(time.DateOnly)
+			}
+			name := "`" + v.Name + "`"
+			if v.Name == p.Default {
+				name += " (default)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | [source](%s) |\n", p.Key, name, v.Released.Format(time.DateOnly), sunset, v.Source)
+		}
+	}
+	return b.String()
 }

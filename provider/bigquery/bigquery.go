@@ -65,9 +65,9 @@ func Tools(c *upstream.Client, lim *Limits) []gtmgate.Tool {
 	return []gtmgate.Tool{queryTool(c, lim.withDefaults()), schemaTool(c)}
 }
 
-// projectPath returns /bigquery/v2/projects/{project} plus escaped segments.
-func projectPath(project string, segments ...string) string {
-	p := "/bigquery/v2/projects/" + url.PathEscape(project)
+// projectPath returns /bigquery/{version}/projects/{project} plus escaped segments.
+func projectPath(version, project string, segments ...string) string {
+	p := "/bigquery/" + version + "/projects/" + url.PathEscape(project)
 	for _, s := range segments {
 		p += "/" + url.PathEscape(s)
 	}

@@ -157,7 +157,7 @@ func (q *querier) dryRun(ctx context.Context, call *gtmgate.Call, project string
 		body.JobReference = &jobReference{ProjectID: project, JobID: newJobID("gtmgate_dryrun"), Location: in.Location}
 	}
 	var out job
-	err := q.c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: projectPath(project, "jobs"), JSON: body, Token: call.Token}, &out)
+	err := q.c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: projectPath(q.c.APIVersion(), project, "jobs"), JSON: body, Token: call.Token}, &out)
 	if err != nil {
 		return nil, fmt.Errorf("bigquery: dry run: %w", err)
 	}
@@ -183,7 +183,7 @@ func (q *querier) query(ctx context.Context, call *gtmgate.Call, project string,
 		body.ParameterMode, body.QueryParameters = "NAMED", params
 	}
 	var resp queryResponse
-	err := q.c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: projectPath(project, "queries"), JSON: body, Token: call.Token}, &resp)
+	err := q.c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: projectPath(q.c.APIVersion(), project, "queries"), JSON: body, Token: call.Token}, &resp)
 	if err != nil {
 		return nil, fmt.Errorf("bigquery: query: %w", err)
 	}
@@ -214,7 +214,7 @@ func (q *querier) results(ctx context.Context, call *gtmgate.Call, project strin
 		v.Set("location", cur.Location)
 	}
 	var resp queryResponse
-	err := q.c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: projectPath(project, "queries", cur.JobID), Query: v, Token: call.Token}, &resp)
+	err := q.c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: projectPath(q.c.APIVersion(), project, "queries", cur.JobID), Query: v, Token: call.Token}, &resp)
 	if err != nil {
 		return resp, fmt.Errorf("bigquery: get query results: %w", err)
 	}

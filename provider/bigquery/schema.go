@@ -126,7 +126,7 @@ func (s *schemaReader) datasets(ctx context.Context, call *gtmgate.Call, project
 		} `json:"datasets"`
 		NextPageToken string `json:"nextPageToken"`
 	}
-	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(project, "datasets"), Query: listQuery(in), Token: call.Token}
+	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(s.c.APIVersion(), project, "datasets"), Query: listQuery(in), Token: call.Token}
 	if err := s.c.Do(ctx, req, &resp); err != nil {
 		return nil, fmt.Errorf("bigquery: list datasets: %w", err)
 	}
@@ -148,7 +148,7 @@ func (s *schemaReader) tables(ctx context.Context, call *gtmgate.Call, project s
 		NextPageToken string `json:"nextPageToken"`
 		TotalItems    int    `json:"totalItems"`
 	}
-	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(project, "datasets", in.Dataset, "tables"), Query: listQuery(in), Token: call.Token}
+	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(s.c.APIVersion(), project, "datasets", in.Dataset, "tables"), Query: listQuery(in), Token: call.Token}
 	if err := s.c.Do(ctx, req, &resp); err != nil {
 		return nil, fmt.Errorf("bigquery: list tables of %s: %w", in.Dataset, err)
 	}
@@ -174,7 +174,7 @@ func (s *schemaReader) table(ctx context.Context, call *gtmgate.Call, project st
 			Fields []fieldSchema `json:"fields"`
 		} `json:"schema"`
 	}
-	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(project, "datasets", in.Dataset, "tables", in.Table), Token: call.Token}
+	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(s.c.APIVersion(), project, "datasets", in.Dataset, "tables", in.Table), Token: call.Token}
 	if err := s.c.Do(ctx, req, &resp); err != nil {
 		return nil, fmt.Errorf("bigquery: get table %s.%s: %w", in.Dataset, in.Table, err)
 	}

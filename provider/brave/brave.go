@@ -73,8 +73,10 @@ func withBraveDetail(err error) error {
 	return e
 }
 
-// search calls one Brave search endpoint and decodes the JSON answer into out.
+// search calls one Brave search endpoint (its path after /res/{version})
+// and decodes the JSON answer into out.
 func search(ctx context.Context, c *upstream.Client, call *gtmgate.Call, path string, p *searchParams, out any) error {
+	path = "/res/" + c.APIVersion() + path
 	err := c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: path, Query: p.query(), Token: call.Token}, out)
 	if err != nil {
 		return withBraveDetail(fmt.Errorf("brave: %s: %w", path, err))

@@ -27,11 +27,11 @@ type endpoint struct {
 }
 
 // webEndpoint follows api-dashboard.search.brave.com/api-reference/web/search/get.
-var webEndpoint = endpoint{path: "/res/v1/web/search", maxCount: 20, safeSearch: "moderate",
+var webEndpoint = endpoint{path: "/web/search", maxCount: 20, safeSearch: "moderate",
 	countries: documentedCountries, languages: documentedLanguages}
 
 // newsEndpoint follows api-dashboard.search.brave.com/api-reference/news/news_search/get.
-var newsEndpoint = endpoint{path: "/res/v1/news/search", maxCount: 50, safeSearch: "strict",
+var newsEndpoint = endpoint{path: "/news/search", maxCount: 50, safeSearch: "strict",
 	countries: documentedCountries, languages: documentedLanguages}
 
 func enum(values []string) []any {

@@ -14,6 +14,9 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
+// sandboxPrefix is the one version the sandbox serves, as Brave serves one.
+const sandboxPrefix = "/res/v1"
+
 // SandboxToken is the subscription token the sandbox accepts.
 const SandboxToken = "brave-sandbox-token"
 
@@ -79,9 +82,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var corpus []doc
 	var e endpoint
 	switch {
-	case r.Method == http.MethodGet && r.URL.Path == webEndpoint.path:
+	case r.Method == http.MethodGet && r.URL.Path == sandboxPrefix+webEndpoint.path:
 		corpus, e = webCorpus, webEndpoint
-	case r.Method == http.MethodGet && r.URL.Path == newsEndpoint.path:
+	case r.Method == http.MethodGet && r.URL.Path == sandboxPrefix+newsEndpoint.path:
 		corpus, e = newsCorpus, newsEndpoint
 	default:
 		writeError(w, http.StatusNotFound, "RESOURCE_NOT_FOUND", "Resource not found.")

@@ -48,7 +48,7 @@ func metadataTool(c *upstream.Client) gtmgate.Tool {
 				return nil, err
 			}
 			var md Metadata
-			if err := c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: "/v1beta/properties/" + prop + "/metadata",
+			if err := c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: "/" + c.APIVersion() + "/properties/" + prop + "/metadata",
 				Token: call.Token}, &md); err != nil {
 				return nil, fmt.Errorf("ga4: metadata of property %s: %w", prop, err)
 			}

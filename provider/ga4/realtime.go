@@ -88,7 +88,7 @@ func runRealtime(ctx context.Context, c *upstream.Client, call *gtmgate.Call) (a
 		return nil, err
 	}
 	var resp reportResponse
-	if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: "/v1beta/properties/" + prop + ":runRealtimeReport",
+	if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: "/" + c.APIVersion() + "/properties/" + prop + ":runRealtimeReport",
 		JSON: req, Token: call.Token}, &resp); err != nil {
 		return nil, fmt.Errorf("ga4: run realtime report on property %s: %w", prop, err)
 	}

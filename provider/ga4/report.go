@@ -104,7 +104,7 @@ func runReport(ctx context.Context, c *upstream.Client, call *gtmgate.Call) (any
 		return nil, err
 	}
 	var resp reportResponse
-	if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: "/v1beta/properties/" + prop + ":runReport",
+	if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: "/" + c.APIVersion() + "/properties/" + prop + ":runReport",
 		JSON: req, Token: call.Token}, &resp); err != nil {
 		return nil, fmt.Errorf("ga4: run report on property %s: %w", prop, err)
 	}

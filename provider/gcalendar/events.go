@@ -73,7 +73,7 @@ func runEvents(ctx context.Context, c *upstream.Client, call *gtmgate.Call) (any
 	if err := call.Bind(&in); err != nil {
 		return nil, err
 	}
-	cal, err := calendarPath(call.Account)
+	cal, err := calendarPath(c.APIVersion(), call.Account)
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ func freeBusyTool(c *upstream.Client) gtmgate.Tool {
 				req.Items = append(req.Items, freeBusyItem{ID: id})
 			}
 			var resp freeBusyResponse
-			if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: "/calendar/v3/freeBusy", JSON: req, Token: call.Token}, &resp); err != nil {
+			if err := c.Do(ctx, &upstream.Request{Method: http.MethodPost, Path: "/calendar/" + c.APIVersion() + "/freeBusy", JSON: req, Token: call.Token}, &resp); err != nil {
 				return nil, fmt.Errorf("google_calendar: free/busy: %w", err)
 			}
 			out := FreeBusy{TimeMin: resp.TimeMin, TimeMax: resp.TimeMax, Calendars: []CalendarBusy{}}

@@ -30,12 +30,12 @@ func Tools(c *upstream.Client) []gtmgate.Tool {
 	return []gtmgate.Tool{eventsTool(c), freeBusyTool(c)}
 }
 
-// calendarPath returns "/calendar/v3/calendars/{calendarId}" for the account.
-func calendarPath(acct gtmgate.Account) (string, error) {
+// calendarPath returns "/calendar/{version}/calendars/{calendarId}" for the account.
+func calendarPath(version string, acct gtmgate.Account) (string, error) {
 	if err := validCalendarID(acct.ID); err != nil {
 		return "", err
 	}
-	return "/calendar/v3/calendars/" + url.PathEscape(acct.ID), nil
+	return "/calendar/" + version + "/calendars/" + url.PathEscape(acct.ID), nil
 }
 
 func validCalendarID(id string) error {

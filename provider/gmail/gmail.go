@@ -35,8 +35,8 @@ func Tools(c *upstream.Client) []gtmgate.Tool {
 	return []gtmgate.Tool{messagesTool(c), threadsTool(c), sendTool(c)}
 }
 
-// userPath returns "/gmail/v1/users/{userId}" for the call's mailbox.
-func userPath(acct gtmgate.Account) (string, error) {
+// userPath returns "/gmail/{version}/users/{userId}" for the call's mailbox.
+func userPath(version string, acct gtmgate.Account) (string, error) {
 	id := acct.ID
 	if id != "me" {
 		a, err := mail.ParseAddress(id)
@@ -45,7 +45,7 @@ func userPath(acct gtmgate.Account) (string, error) {
 				WithHint(`use "me" or the mailbox's email address`)
 		}
 	}
-	return "/gmail/v1/users/" + url.PathEscape(id), nil
+	return "/gmail/" + version + "/users/" + url.PathEscape(id), nil
 }
 
 // sender is the From address for mail sent from the account, empty for

@@ -51,7 +51,7 @@ func messagesTool(c *upstream.Client) gtmgate.Tool {
 			if err := call.Bind(&in); err != nil {
 				return nil, err
 			}
-			user, err := userPath(call.Account)
+			user, err := userPath(c.APIVersion(), call.Account)
 			if err != nil {
 				return nil, err
 			}

@@ -74,7 +74,7 @@ func runSend(ctx context.Context, c *upstream.Client, call *gtmgate.Call) (any, 
 	if err := call.Bind(&in); err != nil {
 		return nil, err
 	}
-	user, err := userPath(call.Account)
+	user, err := userPath(c.APIVersion(), call.Account)
 	if err != nil {
 		return nil, err
 	}

@@ -105,7 +105,7 @@ func runQuery(ctx context.Context, c *upstream.Client, call *gtmgate.Call) (any,
 	if err := call.Bind(&in); err != nil {
 		return nil, err
 	}
-	path, err := sitePath(call.Account)
+	path, err := sitePath(c.APIVersion(), call.Account)
 	if err != nil {
 		return nil, err
 	}

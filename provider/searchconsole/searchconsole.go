@@ -33,7 +33,7 @@ var Dimensions = []string{"query", "page", "country", "device", "date", "searchA
 
 // sitePath returns the API path of a site: the whole site URL is one path
 // segment, so its slashes and colon are escaped.
-func sitePath(acct gtmgate.Account) (string, error) {
+func sitePath(version string, acct gtmgate.Account) (string, error) {
 	site := acct.ID
 	valid := strings.HasPrefix(site, "sc-domain:") && len(site) > len("sc-domain:")
 	if u, err := url.Parse(site); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && strings.HasSuffix(site, "/") {
@@ -43,5 +43,5 @@ func sitePath(acct gtmgate.Account) (string, error) {
 		return "", gtmgate.Errorf(gtmgate.EValidation, "search_console: account %q is not a Search Console property", site).
 			WithHint(`use "sc-domain:example.com" for a domain property or "https://www.example.com/" (with the trailing slash) for a URL-prefix property`)
 	}
-	return "/webmasters/v3/sites/" + url.QueryEscape(site), nil
+	return "/webmasters/" + version + "/sites/" + url.QueryEscape(site), nil
 }

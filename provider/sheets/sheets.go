@@ -96,7 +96,7 @@ func (v *values) run(ctx context.Context, call *gtmgate.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := "/v4/spreadsheets/" + url.PathEscape(in.SpreadsheetID) + "/values/" + rng
+	path := "/" + v.c.APIVersion() + "/spreadsheets/" + url.PathEscape(in.SpreadsheetID) + "/values/" + rng
 	if call.Action.Name == "append" {
 		return v.append(ctx, call, path, &in)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	fastjson "github.com/go-json-experiment/json/v1"
+	"github.com/gtmgate/gtmgate/provider/apiversion"
 	"github.com/gtmgate/gtmgate/telemetry"
 
 	"github.com/gtmgate/gtmgate"
@@ -38,7 +39,7 @@ type Options struct {
 	// Header is sent on every request (API versions, developer tokens).
 	Header http.Header
 	// APIVersion is the provider API version the adapter puts in paths or
-	// headers ("v25", "v25.0", "202611"); empty for providers with one version.
+	// headers ("v25", "v25.0", "202611"); the catalogue's default when empty.
 	APIVersion string
 	// MaxRetryAfter is the longest Retry-After the client waits out before
 	// retrying a read (default 2s); longer waits are returned as RATE_LIMITED.
@@ -73,6 +74,11 @@ func New(opts Options) (*Client, error) {
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 15 * time.Second
+	}
+	if opts.APIVersion == "" {
+		if p, ok := apiversion.Of(opts.Provider); ok {
+			opts.APIVersion = p.Default
+		}
 	}
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{Transport: telemetry.Transport(sharedTransport, opts.Provider), CheckRedirect: noRedirects}
