@@ -31,5 +31,8 @@
 //
 // # Sandbox
 //
-// NewSandbox returns an in-process fake of the API (see Sandbox).
+// NewSandbox returns an in-process fake of the API (see Sandbox), which
+// enforces apispec.json: the facts of the calls above transcribed from
+// LinkedIn's reference pages for version 202606 (LinkedIn publishes no
+// machine-readable description), each operation citing its page.
 package linkedinads

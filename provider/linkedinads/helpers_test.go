@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
@@ -24,3 +25,5 @@ func newEnv(t *testing.T) *env {
 	opts.Backoff = time.Millisecond
 	return &env{Kit: providertest.NewKit(Tools(upstream.MustNew(opts)), psb.Accounts[0], SandboxToken), sb: sb}
 }
+
+func TestMain(m *testing.M) { spectest.Main(m) }

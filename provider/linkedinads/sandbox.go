@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // SandboxToken is the access token the sandbox accepts.
@@ -29,11 +30,19 @@ const SandboxToken = "sandbox-linkedin-ads-token"
 // X-Restli-Protocol-Version: 2.0.0, decodes Rest.li 2.0 query values strictly
 // (an escaped parenthesis is text, not structure), answers with LinkedIn's
 // error body ({"status", "serviceErrorCode", "code", "message"}) and keeps
-// changes in memory.
+// changes in memory. Behind those checks, Spec checks every request and
+// answer against the facts transcribed from LinkedIn's reference pages
+// (apispec.json): a query parameter the operation does not have, a simple
+// value outside its enum or a body field of the wrong type is refused with
+// LinkedIn's 400 PARAM_INVALID.
 //
 // Tests reach it as sb.Handler.(*linkedinads.Sandbox): FailNext injects
-// failures, Requests counts calls.
+// failures, Requests counts calls. Injected failures answer requests the
+// spec's checks let through, so those are checked too.
 type Sandbox struct {
+	// Spec checks requests and answers against the reference pages' facts.
+	Spec *apispec.Enforcer
+
 	mu       sync.Mutex
 	now      func() time.Time
 	accounts map[string]*sbAccount
@@ -48,7 +57,8 @@ func NewSandbox() gtmgate.ProviderSandbox {
 	for _, a := range []*sbAccount{seedAccount("508123456", "Northwind Analytics", "USD", 1), seedAccount("508987654", "Northwind Analytics EU", "EUR", 0.5)} {
 		s.accounts[a.ID] = a
 	}
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Token: SandboxToken, Accounts: []gtmgate.Account{
+	s.Spec = enforce(http.HandlerFunc(s.serve))
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken, Accounts: []gtmgate.Account{
 		{ID: "508123456", Label: "Northwind Analytics (USD)"}, {ID: "508987654", Label: "Northwind Analytics EU (EUR)"}}}
 }
 
@@ -68,22 +78,13 @@ func (s *Sandbox) Requests() int {
 	return s.requests
 }
 
-// ServeHTTP checks credentials and headers and routes the request.
+// ServeHTTP checks the token and the version headers as LinkedIn does
+// first, then hands the request to the spec's checks and the routes behind
+// them.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.requests++
-	if len(s.faults) > 0 {
-		f := s.faults[0]
-		s.faults = s.faults[1:]
-		codes := map[int]string{401: "INVALID_ACCESS_TOKEN", 403: "ACCESS_DENIED", 429: "TOO_MANY_REQUESTS", 400: "ILLEGAL_ARGUMENT"}
-		code := codes[f]
-		if code == "" {
-			code = "INTERNAL_SERVER_ERROR"
-		}
-		writeError(w, f, code, fmt.Sprintf("Injected failure: %s", strings.ToLower(strings.ReplaceAll(code, "_", " "))))
-		return
-	}
+	s.mu.Unlock()
 	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
 		writeError(w, 401, "INVALID_ACCESS_TOKEN", "Invalid access token")
 		return
@@ -98,6 +99,25 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Header.Get("X-Restli-Protocol-Version") != "2.0.0" {
 		writeError(w, 400, "ILLEGAL_ARGUMENT", "Rest.li protocol version 2.0.0 is required (X-Restli-Protocol-Version)")
+		return
+	}
+	s.Spec.ServeHTTP(w, r)
+}
+
+// serve answers a request the spec's checks let through: an injected
+// failure, else the route.
+func (s *Sandbox) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.faults) > 0 {
+		f := s.faults[0]
+		s.faults = s.faults[1:]
+		codes := map[int]string{401: "INVALID_ACCESS_TOKEN", 403: "ACCESS_DENIED", 429: "TOO_MANY_REQUESTS", 400: "ILLEGAL_ARGUMENT"}
+		code := codes[f]
+		if code == "" {
+			code = "INTERNAL_SERVER_ERROR"
+		}
+		writeError(w, f, code, fmt.Sprintf("Injected failure: %s", strings.ToLower(strings.ReplaceAll(code, "_", " "))))
 		return
 	}
 	params := rawParams(r.URL.RawQuery)

@@ -10,22 +10,27 @@ import (
 	"time"
 )
 
-// analyticsMetrics are the adAnalytics fields the sandbox computes.
-var analyticsMetrics = []string{"impressions", "clicks", "costInLocalCurrency", "costInUsd", "landingPageClicks",
-	"externalWebsiteConversions", "oneClickLeads", "dateRange", "pivotValues"}
+// The adAnalytics fields a request may project are the spec's (the
+// reference page's metrics table); the sandbox computes impressions, clicks,
+// costInLocalCurrency, costInUsd, landingPageClicks,
+// externalWebsiteConversions, oneClickLeads, dateRange and pivotValues, and
+// leaves another valid field out of elements, as LinkedIn leaves out a
+// metric without data.
 
 func (s *Sandbox) analytics(w http.ResponseWriter, p map[string]string) {
 	bad := func(msg string) { writeError(w, 400, "ILLEGAL_ARGUMENT", msg) }
 	if p["q"] != "analytics" {
-		bad("Invalid query parameters passed to request: q must be analytics")
+		bad("The sandbox models the analytics finder only, not " + p["q"])
 		return
 	}
+	// The spec's checks refuse a pivot or granularity LinkedIn does not
+	// have; these are the valid ones the sandbox has data for.
 	pivot, gran := p["pivot"], p["timeGranularity"]
 	if !slices.Contains([]string{"CAMPAIGN", "CAMPAIGN_GROUP", "CREATIVE", "ACCOUNT"}, pivot) {
-		bad("Invalid value for param pivot: " + pivot)
+		bad("The sandbox does not model pivot " + pivot + " (it models ACCOUNT, CAMPAIGN, CAMPAIGN_GROUP and CREATIVE)")
 		return
 	}
-	if !slices.Contains([]string{"ALL", "DAILY", "MONTHLY"}, gran) {
+	if !slices.Contains([]string{"ALL", "DAILY", "MONTHLY", "YEARLY"}, gran) {
 		bad("Invalid value for param timeGranularity: " + gran)
 		return
 	}
@@ -48,7 +53,7 @@ func (s *Sandbox) analytics(w http.ResponseWriter, p map[string]string) {
 	}
 	fields := strings.Split(p["fields"], ",")
 	for _, f := range fields {
-		if !slices.Contains(analyticsMetrics, f) {
+		if liSpec.Schemas["AdAnalytics"].Properties[f] == nil {
 			bad(fmt.Sprintf("Invalid field %q in fields projection", f))
 			return
 		}
@@ -107,9 +112,13 @@ func period(d, start, end time.Time, gran string) (time.Time, time.Time) {
 	switch gran {
 	case "DAILY":
 		return d, d
-	case "MONTHLY":
+	case "MONTHLY", "YEARLY":
 		first := d.AddDate(0, 0, 1-d.Day())
 		last := first.AddDate(0, 1, -1)
+		if gran == "YEARLY" {
+			first = time.Date(d.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+			last = first.AddDate(1, 0, -1)
+		}
 		if first.Before(start) {
 			first = start
 		}
@@ -133,7 +142,9 @@ func element(k counters, urn string, p [2]time.Time, fields []string) map[string
 		"dateRange": map[string]any{"start": date(p[0]), "end": date(p[1])}}
 	out := map[string]any{}
 	for _, f := range fields {
-		out[f] = all[f]
+		if v, ok := all[f]; ok {
+			out[f] = v
+		}
 	}
 	return out
 }
