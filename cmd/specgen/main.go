@@ -40,7 +40,7 @@ func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("specgen", flag.ContinueOnError)
 	provider := fs.String("provider", "", "provider key; its target in targets.go lists the operations to keep")
 	var in inputs
-	fs.Var(&in, "in", "the published document, a file or an http(s) URL (repeat for an API published in several files)")
+	fs.Var(&in, "in", "the published document, a file or an http(s) URL (repeat for an API published in several files); for googleads-proto, the google/ads/googleads/vNN directory of a googleapis checkout")
 	source := fs.String("source", "", "where the document is published (recorded in the spec)")
 	commit := fs.String("commit", "", "the repository commit the document was read at, when it came from one")
 	out := fs.String("out", "", "spec file to write (default: the target's)")
@@ -54,6 +54,12 @@ func run(args []string, stdout io.Writer) error {
 	spec := &apispec.Spec{Provider: *provider, Source: *source, Commit: *commit, Retrieved: time.Now().UTC().Format(time.DateOnly),
 		Schemas: map[string]*apispec.Schema{}, Headers: target.headers, PathVersion: target.pathVersion, EnumsFoldCase: target.enumsFoldCase}
 	for _, name := range in {
+		if target.format == "googleads-proto" {
+			if err := fromGoogleAdsProtos(spec, name, target); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			continue
+		}
 		b, err := read(name)
 		if err != nil {
 			return err

@@ -8,7 +8,7 @@ import (
 
 // target is what specgen keeps of one provider's document.
 type target struct {
-	// format is discovery (Google) or openapi.
+	// format is discovery (Google), openapi or googleads-proto.
 	format string
 	// out is the spec file written.
 	out string
@@ -22,6 +22,15 @@ type target struct {
 	// enumsFoldCase: the API takes enum values in another case than its
 	// document lists (see apispec.Spec.EnumsFoldCase).
 	enumsFoldCase bool
+	// gaql are the GAQL names (googleads-proto) the spec keeps, with their
+	// facts: resources, resource.field, metrics.*, segments.*.
+	gaql []string
+	// errorKinds are the GoogleAdsFailure error kinds (fields of
+	// errors.ErrorCode) whose codes the spec lists (googleads-proto).
+	errorKinds []string
+	// gaqlDates are GAQL fields the protos type as strings that Google's
+	// field service reports as DATE (developers.google.com/google-ads/api/fields/vNN/segments).
+	gaqlDates []string
 }
 
 // targets lists, per provider, the operations gtmgate's tools call.
@@ -49,6 +58,59 @@ var targets = map[string]target{
 		"bigquery.datasets.list", "bigquery.tables.list", "bigquery.tables.get",
 		"bigquery.jobs.insert", "bigquery.jobs.query", "bigquery.jobs.getQueryResults",
 	}},
+	// Google Ads: GoogleAdsService.Search and the mutates of the Google Ads
+	// tools, from googleapis/googleapis google/ads/googleads/vNN:
+	//
+	//	git clone https://github.com/googleapis/googleapis && cd googleapis && git checkout COMMIT
+	//	go run ./cmd/specgen -provider google_ads -in DIR/google/ads/googleads/v25 \
+	//	    -source https://github.com/googleapis/googleapis/tree/COMMIT/google/ads/googleads/v25 -commit COMMIT
+	//
+	// developer-token is optional since Google sunset developer tokens on
+	// 2026-09-09; login-customer-id is the manager's customer id, ten digits
+	// without dashes (developers.google.com/google-ads/api/rest/auth). The
+	// GAQL names are those the tools (provider/googleads: search.go,
+	// campaigns.go, keywords.go, rows.go' micros metrics, the report tool's
+	// examples) and the sandbox use. The facts also list the error codes of
+	// the kinds the sandbox answers with, and google.rpc.Code's statuses.
+	"google_ads": {format: "googleads-proto", out: "provider/googleads/apispec.json", pathVersion: true,
+		operations: []string{"GoogleAdsService.Search", "CampaignService.MutateCampaigns",
+			"CampaignBudgetService.MutateCampaignBudgets", "CampaignCriterionService.MutateCampaignCriteria"},
+		headers: []apispec.Param{{Name: "developer-token", In: "header", Type: "string"},
+			{Name: "login-customer-id", In: "header", Type: "string", Pattern: "[0-9]{10}"}},
+		gaql: []string{
+			"customer", "customer.resource_name", "customer.id", "customer.descriptive_name", "customer.currency_code",
+			"customer.time_zone", "customer.manager",
+			"campaign_budget", "campaign_budget.resource_name", "campaign_budget.id", "campaign_budget.name",
+			"campaign_budget.amount_micros", "campaign_budget.explicitly_shared", "campaign_budget.delivery_method",
+			"campaign_budget.status",
+			"campaign", "campaign.resource_name", "campaign.id", "campaign.name", "campaign.status", "campaign.serving_status",
+			"campaign.advertising_channel_type", "campaign.bidding_strategy_type", "campaign.campaign_budget",
+			"ad_group", "ad_group.resource_name", "ad_group.id", "ad_group.name", "ad_group.status", "ad_group.type", "ad_group.campaign",
+			"keyword_view", "keyword_view.resource_name",
+			"ad_group_criterion", "ad_group_criterion.resource_name", "ad_group_criterion.criterion_id",
+			"ad_group_criterion.keyword.text", "ad_group_criterion.keyword.match_type", "ad_group_criterion.status",
+			"ad_group_criterion.negative", "ad_group_criterion.type",
+			"campaign_criterion", "campaign_criterion.resource_name", "campaign_criterion.criterion_id",
+			"campaign_criterion.campaign", "campaign_criterion.negative", "campaign_criterion.type",
+			"campaign_criterion.keyword.text", "campaign_criterion.keyword.match_type",
+			"geo_target_constant", "geo_target_constant.resource_name", "geo_target_constant.id", "geo_target_constant.name",
+			"geo_target_constant.canonical_name", "geo_target_constant.country_code", "geo_target_constant.target_type",
+			"geo_target_constant.status",
+			"ad_group_ad", "search_term_view",
+			"metrics.impressions", "metrics.clicks", "metrics.cost_micros", "metrics.conversions", "metrics.conversions_value",
+			"metrics.ctr", "metrics.average_cpc", "metrics.average_cpm", "metrics.average_cost", "metrics.average_cpe",
+			"metrics.cost_per_conversion", "metrics.cost_per_all_conversions",
+			"metrics.cost_per_current_model_attributed_conversion", "metrics.cost_per_platform_comparable_conversion",
+			"metrics.active_view_impressions", "metrics.active_view_cpm", "metrics.video_trueview_views",
+			"metrics.trueview_average_cpv",
+			"segments.date", "segments.device", "segments.ad_network_type",
+		},
+		gaqlDates: []string{"segments.date"},
+		// The error kinds the sandbox answers with.
+		errorKinds: []string{"authentication_error", "authorization_error", "campaign_budget_error", "criterion_error",
+			"field_error", "field_mask_error", "header_error", "internal_error", "mutate_error",
+			"operation_access_denied_error", "query_error", "quota_error", "request_error"},
+	},
 }
 
 func targetNames() []string {

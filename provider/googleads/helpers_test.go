@@ -6,9 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gtmgate/gtmgate/provider/apispec/spectest"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
+
+// TestMain fails the package when a sandbox saw a request or sent an answer
+// the v25 protos do not allow and no test took it.
+func TestMain(m *testing.M) { spectest.Main(m) }
 
 // testNow pins the sandbox's clock so reports are reproducible.
 var testNow = time.Date(2025, 6, 18, 15, 0, 0, 0, time.UTC)

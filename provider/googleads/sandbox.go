@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // SandboxToken is the OAuth access token the sandbox accepts.
@@ -16,7 +17,7 @@ const SandboxToken = "sandbox-google-ads-token"
 // Sandbox is an in-process fake of the Google Ads REST API. It serves
 //
 //	POST /{version}/customers/{id}/googleAds:search          GAQL: SELECT … FROM … WHERE … ORDER BY … LIMIT
-//	POST /{version}/customers/{id}/campaigns:mutate          update status (updateMask "status")
+//	POST /{version}/customers/{id}/campaigns:mutate          update status or name (updateMask)
 //	POST /{version}/customers/{id}/campaignBudgets:mutate    update amountMicros (multiples of 10,000)
 //	POST /{version}/customers/{id}/campaignCriteria:mutate   create negative keywords
 //
@@ -27,9 +28,13 @@ const SandboxToken = "sandbox-google-ads-token"
 // day Google stopped requiring one (see developerTokenSunset). It models
 // account access: the sandbox user reaches two accounts directly, and a third
 // only through the manager account 555-000-1111, named in login-customer-id.
-// It answers with Google's error bodies (GoogleAdsFailure details with the
-// request's version in their @type), pages results by PageSize rows with
-// base64 page tokens, and keeps mutations in memory. GAQL support: resources
+// Every request and answer is checked against the protos of the default
+// version (Spec, apispec.json): a request they do not allow is refused with
+// a GoogleAdsFailure, and GAQL fields, their JSON types and enum constants
+// come from the same facts. It answers with Google's error bodies
+// (GoogleAdsFailure details with the request's version in their @type),
+// pages results by PageSize rows with base64 page tokens, keeps mutations in
+// memory and applies none when validateOnly is set. GAQL support: resources
 // customer, campaign, campaign_budget, ad_group, keyword_view,
 // ad_group_criterion, campaign_criterion and geo_target_constant;
 // segments.date; conditions =, !=, <, <=, >, >=, IN, NOT IN, LIKE, NOT LIKE,
@@ -38,6 +43,11 @@ const SandboxToken = "sandbox-google-ads-token"
 // Tests reach it as sb.Handler.(*googleads.Sandbox) to inject faults
 // (FailNext) and count requests (Requests).
 type Sandbox struct {
+	// Spec checks every request and answer against the protos of the
+	// default API version (apispec.json): unknown or mistyped body fields,
+	// bad enum values and a malformed login-customer-id are refused with a
+	// GoogleAdsFailure, as Google refuses them.
+	Spec *apispec.Enforcer
 	// PageSize is the number of rows per search page (Google's is 10,000).
 	PageSize int
 
@@ -55,7 +65,7 @@ type Sandbox struct {
 // Northwind Analytics, a fictional B2B SaaS advertiser.
 func NewSandbox() gtmgate.ProviderSandbox {
 	s := newSandbox(time.Now)
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Token: SandboxToken, Accounts: []gtmgate.Account{
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken, Accounts: []gtmgate.Account{
 		{ID: "1234567890", Label: "Northwind Analytics (US, USD)"},
 		{ID: "9876543210", Label: "Northwind Analytics (EMEA, EUR)"},
 		{ID: "4440002222", Label: "Northwind Analytics (APAC, AUD), through manager 555-000-1111", LoginCustomerID: "555-000-1111"},
@@ -65,6 +75,7 @@ func NewSandbox() gtmgate.ProviderSandbox {
 func newSandbox(now func() time.Time) *Sandbox {
 	s := &Sandbox{PageSize: 10000, now: now, customers: map[string]*sbCustomer{},
 		direct: map[string]bool{"1234567890": true, "9876543210": true, "5550001111": true}}
+	s.Spec = apispec.Enforce(adsSpec, http.HandlerFunc(s.serveAPI), refuse)
 	s.customers["1234567890"] = seedCustomer("1234567890", "Northwind Analytics US", "USD", "America/New_York", 1.0, 21)
 	s.customers["9876543210"] = seedCustomer("9876543210", "Northwind Analytics EMEA", "EUR", "Europe/Berlin", 0.45, 22)
 	s.customers["5550001111"] = &sbCustomer{ID: "5550001111", Name: "Northwind Holdings (manager)", Currency: "USD", TimeZone: "America/New_York", Manager: true}
@@ -91,18 +102,34 @@ func (s *Sandbox) Requests() int {
 	return s.requests
 }
 
-// ServeHTTP routes a request to search or mutate after checking the version,
-// the credentials and the caller's access to the customer.
+// ServeHTTP answers as Google's front end does first: a version Google no
+// longer serves gets its 404 page, a request without valid credentials 401;
+// then the spec's checks (Spec) run before the API itself (serveAPI).
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.requests++
 	now := s.now()
-	version, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	s.mu.Unlock()
+	version, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	if !servedVersion(version, now) {
 		writeNotFoundPage(w, r.URL.Path)
 		return
 	}
+	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
+		sbReply{w: w, version: version}.googleError(http.StatusUnauthorized, "UNAUTHENTICATED",
+			"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+			"authenticationError", "OAUTH_TOKEN_INVALID", "Oauth token is invalid.")
+		return
+	}
+	s.Spec.ServeHTTP(&sbWriter{ResponseWriter: w, path: r.URL.Path, version: version}, r)
+}
+
+// serveAPI routes a request the spec allows to search or mutate after
+// injected faults, the developer token and the caller's access to the customer.
+func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	version, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	rep := sbReply{w: w, version: version}
 	if len(s.failures) > 0 {
 		status := s.failures[0]
@@ -110,13 +137,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rep.fault(status)
 		return
 	}
-	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
-		rep.googleError(http.StatusUnauthorized, "UNAUTHENTICATED",
-			"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
-			"authenticationError", "OAUTH_TOKEN_INVALID", "Oauth token is invalid.")
-		return
-	}
-	if r.Header.Get("developer-token") == "" && now.Before(developerTokenSunset) {
+	if r.Header.Get("developer-token") == "" && s.now().Before(developerTokenSunset) {
 		rep.googleError(http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.",
 			"requestError", "DEVELOPER_TOKEN_PARAMETER_MISSING", "developer-token parameter is missing.")
 		return

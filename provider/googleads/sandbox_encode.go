@@ -1,13 +1,16 @@
 package googleads
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
 
 // encodeRow renders a row the way the REST API does: nested lowerCamelCase
-// objects, int64 as strings, zero values omitted (proto3 JSON), and the
-// resource_name of every resource a selected field belongs to.
+// objects, each value in the JSON form of its field's proto type (the
+// spec's gaql_fields: INT64 as a string of digits, DOUBLE a number), zero
+// values omitted (proto3 JSON), and the resource_name of every resource a
+// selected field belongs to.
 func encodeRow(row map[string]any, fields []string) map[string]any {
 	out := map[string]any{}
 	set := func(path string, v any) {
@@ -29,26 +32,36 @@ func encodeRow(row map[string]any, fields []string) map[string]any {
 		if rn, ok := row[res+".resource_name"]; ok {
 			set(res+".resource_name", rn)
 		}
-		switch v := row[f].(type) {
-		case int64:
-			if v != 0 {
-				set(f, strconv.FormatInt(v, 10))
-			}
-		case float64:
-			if v != 0 {
-				set(f, v)
-			}
-		case string:
-			if v != "" {
-				set(f, v)
-			}
-		case bool:
-			if v {
-				set(f, v)
-			}
+		if v, ok := encodeValue(gaqlFields[f].DataType, row[f]); ok {
+			set(f, v)
 		}
 	}
 	return out
+}
+
+// encodeValue is v in the JSON form of a GAQL data type; false for a zero
+// value, which proto3 JSON leaves out.
+func encodeValue(dataType string, v any) (any, bool) {
+	var n float64
+	switch x := v.(type) {
+	case nil:
+		return nil, false
+	case int64:
+		n = float64(x)
+	case float64:
+		n = x
+	case bool:
+		return x, x
+	case string:
+		return x, x != ""
+	}
+	switch dataType {
+	case "INT64", "UINT64":
+		return strconv.FormatInt(int64(n), 10), n != 0
+	case "STRING", "ENUM", "RESOURCE_NAME", "DATE":
+		return fmt.Sprint(v), n != 0
+	}
+	return n, n != 0
 }
 
 // camel converts a GAQL name to proto JSON: cost_micros → costMicros.

@@ -41,6 +41,10 @@ func (s *Sandbox) mutate(rep sbReply, c *sbCustomer, service string, body map[st
 		}
 		apply = append(apply, fn)
 	}
+	if body["validateOnly"] == true {
+		rep.json(http.StatusOK, map[string]any{}) // "Only errors are returned, not results."
+		return
+	}
 	results := make([]any, len(apply))
 	for i, fn := range apply {
 		results[i] = fn()
@@ -100,7 +104,9 @@ func (c *sbCustomer) campaignOp(op map[string]any, full bool) (func() map[string
 		k.Status, k.Name = status, name
 		out := map[string]any{"resourceName": rn}
 		if full {
-			out["campaign"] = map[string]any{"resourceName": rn, "id": strconv.FormatInt(k.ID, 10), "name": k.Name, "status": k.Status}
+			// "The mutated campaign with only mutable fields" (campaign_service.proto):
+			// not id, which is OUTPUT_ONLY.
+			out["campaign"] = map[string]any{"resourceName": rn, "name": k.Name, "status": k.Status}
 		}
 		return out
 	}, nil
@@ -128,7 +134,7 @@ func (c *sbCustomer) budgetOp(op map[string]any, full bool) (func() map[string]a
 		b.AmountMicros = amount
 		out := map[string]any{"resourceName": rn}
 		if full {
-			out["campaignBudget"] = map[string]any{"resourceName": rn, "id": strconv.FormatInt(b.ID, 10), "amountMicros": strconv.FormatInt(b.AmountMicros, 10)}
+			out["campaignBudget"] = map[string]any{"resourceName": rn, "amountMicros": strconv.FormatInt(b.AmountMicros, 10)}
 		}
 		return out
 	}, nil

@@ -3,6 +3,7 @@ package googleads
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 )
 
@@ -16,11 +17,9 @@ type sbEntity struct {
 // metricResources are the resources the sandbox reports metrics for.
 var metricResources = map[string]bool{"customer": true, "campaign": true, "ad_group": true, "keyword_view": true}
 
-// metricFields are the metrics the sandbox knows, as v22 and later name them
-// (metrics.average_cpv became metrics.trueview_average_cpv in v22).
-var metricFields = []string{"metrics.impressions", "metrics.clicks", "metrics.cost_micros", "metrics.conversions",
-	"metrics.conversions_value", "metrics.ctr", "metrics.average_cpc", "metrics.average_cpm", "metrics.cost_per_conversion",
-	"metrics.active_view_impressions", "metrics.active_view_cpm", "metrics.video_trueview_views", "metrics.trueview_average_cpv"}
+// metricFields are the metrics the sandbox computes: those withMetricValues
+// sets. Which of them the API version has is the spec's gaql_fields.
+var metricFields = slices.Sorted(maps.Keys(withMetricValues(map[string]any{}, counters{})))
 
 func (c *sbCustomer) customerAttrs() map[string]any {
 	return map[string]any{"customer.resource_name": "customers/" + c.ID, "customer.id": mustInt(c.ID),
@@ -146,8 +145,20 @@ func (c *sbCustomer) entities(resource string, today time.Time) ([]sbEntity, boo
 	return out, true
 }
 
-// knownFields lists the fields resource can select, for UNRECOGNIZED_FIELD.
+// knownFields lists the fields resource can select, for UNRECOGNIZED_FIELD:
+// those the sandbox models that the spec's version has.
 func (c *sbCustomer) knownFields(resource string) map[string]bool {
+	known := map[string]bool{}
+	for _, f := range c.modeledFields(resource) {
+		if _, ok := gaqlFields[f]; ok {
+			known[f] = true
+		}
+	}
+	return known
+}
+
+// modeledFields are the fields the sandbox has values for in resource's rows.
+func (c *sbCustomer) modeledFields(resource string) []string {
 	// A sample entity of the seed shape, so a customer with no campaigns (a
 	// manager) knows the same fields.
 	sample := seedCustomer(c.ID, c.Name, c.Currency, c.TimeZone, 1, 1)
@@ -163,22 +174,19 @@ func (c *sbCustomer) knownFields(resource string) map[string]bool {
 		attrs = sample.adGroupAttrs(sample.AdGroups[0])
 	case "keyword_view", "ad_group_criterion":
 		attrs = sample.keywordAttrs(sample.Keywords[0])
+		if resource == "ad_group_criterion" {
+			delete(attrs, "keyword_view.resource_name") // as entities: not attributed to ad_group_criterion
+		}
 	case "campaign_criterion":
 		attrs = sample.negativeAttrs(sample.Negatives[0])
 	case "geo_target_constant":
 		attrs = geoTargetAttrs(0)
 	}
-	known := map[string]bool{}
-	for k := range attrs {
-		known[k] = true
-	}
+	modeled := slices.Sorted(maps.Keys(attrs))
 	if metricResources[resource] {
-		for _, m := range metricFields {
-			known[m] = true
-		}
-		known["segments.date"] = true
+		modeled = append(append(modeled, metricFields...), "segments.date")
 	}
-	return known
+	return modeled
 }
 
 func mustInt(s string) int64 {

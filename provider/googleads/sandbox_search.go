@@ -82,6 +82,11 @@ func (s *Sandbox) evaluate(c *sbCustomer, query string) ([]map[string]any, []str
 		}
 		withMetrics = withMetrics || strings.HasPrefix(f, "metrics.") || strings.HasPrefix(f, "segments.")
 	}
+	for _, w := range q.Where {
+		if err := checkEnumConstants(w); err != nil {
+			return nil, nil, err
+		}
+	}
 	var pre, post []gaqlCond
 	for _, w := range q.Where {
 		if strings.HasPrefix(w.Field, "metrics.") {
@@ -135,6 +140,22 @@ func unknownField(c *sbCustomer, resource, f string, inSelect bool) error {
 		return qerr(code, "Error in query: cannot select or filter on '%s': resource '%s' is not compatible with the resource in the FROM clause, '%s'.", f, res, resource)
 	}
 	return qerr("UNRECOGNIZED_FIELD", "Unrecognized field in the query: '%s'.", f)
+}
+
+// checkEnumConstants refuses a condition comparing an ENUM field with a
+// value that is not one of its constants in the spec's version, as Google
+// does (BAD_ENUM_CONSTANT): a typo would otherwise match no row.
+func checkEnumConstants(c gaqlCond) error {
+	f := gaqlFields[c.Field]
+	if f.DataType != "ENUM" || !slices.Contains([]string{"=", "!=", "IN", "NOT_IN"}, c.Op) {
+		return nil
+	}
+	for _, v := range c.Values {
+		if s, ok := v.(string); !ok || !slices.Contains(f.EnumValues, s) {
+			return qerr("BAD_ENUM_CONSTANT", "Error in query: invalid enum constant %v for field %s.", v, c.Field)
+		}
+	}
+	return nil
 }
 
 // aggregate expands entities into days, keeps the days matching pre, and sums

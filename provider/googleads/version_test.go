@@ -112,6 +112,7 @@ func TestSandboxAnswersSunsetVersionWithGooglesPage(t *testing.T) {
 				strings.NewReader(`{"query":"SELECT customer.id FROM customer"}`))
 			req.Header.Set("Authorization", "Bearer "+SandboxToken)
 			req.Header.Set("developer-token", "t")
+			req.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
