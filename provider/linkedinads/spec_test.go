@@ -2,11 +2,10 @@ package linkedinads
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
-	"maps"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,62 +15,50 @@ import (
 	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
-// TestEveryActionIsChecked runs each action of the package's tools against
+// TestEveryActionIsChecked walks each action of the package's tools against
 // the enforced sandbox, once succeeding and once refused by LinkedIn, and
-// logs the spec operations each was checked against. An action that reached
-// no operation would be one the facts do not cover. Every error the sandbox
-// answers has LinkedIn's error body.
+// logs the spec operations each was checked against.
 func TestEveryActionIsChecked(t *testing.T) {
-	type run struct {
-		input   string
-		fault   func(*Sandbox)
-		errCode string
-	}
-	actions := []struct {
-		tool, action string
-		runs         []run
+	e := newEnv(t)
+	providertest.Walk(t, e.Kit, e.sb.Spec, []providertest.ActionWalk{
+		{Tool: "linkedin_ads_analytics", Action: "report", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","start_date":"2025-06-01","end_date":"2025-06-10","time_granularity":"DAILY","pivot":"CREATIVE","campaign_ids":["508123101"],"metrics":["impressions","clicks","videoViews"]}`},
+			{Input: `{"rationale":"r"}`, Before: func() { e.sb.FailNext(403, 1) }, WantCode: gtmgate.EUpstream}}},
+		{Tool: "linkedin_ads_campaigns", Action: "list", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"list","limit":2,"filter":{"property":"status","operator":"IN","value":["ACTIVE","PAUSED"]}}`},
+			{Input: `{"rationale":"r","action":"list"}`, Before: func() { e.sb.FailNext(400, 1) }, WantCode: gtmgate.EUpstream}}},
+		{Tool: "linkedin_ads_campaigns", Action: "update_status", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"update_status","campaign_id":"508123102","status":"PAUSED"}`},
+			{Input: `{"rationale":"r","action":"update_status","campaign_id":"508123106","status":"ACTIVE"}`, WantCode: gtmgate.EUpstream},
+			{Input: `{"rationale":"r","action":"update_status","campaign_id":"999","status":"PAUSED"}`, WantCode: gtmgate.EUpstream}}},
+	})
+}
+
+// TestLinkedInErrorBodies: every error the sandbox answers, its own or the
+// spec's refusal, has LinkedIn's error body.
+func TestLinkedInErrorBodies(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct {
+		tool, input string
+		fault       func()
 	}{
-		{"linkedin_ads_analytics", "report", []run{
-			{input: `{"rationale":"r","start_date":"2025-06-01","end_date":"2025-06-10","time_granularity":"DAILY","pivot":"CREATIVE","campaign_ids":["508123101"],"metrics":["impressions","clicks","videoViews"]}`},
-			{input: `{"rationale":"r"}`, fault: func(s *Sandbox) { s.FailNext(403, 1) }, errCode: gtmgate.EUpstream},
-		}},
-		{"linkedin_ads_campaigns", "list", []run{
-			{input: `{"rationale":"r","action":"list","limit":2,"filter":{"property":"status","operator":"IN","value":["ACTIVE","PAUSED"]}}`},
-			{input: `{"rationale":"r","action":"list"}`, fault: func(s *Sandbox) { s.FailNext(400, 1) }, errCode: gtmgate.EUpstream},
-		}},
-		{"linkedin_ads_campaigns", "update_status", []run{
-			{input: `{"rationale":"r","action":"update_status","campaign_id":"508123102","status":"PAUSED"}`},
-			{input: `{"rationale":"r","action":"update_status","campaign_id":"508123106","status":"ACTIVE"}`, errCode: gtmgate.EUpstream},
-			{input: `{"rationale":"r","action":"update_status","campaign_id":"999","status":"PAUSED"}`, errCode: gtmgate.EUpstream},
-		}},
-	}
-	for _, a := range actions {
-		t.Run(a.tool+"."+a.action, func(t *testing.T) {
-			e := newEnv(t)
-			before := e.sb.Spec.Checked()
-			for _, r := range a.runs {
-				if r.fault != nil {
-					r.fault(e.sb)
-				}
-				_, err := e.Run(t, a.tool, r.input)
-				if r.errCode == "" {
-					if err != nil {
-						t.Fatalf("%s: %v", r.input, err)
-					}
-					continue
-				}
-				ge := providertest.WantCode(t, err, r.errCode)
-				d, _ := ge.Detail.(gtmgate.UpstreamDetail)
-				if p := errorBodyProblems(d.Body); len(p) > 0 {
-					t.Errorf("%s: error body %s is not LinkedIn's: %v", r.input, d.Body, p)
-				}
-			}
-			ops := checkedSince(before, e.sb.Spec.Checked())
-			t.Logf("%s.%s checked against %v", a.tool, a.action, ops)
-			if len(ops) == 0 {
-				t.Errorf("%s.%s reached no operation of the spec", a.tool, a.action)
-			}
-		})
+		{"linkedin_ads_analytics", `{"rationale":"r"}`, func() { e.sb.FailNext(403, 1) }},
+		{"linkedin_ads_campaigns", `{"rationale":"r","action":"list"}`, func() { e.sb.FailNext(429, 2) }},
+		{"linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"508123106","status":"ACTIVE"}`, nil},
+		{"linkedin_ads_campaigns", `{"rationale":"r","action":"update_status","campaign_id":"999","status":"PAUSED"}`, nil},
+	} {
+		if tc.fault != nil {
+			tc.fault()
+		}
+		_, err := e.Run(t, tc.tool, tc.input)
+		var ge *gtmgate.Error
+		if !errors.As(err, &ge) {
+			t.Fatalf("%s: %v", tc.input, err)
+		}
+		d, _ := ge.Detail.(gtmgate.UpstreamDetail)
+		if p := errorBodyProblems(d.Body); len(p) > 0 {
+			t.Errorf("%s: error body %s is not LinkedIn's: %v", tc.input, d.Body, p)
+		}
 	}
 }
 
@@ -84,17 +71,6 @@ func errorBodyProblems(body string) []string {
 		return []string{err.Error()}
 	}
 	return liSpec.CheckValue(liSpec.Schemas["Error"], v, apispec.Response)
-}
-
-// checkedSince lists the operations counted in after and not in before.
-func checkedSince(before, after map[string]int) []string {
-	var ops []string
-	for _, id := range slices.Sorted(maps.Keys(after)) {
-		if after[id] > before[id] {
-			ops = append(ops, id)
-		}
-	}
-	return ops
 }
 
 // TestSpecRefusals: a request the reference pages do not describe is

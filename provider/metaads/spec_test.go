@@ -2,7 +2,7 @@ package metaads
 
 import (
 	"encoding/json"
-	"maps"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -15,89 +15,88 @@ import (
 	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
-// TestEveryActionIsChecked runs each action of the package's tools against
+// TestEveryActionIsChecked walks each action of the package's tools against
 // the enforced sandbox, once succeeding and once refused by Meta, and logs
-// the spec operations each was checked against. An action that reached no
-// operation would be one the facts do not cover. Every error Meta's sandbox
-// answers has Graph's error envelope.
+// the spec operations each was checked against.
 func TestEveryActionIsChecked(t *testing.T) {
+	e := newEnv(t)
 	const (
 		active   = "236100000000000"
 		archived = "236100000000004"
 	)
-	type run struct {
-		input   string
-		fault   func(*Sandbox)
-		errCode string
-	}
-	actions := []struct {
-		tool, action string
-		runs         []run
+	providertest.Walk(t, e.Kit, e.sb.Spec, []providertest.ActionWalk{
+		{Tool: "meta_ads_insights", Action: "report", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","level":"ad","breakdowns":["age"],"time_increment":"1","date_preset":"last_7d","filter":{"property":"spend","operator":"GT","value":1}}`},
+			{Input: `{"rationale":"r","fields":["bogus_metric"]}`, WantCode: gtmgate.EUpstream},
+			{Input: `{"rationale":"r"}`, Before: func() { e.sb.ThrottleNext(1) }, WantCode: gtmgate.ERateLimited}}},
+		{Tool: "meta_ads_campaigns", Action: "list", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"list","limit":2,"filter":{"property":"name","operator":"CONTAINS_TOKEN","value":"lead"}}`},
+			{Input: `{"rationale":"r","action":"list","filter":{"property":"effective_status","operator":"IN","value":["ACTIVE","ARCHIVED"]}}`},
+			{Input: `{"rationale":"r","action":"list"}`, Before: func() { e.sb.FailNext(400, 1) }, WantCode: gtmgate.EUpstream}}},
+		{Tool: "meta_ads_campaigns", Action: "update_status", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"update_status","campaign_id":"` + active + `","status":"PAUSED"}`},
+			{Input: `{"rationale":"r","action":"update_status","campaign_id":"` + archived + `","status":"ACTIVE"}`, WantCode: gtmgate.EUpstream}}},
+		{Tool: "meta_ads_campaigns", Action: "update_budget", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"update_budget","campaign_id":"` + active + `","amount":120.5}`},
+			{Input: `{"rationale":"r","action":"update_budget","campaign_id":"` + active + `","amount":0.5}`, WantCode: gtmgate.EUpstream}}},
+	})
+}
+
+// TestGraphErrorBodies: every error the sandbox answers, its own or the
+// spec's refusal, has Graph's error envelope.
+func TestGraphErrorBodies(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct {
+		input string
+		fault func()
 	}{
-		{"meta_ads_insights", "report", []run{
-			{input: `{"rationale":"r","level":"ad","breakdowns":["age"],"time_increment":"1","date_preset":"last_7d","filter":{"property":"spend","operator":"GT","value":1}}`},
-			{input: `{"rationale":"r","fields":["bogus_metric"]}`, errCode: gtmgate.EUpstream},
-			{input: `{"rationale":"r"}`, fault: func(s *Sandbox) { s.ThrottleNext(1) }, errCode: gtmgate.ERateLimited},
-		}},
-		{"meta_ads_campaigns", "list", []run{
-			{input: `{"rationale":"r","action":"list","limit":2,"filter":{"property":"name","operator":"CONTAINS_TOKEN","value":"lead"}}`},
-			{input: `{"rationale":"r","action":"list","filter":{"property":"effective_status","operator":"IN","value":["ACTIVE","ARCHIVED"]}}`},
-			{input: `{"rationale":"r","action":"list"}`, fault: func(s *Sandbox) { s.FailNext(400, 2) }, errCode: gtmgate.EUpstream},
-		}},
-		{"meta_ads_campaigns", "update_status", []run{
-			{input: `{"rationale":"r","action":"update_status","campaign_id":"` + active + `","status":"PAUSED"}`},
-			{input: `{"rationale":"r","action":"update_status","campaign_id":"` + archived + `","status":"ACTIVE"}`, errCode: gtmgate.EUpstream},
-		}},
-		{"meta_ads_campaigns", "update_budget", []run{
-			{input: `{"rationale":"r","action":"update_budget","campaign_id":"` + active + `","amount":120.5}`},
-			{input: `{"rationale":"r","action":"update_budget","campaign_id":"` + active + `","amount":0.5}`, errCode: gtmgate.EUpstream},
-		}},
+		{`{"rationale":"r","fields":["bogus_metric"]}`, nil},
+		{`{"rationale":"r"}`, func() { e.sb.ThrottleNext(1) }},
+		{`{"rationale":"r"}`, func() { e.sb.FailNext(503, 2) }},
+		{`{"rationale":"r","action":"update_budget","campaign_id":"236100000000000","amount":0.5}`, nil},
+	} {
+		if tc.fault != nil {
+			tc.fault()
+		}
+		tool := "meta_ads_insights"
+		if strings.Contains(tc.input, "action") {
+			tool = "meta_ads_campaigns"
+		}
+		_, err := e.Run(t, tool, tc.input)
+		var ge *gtmgate.Error
+		if !errors.As(err, &ge) {
+			t.Fatalf("%s: %v", tc.input, err)
+		}
+		d, _ := ge.Detail.(gtmgate.UpstreamDetail)
+		var body any
+		dec := json.NewDecoder(strings.NewReader(d.Body))
+		dec.UseNumber() // as apispec.CheckValue reads numbers
+		if err := dec.Decode(&body); err != nil {
+			t.Fatalf("%s: error body %q: %v", tc.input, d.Body, err)
+		}
+		if p := graphSpec.CheckValue(graphSpec.Schemas["GraphError"], body, apispec.Response); len(p) > 0 {
+			t.Errorf("%s: error body %s is not Graph's envelope: %v", tc.input, d.Body, p)
+		}
 	}
-	for _, a := range actions {
-		t.Run(a.tool+"."+a.action, func(t *testing.T) {
-			e := newEnv(t)
-			before := e.sb.Spec.Checked()
-			for _, r := range a.runs {
-				if r.fault != nil {
-					r.fault(e.sb)
-				}
-				_, err := e.Run(t, a.tool, r.input)
-				if r.errCode == "" {
-					if err != nil {
-						t.Fatalf("%s: %v", r.input, err)
-					}
-					continue
-				}
-				ge := providertest.WantCode(t, err, r.errCode)
-				var body any
-				d, _ := ge.Detail.(gtmgate.UpstreamDetail)
-				dec := json.NewDecoder(strings.NewReader(d.Body))
-				dec.UseNumber() // as apispec.CheckValue reads numbers
-				if err := dec.Decode(&body); err != nil {
-					t.Fatalf("%s: error body %q: %v", r.input, d.Body, err)
-				}
-				if p := graphSpec.CheckValue(graphSpec.Schemas["GraphError"], body, apispec.Response); len(p) > 0 {
-					t.Errorf("%s: error body %s is not Graph's envelope: %v", r.input, d.Body, p)
-				}
-			}
-			ops := checkedSince(before, e.sb.Spec.Checked())
-			t.Logf("%s.%s checked against %v", a.tool, a.action, ops)
-			if len(ops) == 0 {
-				t.Errorf("%s.%s reached no operation of the spec", a.tool, a.action)
-			}
-		})
+	sb := newSandbox(func() time.Time { return dayOfReview })
+	srv := httptest.NewServer(sb)
+	t.Cleanup(srv.Close)
+	var body any
+	sandboxGet(t, srv.URL+"/v26.0/act_1012345678901234/campaigns?filtering=%5B%5D", &body)
+	sb.Spec.TakeViolations()
+	if p := graphSpec.CheckValue(graphSpec.Schemas["GraphError"], numbers(body), apispec.Response); len(p) > 0 {
+		t.Errorf("the spec's refusal %v is not Graph's envelope: %v", body, p)
 	}
 }
 
-// checkedSince lists the operations counted in after and not in before.
-func checkedSince(before, after map[string]int) []string {
-	var ops []string
-	for _, id := range slices.Sorted(maps.Keys(after)) {
-		if after[id] > before[id] {
-			ops = append(ops, id)
-		}
-	}
-	return ops
+// numbers re-encodes v's numbers as apispec.CheckValue reads them.
+func numbers(v any) any {
+	b, _ := json.Marshal(v)
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	var out any
+	_ = dec.Decode(&out)
+	return out
 }
 
 // TestSpecRefusals: a request the v26.0 SDK does not describe is refused the
