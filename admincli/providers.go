@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"time"
 )
 
 // errCheckFailed is providers check finding an account that cannot work.
@@ -39,18 +40,28 @@ func (inv *invocation) checkProviders(args []string) error {
 		}
 	} else {
 		for _, a := range rep.Accounts {
+			a["api_version"], a["sunset"] = "", "-"
 			if v, ok := a["version"].(map[string]any); ok {
 				a["api_version"] = v["version"]
-				a["sunset"] = v["sunset"]
-				if a["sunset"] == nil {
-					a["sunset"] = "none announced"
+				if s, ok := v["sunset"].(string); ok && len(s) >= len(time.DateOnly) {
+					a["sunset"] = s[:len(time.DateOnly)]
 				}
 			}
 		}
 		writeTable(inv.opts.Stdout, []column{col("TENANT", "tenant_id"), col("PROVIDER", "provider"), col("ACCOUNT", "account_id"),
-			col("OUTCOME", "outcome"), col("VERSION", "api_version"), col("SUNSET", "sunset"), col("MESSAGE", "message")}, rep.Accounts)
+			col("OUTCOME", "outcome"), col("VERSION", "api_version"), col("SUNSET", "sunset")}, rep.Accounts)
 		if len(rep.Accounts) == 0 {
 			fmt.Fprintln(inv.opts.Stderr, "no provider accounts to check")
+		}
+		// A table cell would cut them: what failed, and what to do, in full.
+		for _, a := range rep.Accounts {
+			if a["outcome"] == "ok" {
+				continue
+			}
+			fmt.Fprintf(inv.opts.Stdout, "\n%s %s %s: %s: %s\n", a["tenant_id"], a["provider"], a["account_id"], a["outcome"], a["message"])
+			if h, _ := a["hint"].(string); h != "" {
+				fmt.Fprintf(inv.opts.Stdout, "  hint: %s\n", h)
+			}
 		}
 	}
 	if !rep.OK {

@@ -224,13 +224,23 @@ func briefAnswer(ms []message) (string, bool) {
 		AgentRuns struct {
 			Started int `json:"started"`
 		} `json:"agent_runs"`
+		APIVersions []struct {
+			Message string `json:"message"`
+		} `json:"api_versions"`
 	}
 	if json.Unmarshal([]byte(block), &f) != nil {
 		return "", false
 	}
+	var versions strings.Builder
+	for _, v := range f.APIVersions {
+		versions.WriteString("- " + v.Message + "\n")
+	}
+	if versions.Len() > 0 {
+		versions.WriteString("\n")
+	}
 	return fmt.Sprintf("# Daily brief (written by the sandbox model)\n\n"+
 		"%d tool calls with %d errors in the last 24 hours; %d incident(s) open, %d approval(s) waiting, "+
-		"%d account(s) to re-authorise, %d agent run(s) started.\n\n"+
+		"%d account(s) to re-authorise, %d agent run(s) started.\n\n%s"+
 		"This brief was written by gtmgate's sandbox model from the figures alone; a real model writes a fuller one.\n",
-		f.Calls, f.Errors, f.Incidents.OpenNow, f.Approvals.Waiting, len(f.Reauth), f.AgentRuns.Started), true
+		f.Calls, f.Errors, f.Incidents.OpenNow, f.Approvals.Waiting, len(f.Reauth), f.AgentRuns.Started, versions.String()), true
 }

@@ -68,7 +68,7 @@ const (
 	Forbidden     = "forbidden"      // the provider took the credential but refuses it this account or read
 	Failed        = "failed"         // the provider answered with another error
 	NotCheckable  = "not_checkable"  // gtmgate has no harmless read for the provider (not a failure)
-	VersionSunset = "version_sunset" // the read may work, but the version is past its sunset
+	VersionSunset = "version_sunset" // the configured version is past its sunset (the read failed, or still worked)
 )
 
 // Account is one account's result.
@@ -178,8 +178,13 @@ func (c *Checker) checkAccount(ctx context.Context, t *gtmgate.Tenant, provider 
 	err = c.run(ctx, t, entry, action, input, acct)
 	a.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	c.classify(&a, err)
-	if a.Outcome == OK && a.Version.Level == apiversion.LevelSunset {
-		a.Outcome, a.Message = VersionSunset, a.Version.Message
+	// Past its sunset, the version is the cause to fix first, whether the
+	// provider still answered (some upgrade old calls for a while) or not.
+	if a.Version.Level == apiversion.LevelSunset && (a.Outcome == OK || a.Outcome == Failed) {
+		if a.Outcome == OK {
+			a.Message = a.Version.Message
+		}
+		a.Outcome = VersionSunset
 	}
 	return a
 }
