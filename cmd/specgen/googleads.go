@@ -79,7 +79,7 @@ func (g *adsGen) errorCodes(kinds []string) (map[string][]string, error) {
 		if !ok || len(values) == 0 {
 			return nil, fmt.Errorf("%s has no error kind %s", msg, kind)
 		}
-		out[jsonName(kind)] = values
+		out[apispec.ProtoJSONName(kind)] = values
 	}
 	return out, nil
 }
@@ -291,7 +291,7 @@ func (g *adsGen) schema(full string) {
 		if pruned && !g.whole[full] && !kept[f.Name] || slices.Contains(g.pathFields[full], f.Name) {
 			continue
 		}
-		name := jsonName(f.Name)
+		name := apispec.ProtoJSONName(f.Name)
 		s.Properties[name] = g.fieldSchema(f)
 		if requests && slices.Contains(f.Behaviors, "REQUIRED") {
 			s.Required = append(s.Required, name)

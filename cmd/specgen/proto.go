@@ -440,23 +440,3 @@ func unquote(s string) string {
 	}
 	return s
 }
-
-// jsonName is the proto3 JSON name of a field: lowerCamelCase.
-func jsonName(name string) string {
-	var b strings.Builder
-	up := false
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c == '_':
-			up = true
-		case up && c >= 'a' && c <= 'z':
-			b.WriteByte(c - 'a' + 'A')
-			up = false
-		default:
-			b.WriteByte(c)
-			up = false
-		}
-	}
-	return b.String()
-}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // encodeRow renders a row the way the REST API does: nested lowerCamelCase
@@ -17,7 +19,7 @@ func encodeRow(row map[string]any, fields []string) map[string]any {
 		parts := strings.Split(path, ".")
 		m := out
 		for _, p := range parts[:len(parts)-1] {
-			p = camel(p)
+			p = apispec.ProtoJSONName(p)
 			sub, ok := m[p].(map[string]any)
 			if !ok {
 				sub = map[string]any{}
@@ -25,7 +27,7 @@ func encodeRow(row map[string]any, fields []string) map[string]any {
 			}
 			m = sub
 		}
-		m[camel(parts[len(parts)-1])] = v
+		m[apispec.ProtoJSONName(parts[len(parts)-1])] = v
 	}
 	for _, f := range fields {
 		res, _, _ := strings.Cut(f, ".")
@@ -62,24 +64,4 @@ func encodeValue(dataType string, v any) (any, bool) {
 		return fmt.Sprint(v), n != 0
 	}
 	return n, n != 0
-}
-
-// camel converts a GAQL name to proto JSON: cost_micros → costMicros.
-func camel(s string) string {
-	var b strings.Builder
-	up := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '_':
-			up = true
-		case up && c >= 'a' && c <= 'z':
-			b.WriteByte(c - 'a' + 'A')
-			up = false
-		default:
-			b.WriteByte(c)
-			up = false
-		}
-	}
-	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // search answers googleAds:search.
@@ -40,7 +42,7 @@ func (s *Sandbox) search(rep sbReply, c *sbCustomer, body map[string]any) {
 	end := min(offset+max(s.PageSize, 1), len(rows))
 	mask := make([]string, len(fields))
 	for i, f := range fields {
-		mask[i] = camel(f)
+		mask[i] = apispec.ProtoJSONName(f)
 	}
 	out := map[string]any{"fieldMask": strings.Join(mask, ",")}
 	if end > offset {
