@@ -10,16 +10,11 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// maxOffset is Brave's documented bound on offset, counted in pages, for
-// both endpoints (the count bounds are in each endpoint).
-const maxOffset = 9
-
-var freshnessPattern = `^(pd|pw|pm|py|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$`
-
 // properties are the input properties of the search tool for endpoint e:
 // its page size bound, its safesearch default (in the description: the
-// registry's portable schema subset has no "default") and the country and
-// language codes its reference documents.
+// registry's portable schema subset has no "default"), and the country,
+// language, safesearch and freshness values its reference documents, all
+// read from the spec.
 //
 // limit and cursor are declared here rather than by marking the action List:
 // the registry's list schema reuses one additionalProperties schema twice and
@@ -36,9 +31,9 @@ func properties(e endpoint) map[string]*jsonschema.Schema {
 			Description: "Country the results come from, as Brave codes it (upper case; GB for the United Kingdom); ALL for worldwide. Brave's default is US."},
 		"search_lang": {Type: "string", Enum: enum(e.languages),
 			Description: "Language of the results, as Brave codes it (jp for Japanese, zh-hans, pt-br, en-gb). Brave's default is en."},
-		"freshness": {Type: "string", Pattern: freshnessPattern,
+		"freshness": {Type: "string", Pattern: e.pattern("freshness"),
 			Description: "Age limit: pd (24 h), pw (7 days), pm (31 days), py (365 days) or YYYY-MM-DDtoYYYY-MM-DD."},
-		"safesearch": {Type: "string", Enum: []any{"off", "moderate", "strict"},
+		"safesearch": {Type: "string", Enum: enum(e.safeSearches),
 			Description: fmt.Sprintf("Adult content filter (Brave's default for this search: %s).", e.safeSearch)},
 	}
 }
@@ -58,26 +53,28 @@ type input struct {
 type searchParams struct {
 	input
 	count, offset int
+	// maxOffset is the endpoint's bound on offset.
+	maxOffset int
 }
 
-var cursorPattern = regexp.MustCompile(`^[0-9]$`)
+var cursorPattern = regexp.MustCompile(`^[0-9]{1,2}$`)
 
-// newParams reads the call into Brave parameters; the cursor is the page
-// offset Brave counts in, 0 to 9.
-func newParams(call *gtmgate.Call, maxCount int) (*searchParams, error) {
+// newParams reads the call into Brave parameters for endpoint e; the cursor
+// is the page offset Brave counts in, 0 to its maxOffset.
+func newParams(call *gtmgate.Call, e endpoint) (*searchParams, error) {
 	var in input
 	if err := call.Bind(&in); err != nil {
 		return nil, err
 	}
-	p := &searchParams{input: in, count: maxCount}
+	p := &searchParams{input: in, count: e.maxCount, maxOffset: e.maxOffset}
 	if in.Limit > 0 {
-		p.count = min(in.Limit, maxCount)
+		p.count = min(in.Limit, e.maxCount)
 	}
 	if in.Cursor != "" {
-		if !cursorPattern.MatchString(in.Cursor) {
+		p.offset, _ = strconv.Atoi(in.Cursor)
+		if !cursorPattern.MatchString(in.Cursor) || p.offset > e.maxOffset {
 			return nil, gtmgate.Errorf(gtmgate.EValidation, "cursor %q is not a next_cursor of this tool", in.Cursor)
 		}
-		p.offset, _ = strconv.Atoi(in.Cursor)
 	}
 	return p, nil
 }
@@ -102,7 +99,7 @@ func (p *searchParams) query() url.Values {
 // nextCursor returns the next page's offset, or "" when there is no sign of
 // more results (more is false) or the offset limit is reached.
 func (p *searchParams) nextCursor(more bool) string {
-	if !more || p.offset >= maxOffset {
+	if !more || p.offset >= p.maxOffset {
 		return ""
 	}
 	return strconv.Itoa(p.offset + 1)

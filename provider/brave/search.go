@@ -24,7 +24,9 @@ type Result struct {
 	NextCursor string `json:"next_cursor,omitempty"`
 }
 
-// result is one Brave web or news result as the API sends it.
+// result is one Brave web or news result as the API sends it. Only a web
+// SearchResult has a profile; a NewsResult names its publisher in meta_url
+// alone, so a news item's source is the publisher's hostname.
 type result struct {
 	Title       string `json:"title"`
 	URL         string `json:"url"`
@@ -76,7 +78,7 @@ func webSearchTool(c *upstream.Client) gtmgate.Tool {
 		Actions:    []gtmgate.Action{searchAction},
 		Properties: properties(webEndpoint),
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
-			p, err := newParams(call, webEndpoint.maxCount)
+			p, err := newParams(call, webEndpoint)
 			if err != nil {
 				return nil, err
 			}
@@ -104,7 +106,7 @@ func newsSearchTool(c *upstream.Client) gtmgate.Tool {
 		Actions:    []gtmgate.Action{searchAction},
 		Properties: properties(newsEndpoint),
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
-			p, err := newParams(call, newsEndpoint.maxCount)
+			p, err := newParams(call, newsEndpoint)
 			if err != nil {
 				return nil, err
 			}
