@@ -180,10 +180,31 @@ func refused(err error) *gtmgate.Error {
 		Hint: "web_fetch only reads pages on public internet addresses"}
 }
 
-// transportError maps a failed request to a gtmgate error.
+// unreachableHint is the one hint for every host web_fetch could not reach.
+const unreachableHint = "web_fetch reads only pages on public internet addresses; check that the URL is right and the site is up"
+
+// transportError maps a failed request to a gtmgate error. host is the
+// URL's host; when the failure names the request that failed (a redirect
+// target), that request's host is named instead.
+//
+// A host name that resolves to a refused address answers exactly as one
+// that does not resolve, or that refuses the connection: "could not be
+// reached". Telling them apart would let a caller probe which names exist
+// in the operator's internal DNS. Only an IP literal, which the caller
+// already knows, is answered "not allowed".
 func (f *fetcher) transportError(err error, host string) error {
-	if errors.Is(err, egress.ErrRefused) {
-		return refused(err)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Hostname() != "" {
+			host = u.Hostname()
+		}
+	}
+	var re *egress.RefusedError
+	if errors.As(err, &re) {
+		if _, perr := netip.ParseAddr(re.Host); perr == nil {
+			return refused(err)
+		}
+		return f.unreachable(err, host)
 	}
 	var rd *redirectError
 	if errors.As(err, &rd) {
@@ -199,6 +220,12 @@ func (f *fetcher) transportError(err error, host string) error {
 			Message: fmt.Sprintf("%s did not answer within %s", host, f.opts.Timeout),
 			Detail:  gtmgate.UpstreamDetail{Provider: detailProvider}}
 	}
+	return f.unreachable(err, host)
+}
+
+// unreachable is the answer for a host that does not resolve, resolves to
+// a refused address, or refuses the connection; the cause is logged only.
+func (f *fetcher) unreachable(err error, host string) *gtmgate.Error {
 	return &gtmgate.Error{Code: gtmgate.EUpstream, Message: fmt.Sprintf("%s could not be reached", host), Err: err,
-		Detail: gtmgate.UpstreamDetail{Provider: detailProvider}}
+		Hint: unreachableHint, Detail: gtmgate.UpstreamDetail{Provider: detailProvider}}
 }

@@ -228,21 +228,22 @@ func TestLoopbackRefused(t *testing.T) {
 	_, port, _ := strings.Cut(strings.TrimPrefix(internal.URL, "http://"), ":")
 	tests := []struct {
 		name, url   string
+		wantCode    string
 		wantMessage string
 	}{
-		{"ip literal", internal.URL + "/article", "refusing to fetch 127.0.0.1: the address is not allowed"},
-		{"name resolving to loopback", "http://localhost:" + port + "/article", "refusing to fetch localhost: the address is not allowed"},
-		{"redirect to loopback", public.URL + "/to?u=" + url.QueryEscape(internal.URL+"/article"), "refusing to fetch 127.0.0.1"},
-		{"redirect to loopback name", public.URL + "/to?u=" + url.QueryEscape("http://localhost:"+port+"/article"), "refusing to fetch localhost"},
-		{"redirect to mapped loopback", public.URL + "/to?u=" + url.QueryEscape("http://[::ffff:127.0.0.1]:"+port+"/"), "refusing to fetch ::ffff:127.0.0.1: the address is not allowed"},
+		{"ip literal", internal.URL + "/article", gtmgate.EValidation, "refusing to fetch 127.0.0.1: the address is not allowed"},
+		{"name resolving to loopback", "http://localhost:" + port + "/article", gtmgate.EUpstream, "localhost could not be reached"},
+		{"redirect to loopback", public.URL + "/to?u=" + url.QueryEscape(internal.URL+"/article"), gtmgate.EValidation, "refusing to fetch 127.0.0.1"},
+		{"redirect to loopback name", public.URL + "/to?u=" + url.QueryEscape("http://localhost:"+port+"/article"), gtmgate.EUpstream, "localhost could not be reached"},
+		{"redirect to mapped loopback", public.URL + "/to?u=" + url.QueryEscape("http://[::ffff:127.0.0.1]:"+port+"/"), gtmgate.EValidation, "refusing to fetch ::ffff:127.0.0.1: the address is not allowed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := call(t, tool, tc.url)
 			var e *gtmgate.Error
-			if !errors.As(err, &e) || e.Code != gtmgate.EValidation || !strings.Contains(e.Message, tc.wantMessage) {
-				t.Fatalf("err = %v, want VALIDATION_ERROR containing %q", err, tc.wantMessage)
+			if !errors.As(err, &e) || e.Code != tc.wantCode || !strings.Contains(e.Message, tc.wantMessage) {
+				t.Fatalf("err = %v, want %s containing %q", err, tc.wantCode, tc.wantMessage)
 			}
 			if strings.Contains(tc.url, "localhost") && strings.Contains(e.Message+e.Hint, "127.0.0.1") {
 				t.Fatalf("message reveals what the name resolves to: %q", e.Message)
@@ -251,6 +252,54 @@ func TestLoopbackRefused(t *testing.T) {
 	}
 	if _, err := call(t, tool, public.URL+"/article"); err != nil {
 		t.Errorf("the stand-in public host was refused too: %v", err)
+	}
+}
+
+// TestRefusedNameAnswersAsUnresolved checks that web_fetch is no oracle on
+// the operator's internal DNS: a name that resolves to a refused address
+// gets the same code, message, hint and detail as a name that does not
+// resolve, directly and behind a redirect.
+func TestRefusedNameAnswersAsUnresolved(t *testing.T) {
+	t.Parallel()
+	public := site(t)
+	publicAddr := netip.MustParseAddrPort(strings.TrimPrefix(public.URL, "http://"))
+	f := newFetcher(Options{})
+	f.check = func(host string, ap netip.AddrPort) error {
+		if ap == publicAddr {
+			return nil
+		}
+		return f.policy.Check(host, ap.Addr())
+	}
+	tool := tool(f)
+	internal := site(t)
+	_, port, _ := strings.Cut(strings.TrimPrefix(internal.URL, "http://"), ":")
+	const unresolved = "no-such-host.invalid"
+	tests := []struct {
+		name string
+		url  func(host string) string
+	}{
+		{"direct", func(host string) string { return "http://" + host + ":" + port + "/article" }},
+		{"behind a redirect", func(host string) string {
+			return public.URL + "/to?u=" + url.QueryEscape("http://"+host+":"+port+"/article")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			answer := func(host string) string {
+				t.Helper()
+				_, err := call(t, tool, tc.url(host))
+				var e *gtmgate.Error
+				if !errors.As(err, &e) {
+					t.Fatalf("fetch via %s: err = %v, want a gtmgate error", host, err)
+				}
+				return strings.ReplaceAll(fmt.Sprintf("%s|%s|%s|%#v", e.Code, e.Message, e.Hint, e.Detail), host, "HOST")
+			}
+			private, missing := answer("localhost"), answer(unresolved)
+			if private != missing {
+				t.Errorf("a name resolving to loopback and one that does not resolve answer differently:\n  private: %s\n  missing: %s", private, missing)
+			}
+		})
 	}
 }
 
