@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate/app/apptest"
+	"github.com/gtmgate/gtmgate/config"
 )
 
 // operator is a browser-like client of the console: a cookie jar, no
@@ -294,5 +295,37 @@ func TestConsolePages(t *testing.T) {
 	audit := env.Admin("GET", "/admin/audit?source=console&action=admin.approvals.approve.post", nil)
 	if !strings.Contains(string(audit.Body), id) {
 		t.Errorf("the approval is not audited with source console: %s", audit.Body)
+	}
+}
+
+// TestConsoleAPIVersions: the health page lists every provider's version and
+// setting; the overview warns of one past its sunset (202410 stays past it
+// whatever the day), and of none when all are current.
+func TestConsoleAPIVersions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		version string
+		warned  bool
+	}{{"current defaults", "", false}, {"a version past its sunset", "202410", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := apptest.Start(t, func(c *config.Config) {
+				if tc.version != "" {
+					c.APIVersions["linkedin_ads"] = tc.version
+				}
+			})
+			o := newOperator(t, env)
+			o.signIn(apptest.AdminKey)
+			_, health := o.get("/console/health?fresh=1")
+			for _, want := range []string{"Provider API versions", "GTMGATE_GOOGLE_ADS_API_VERSION", "GTMGATE_LINKEDIN_ADS_API_VERSION"} {
+				if !strings.Contains(health, want) {
+					t.Errorf("health page lacks %q", want)
+				}
+			}
+			_, overview := o.get("/console/")
+			if got := strings.Contains(overview, "LinkedIn Marketing API version 202410 was sunset on 2025-10-15"); got != tc.warned {
+				t.Errorf("overview warns: %v, want %v", got, tc.warned)
+			}
+		})
 	}
 }
