@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
@@ -61,20 +63,24 @@ type openAPISchema struct {
 var httpMethods = []string{"get", "post", "put", "patch", "delete"}
 
 // fromOpenAPI adds the target's operations found in one OpenAPI document.
-// An operation is named by its operationId, or "METHOD path" when it has none.
+// An operation is named by its operationId, or "METHOD path" when it has none
+// or the target lists it that way. An API published in several documents (one
+// per object, one per version) is read from each in turn: the first document
+// that has an operation gives it, and schemas are merged (see addDocument).
 func fromOpenAPI(spec *apispec.Spec, b []byte, t target) error {
 	var doc openAPIDoc
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return fmt.Errorf("not an OpenAPI document: %w", err)
 	}
 	if spec.Title == "" {
-		spec.Title, spec.Version = doc.Info.Title, doc.Info.Version
+		spec.Title, spec.Version = cmp.Or(t.title, doc.Info.Title), doc.Info.Version
 	}
 	want := map[string]bool{}
 	for _, id := range t.operations {
 		want[id] = true
 	}
 	refs := map[string]bool{}
+	var ops []apispec.Operation
 	for _, path := range sortedKeys(doc.Paths) {
 		for _, method := range httpMethods {
 			raw, ok := doc.Paths[path][method]
@@ -92,6 +98,9 @@ func fromOpenAPI(spec *apispec.Spec, b []byte, t target) error {
 			}
 			if !want[id] {
 				id = key
+			}
+			if _, done := spec.Operation(id); done {
+				continue
 			}
 			op := apispec.Operation{ID: id, Method: strings.ToUpper(method), Path: path}
 			for _, p := range o.Parameters {
@@ -120,24 +129,108 @@ func fromOpenAPI(spec *apispec.Spec, b []byte, t target) error {
 					}
 				}
 			}
-			spec.Operations = append(spec.Operations, op)
+			ops = append(ops, op)
 		}
 	}
+	schemas := map[string]*apispec.Schema{}
 	for len(refs) > 0 {
 		next := map[string]bool{}
 		for name := range refs {
-			if _, done := spec.Schemas[name]; done {
+			if _, done := schemas[name]; done {
 				continue
 			}
 			s, ok := doc.Components.Schemas[name]
 			if !ok {
 				return fmt.Errorf("schema %q is referred to but not defined", name)
 			}
-			spec.Schemas[name] = openAPISchemaOf(s, next)
+			schemas[name] = openAPISchemaOf(s, next)
 		}
 		refs = next
 	}
+	if err := correct(spec, schemas, t.corrections); err != nil {
+		return err
+	}
+	return addDocument(spec, ops, schemas, cmp.Or(doc.Info.Version, "2"))
+}
+
+// correct applies the target's corrections to the schemas one document
+// defines (before they are merged, so documents that agree still do) and
+// lists them in the spec's facts.
+func correct(spec *apispec.Spec, schemas map[string]*apispec.Schema, cs []correction) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	for _, c := range cs {
+		s, ok := schemas[c.Schema]
+		if !ok {
+			continue
+		}
+		if _, ok := s.Properties[c.Field]; !ok {
+			return fmt.Errorf("correction of %s.%s: the document's %s has no such field", c.Schema, c.Field, c.Schema)
+		}
+		s.Properties[c.Field] = c.To
+	}
+	b, err := json.Marshal(cs)
+	if err != nil {
+		return err
+	}
+	if spec.Facts == nil {
+		spec.Facts = map[string]json.RawMessage{}
+	}
+	spec.Facts["corrections"] = b
 	return nil
+}
+
+// addDocument adds one document's operations and schemas to the spec. A
+// schema the spec already holds under the same name with another shape (the
+// name in another version of the API: HubSpot's 2026-03 PipelineStage
+// requires writePermissions, its v3 one does not) is kept as name_version,
+// and the document's references follow it.
+func addDocument(spec *apispec.Spec, ops []apispec.Operation, schemas map[string]*apispec.Schema, version string) error {
+	rename := map[string]string{}
+	// Renaming one schema changes those that refer to it: repeat until none differs.
+	for changed := true; changed; {
+		changed = false
+		for _, name := range sortedKeys(schemas) {
+			if _, done := rename[name]; done {
+				continue
+			}
+			if have, ok := spec.Schemas[name]; ok && !reflect.DeepEqual(have, renameRefs(schemas[name], rename)) {
+				rename[name] = name + "_" + version
+				changed = true
+			}
+		}
+	}
+	for _, name := range sortedKeys(schemas) {
+		to, s := cmp.Or(rename[name], name), renameRefs(schemas[name], rename)
+		if have, ok := spec.Schemas[to]; ok && !reflect.DeepEqual(have, s) {
+			return fmt.Errorf("schema %s: the spec already holds %s with another shape", name, to)
+		}
+		spec.Schemas[to] = s
+	}
+	for _, op := range ops {
+		op.Request, op.Response = renameRefs(op.Request, rename), renameRefs(op.Response, rename)
+		spec.Operations = append(spec.Operations, op)
+	}
+	return nil
+}
+
+// renameRefs returns s with its references renamed, copied where it changes.
+func renameRefs(s *apispec.Schema, rename map[string]string) *apispec.Schema {
+	if s == nil || len(rename) == 0 {
+		return s
+	}
+	c := *s
+	c.Ref = cmp.Or(rename[s.Ref], s.Ref)
+	c.Items = renameRefs(s.Items, rename)
+	c.AdditionalProperties = renameRefs(s.AdditionalProperties, rename)
+	if s.Properties != nil {
+		c.Properties = make(map[string]*apispec.Schema, len(s.Properties))
+		for k, p := range s.Properties {
+			c.Properties[k] = renameRefs(p, rename)
+		}
+	}
+	return &c
 }
 
 func openAPISchemaOf(s *openAPISchema, refs map[string]bool) *apispec.Schema {

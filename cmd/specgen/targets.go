@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
@@ -12,6 +13,9 @@ type target struct {
 	format string
 	// out is the spec file written.
 	out string
+	// title names the API when it is published in several documents (default:
+	// the first document's title).
+	title string
 	// operations are the provider's ids of the operations the tools use
 	// (OpenAPI operations without an id as "METHOD /path").
 	operations []string
@@ -22,6 +26,9 @@ type target struct {
 	// enumsFoldCase: the API takes enum values in another case than its
 	// document lists (see apispec.Spec.EnumsFoldCase).
 	enumsFoldCase bool
+	// corrections change extracted schemas where the document contradicts
+	// what the API is documented to do (openapi).
+	corrections []correction
 	// gaql are the GAQL names (googleads-proto) the spec keeps, with their
 	// facts: resources, resource.field, metrics.*, segments.*.
 	gaql []string
@@ -31,6 +38,17 @@ type target struct {
 	// gaqlDates are GAQL fields the protos type as strings that Google's
 	// field service reports as DATE (developers.google.com/google-ads/api/fields/vNN/segments).
 	gaqlDates []string
+}
+
+// correction replaces one field of a schema, in every document that defines
+// the schema, where the provider's document contradicts the API's documented
+// behaviour; Why cites the evidence. The spec file lists the corrections
+// made (facts "corrections"), so no one takes them for the document's.
+type correction struct {
+	Schema string          `json:"schema"`
+	Field  string          `json:"field"`
+	To     *apispec.Schema `json:"to"`
+	Why    string          `json:"why"`
 }
 
 // targets lists, per provider, the operations gtmgate's tools call.
@@ -58,6 +76,15 @@ var targets = map[string]target{
 		"bigquery.datasets.list", "bigquery.tables.list", "bigquery.tables.get",
 		"bigquery.jobs.insert", "bigquery.jobs.query", "bigquery.jobs.getQueryResults",
 	}},
+	// HubSpot: the CRM endpoints the adapter calls (provider/hubspot), at the
+	// date-based version 2026-03 and at the legacy v3 paths (v4 for
+	// associations), from HubSpot/HubSpot-public-api-spec-collection
+	// PublicApiSpecs/CRM, one document per object type and API area; see
+	// scripts/specgen for the files and the command line.
+	"hubspot": {format: "openapi", out: "provider/hubspot/apispec.json", title: "HubSpot CRM API",
+		operations: slices.Concat(hubspotOperations("/crm/objects/2026-03", "/crm/objects/2026-03", "/crm/pipelines/2026-03", "/crm/properties/2026-03"),
+			hubspotOperations("/crm/v3/objects", "/crm/v4/objects", "/crm/v3/pipelines", "/crm/v3/properties")),
+		corrections: hubspotCorrections},
 	// Google Ads: GoogleAdsService.Search and the mutates of the Google Ads
 	// tools, from googleapis/googleapis google/ads/googleads/vNN:
 	//
@@ -111,6 +138,45 @@ var targets = map[string]target{
 			"field_error", "field_mask_error", "header_error", "internal_error", "mutate_error",
 			"operation_access_denied_error", "query_error", "quota_error", "request_error"},
 	},
+}
+
+// hubspotCorrections: HubSpot's documents type a search's sorts as strings
+// and record property values as non-null strings; the API takes sorts as
+// objects and returns null for a requested property that has no value.
+var hubspotCorrections = func() []correction {
+	sortObjects := &apispec.Schema{Type: "array", Items: &apispec.Schema{Type: "object", Properties: map[string]*apispec.Schema{
+		"propertyName": {Type: "string"}, "direction": {Type: "string", Enum: []string{"ASCENDING", "DESCENDING"}}}}}
+	values := &apispec.Schema{Type: "object", AdditionalProperties: &apispec.Schema{Type: "string", Nullable: true}}
+	const (
+		sorts = "the search guide sorts with objects, {\"propertyName\": \"createdate\", \"direction\": \"DESCENDING\"} " +
+			"(developers.hubspot.com/docs/api/crm/search, Sort search results); a string is not read as a sort " +
+			"(github.com/HubSpot/hubspot-api-python/issues/236, github.com/HubSpot/hubspot-api-ruby/issues/257)"
+		nulls = "a requested property that has no value is returned as null (github.com/HubSpot/hubspot-api-nodejs/issues/323)"
+	)
+	return []correction{
+		{Schema: "PublicObjectSearchRequest", Field: "sorts", To: sortObjects, Why: sorts},
+		{Schema: "SimplePublicObject", Field: "properties", To: values, Why: nulls},
+		{Schema: "SimplePublicObjectWithAssociations", Field: "properties", To: values, Why: nulls},
+	}
+}()
+
+// hubspotOperations are the HubSpot operations the adapter calls under one
+// version's roots. Contacts, companies, notes and tasks are read from their
+// own documents; deals from the generic objects document, since the deals
+// document names the type by its id (0-3) where the adapter says "deals".
+func hubspotOperations(objects, associations, pipelines, properties string) []string {
+	var ops []string
+	for _, t := range []struct{ name, id string }{
+		{"contacts", "{contactId}"}, {"companies", "{companyId}"}, {"notes", "{noteId}"}, {"tasks", "{taskId}"}, {"{objectType}", "{objectId}"},
+	} {
+		root := objects + "/" + t.name
+		ops = append(ops, "GET "+root, "POST "+root, "POST "+root+"/search", "GET "+root+"/"+t.id, "PATCH "+root+"/"+t.id)
+	}
+	return append(ops,
+		"GET "+associations+"/{objectType}/{objectId}/associations/{toObjectType}",
+		"PUT "+associations+"/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}",
+		"GET "+pipelines+"/{objectType}",
+		"GET "+properties+"/{objectType}")
 }
 
 func targetNames() []string {

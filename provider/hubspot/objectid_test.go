@@ -96,7 +96,7 @@ func TestTaskPriorityValues(t *testing.T) {
 	e := newTestEnv(t)
 	_, err := e.run("crm_tasks", `{"rationale":"r","action":"create","subject":"s","priority":"NONE"}`)
 	providertest.WantCode(t, err, gtmgate.EValidation)
-	w, body := call(t, e.sandbox, "POST", "/crm/v3/objects/tasks", `{"properties":{"hs_timestamp":"2026-02-01T09:00:00Z","hs_task_priority":"NONE"}}`, nil)
+	w, body := call(t, e.sandbox, "POST", "/crm/v3/objects/tasks", `{"properties":{"hs_timestamp":"2026-02-01T09:00:00Z","hs_task_priority":"NONE"},"associations":[]}`, nil)
 	if w.Code != 400 || !strings.Contains(w.Body.String(), "INVALID_OPTION") {
 		t.Errorf("sandbox create with NONE: %d %v, want 400 INVALID_OPTION", w.Code, body)
 	}

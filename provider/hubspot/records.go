@@ -1,6 +1,7 @@
 package hubspot
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -57,11 +58,18 @@ func (a *api) listObjects(ctx context.Context, call *gtmgate.Call, k objectKind,
 }
 
 // searchObjects runs POST …/objects/{type}/search; the call's limit
-// and cursor fill in the page size and "after".
+// and cursor fill in the page size and "after" ("0", the first result, when
+// there is no cursor). Every field the spec requires is sent.
 func (a *api) searchObjects(ctx context.Context, call *gtmgate.Call, k objectKind, body hsSearchRequest) (Page, error) {
 	body.Limit = pageLimit(call, maxSearchLimit)
-	body.After = call.Cursor
+	body.After = cmp.Or(call.Cursor, "0")
 	body.Properties = fieldsOr(body.Properties, k.defaultFields)
+	if body.FilterGroups == nil {
+		body.FilterGroups = []filterGroup{}
+	}
+	if body.Sorts == nil {
+		body.Sorts = []hsSort{}
+	}
 	var p hsPage
 	if err := a.c.Do(ctx, request(call, http.MethodPost, a.objectPath(k, "")+"/search", body), &p); err != nil {
 		return Page{}, fmt.Errorf("hubspot: search %s: %w", k.path, err)
@@ -82,6 +90,9 @@ func (a *api) getObject(ctx context.Context, call *gtmgate.Call, k objectKind, i
 
 // createObject creates a record with POST …/objects/{type}.
 func (a *api) createObject(ctx context.Context, call *gtmgate.Call, k objectKind, in hsObjectInput) (Item, error) {
+	if in.Associations == nil {
+		in.Associations = []hsAssociationInput{}
+	}
 	var o hsObject
 	if err := a.c.Do(ctx, request(call, http.MethodPost, a.objectPath(k, ""), in), &o); err != nil {
 		return Item{}, fmt.Errorf("hubspot: create %s: %w", k.singular, err)
@@ -92,7 +103,7 @@ func (a *api) createObject(ctx context.Context, call *gtmgate.Call, k objectKind
 // updateObject changes a record's properties with PATCH …/objects/{type}/{id}.
 func (a *api) updateObject(ctx context.Context, call *gtmgate.Call, k objectKind, id string, props map[string]string) (Item, error) {
 	var o hsObject
-	body := hsObjectInput{Properties: props}
+	body := hsObjectUpdate{Properties: props}
 	if err := a.c.Do(ctx, request(call, http.MethodPatch, a.objectPath(k, id), body), &o); err != nil {
 		return Item{}, fmt.Errorf("hubspot: update %s %s: %w", k.singular, id, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
 // SandboxToken is the access token the sandbox accepts.
@@ -29,6 +30,10 @@ var sandboxAccounts = []gtmgate.Account{{ID: "portal-24681357", Label: "Northwin
 // Requests need "Authorization: Bearer " + SandboxToken; otherwise it answers
 // 401 with HubSpot's INVALID_AUTHENTICATION body. Bad input gets 400 with
 // category VALIDATION_ERROR, unknown record ids 404 with OBJECT_NOT_FOUND.
+// Authenticated requests at 2026-03 and at the legacy paths go through Spec,
+// which checks them, and the answers, against HubSpot's published OpenAPI
+// documents (apispec.json): a request they do not allow gets 400
+// VALIDATION_ERROR, a path they do not list 404.
 //
 // Faults are injected deterministically, after authentication, in two ways:
 //   - Fail(status, times) arms the next `times` requests (times <= 0: every
@@ -52,6 +57,9 @@ type Sandbox struct {
 	requests  int
 	now       func() time.Time
 	mux       *http.ServeMux
+	// Spec checks the traffic of the paths HubSpot's spec describes
+	// (specChecked) against it.
+	Spec *apispec.Enforcer
 }
 
 type armedFault struct {
@@ -62,7 +70,8 @@ type armedFault struct {
 // NewSandbox returns the HubSpot sandbox as a gtmgate.ProviderSandbox; its
 // Handler is a *Sandbox, reachable from tests for fault injection.
 func NewSandbox() gtmgate.ProviderSandbox {
-	return gtmgate.ProviderSandbox{Provider: Provider, Handler: NewSandboxHandler(), Token: SandboxToken,
+	s := NewSandboxHandler()
+	return gtmgate.ProviderSandbox{Provider: Provider, Handler: s, Spec: s.Spec, Token: SandboxToken,
 		Accounts: append([]gtmgate.Account(nil), sandboxAccounts...)}
 }
 
@@ -84,6 +93,7 @@ func NewSandboxHandler() *Sandbox {
 	s.seed()
 	s.mux = http.NewServeMux()
 	s.routes()
+	s.Spec = apispec.Enforce(crmSpec, http.HandlerFunc(s.serveAPI), s.refuse)
 	return s
 }
 
@@ -151,13 +161,23 @@ func (s *Sandbox) datedVersion(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// ServeHTTP authenticates, applies any injected fault, then routes.
+// ServeHTTP authenticates, checks the request against the spec where it
+// describes the path, then serves it.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
 		s.writeError(w, http.StatusUnauthorized, "INVALID_AUTHENTICATION",
 			"Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview")
 		return
 	}
+	if specChecked(r.URL.Path) {
+		s.Spec.ServeHTTP(w, r)
+		return
+	}
+	s.serveAPI(w, r)
+}
+
+// serveAPI applies any injected fault, then routes.
+func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if status := s.fault(r); status != 0 {
 		s.writeFault(w, status)
 		return

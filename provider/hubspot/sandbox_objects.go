@@ -7,7 +7,8 @@ import (
 )
 
 // sandboxWrite is a create or update body; values may arrive as JSON
-// numbers or booleans, which HubSpot accepts and stores as strings.
+// numbers or booleans, which HubSpot accepts and stores as strings (the spec
+// types them as strings, so the spec check refuses them where it applies).
 type sandboxWrite struct {
 	Properties   map[string]any       `json:"properties"`
 	Associations []hsAssociationInput `json:"associations"`

@@ -73,14 +73,16 @@ func sandboxPipelines() map[string][]hsPipeline {
 				closed = "true"
 			}
 			hp.Stages = append(hp.Stages, hsPipelineStage{ID: st.id, Label: st.label, DisplayOrder: j,
-				Metadata: map[string]string{"isClosed": closed, "probability": st.probability}, CreatedAt: pipelineStamp, UpdatedAt: pipelineStamp})
+				Metadata: map[string]string{"isClosed": closed, "probability": st.probability}, CreatedAt: pipelineStamp, UpdatedAt: pipelineStamp,
+				WritePermissions: "CRM_PERMISSIONS_ENFORCEMENT"})
 		}
 		deals = append(deals, hp)
 	}
 	tickets := hsPipeline{ID: "0", Label: "Support Pipeline", CreatedAt: pipelineStamp, UpdatedAt: pipelineStamp}
 	for j, st := range []sandboxStage{{"1", "New", "OPEN"}, {"2", "Waiting on contact", "OPEN"}, {"3", "Waiting on us", "OPEN"}, {"4", "Closed", "CLOSED"}} {
 		tickets.Stages = append(tickets.Stages, hsPipelineStage{ID: st.id, Label: st.label, DisplayOrder: j,
-			Metadata: map[string]string{"ticketState": st.probability}, CreatedAt: pipelineStamp, UpdatedAt: pipelineStamp})
+			Metadata: map[string]string{"ticketState": st.probability}, CreatedAt: pipelineStamp, UpdatedAt: pipelineStamp,
+			WritePermissions: "CRM_PERMISSIONS_ENFORCEMENT"})
 	}
 	return map[string][]hsPipeline{"deals": deals, "tickets": {tickets}}
 }

@@ -45,20 +45,29 @@ type hsSort struct {
 	Direction    string `json:"direction"`
 }
 
-// hsSearchRequest is the body of POST /crm/v3/objects/{type}/search.
+// hsSearchRequest is the body of POST …/objects/{type}/search. HubSpot's
+// spec (PublicObjectSearchRequest) requires every field but query, so the
+// adapter sends them all, empty lists included (searchObjects).
 type hsSearchRequest struct {
 	Query        string        `json:"query,omitempty"`
-	FilterGroups []filterGroup `json:"filterGroups,omitempty"`
-	Sorts        []hsSort      `json:"sorts,omitempty"`
-	Properties   []string      `json:"properties,omitempty"`
-	Limit        int           `json:"limit,omitempty"`
-	After        string        `json:"after,omitempty"`
+	FilterGroups []filterGroup `json:"filterGroups"`
+	Sorts        []hsSort      `json:"sorts"`
+	Properties   []string      `json:"properties"`
+	Limit        int           `json:"limit"`
+	After        string        `json:"after"`
 }
 
-// hsObjectInput is the body of object create (POST) and update (PATCH).
+// hsObjectInput is the body of object create (POST); HubSpot's spec
+// (SimplePublicObjectInputForCreate) requires associations, an empty list
+// when there are none.
 type hsObjectInput struct {
 	Properties   map[string]string    `json:"properties"`
-	Associations []hsAssociationInput `json:"associations,omitempty"`
+	Associations []hsAssociationInput `json:"associations"`
+}
+
+// hsObjectUpdate is the body of object update (PATCH), SimplePublicObjectInput.
+type hsObjectUpdate struct {
+	Properties map[string]string `json:"properties"`
 }
 
 // hsAssociationInput associates a record being created with an existing one.
@@ -90,11 +99,12 @@ type hsAssocResult struct {
 	AssociationTypes []hsAssocLabel `json:"associationTypes"`
 }
 
-// hsAssocLabel is an association type as v4 read responses spell it.
+// hsAssocLabel is an association type as v4 read responses spell it; an
+// unlabeled one has no label (the spec types label as a string, not null).
 type hsAssocLabel struct {
 	Category string  `json:"category"`
 	TypeID   int     `json:"typeId"`
-	Label    *string `json:"label"`
+	Label    *string `json:"label,omitempty"`
 }
 
 // hsBatchResponse is the v4 default-association response.
@@ -129,14 +139,17 @@ type hsPipeline struct {
 }
 
 // hsPipelineStage is a stage; metadata values are strings ("0.2", "false").
+// WritePermissions is one of CRM_PERMISSIONS_ENFORCEMENT, INTERNAL_ONLY and
+// READ_ONLY; the 2026-03 spec requires it.
 type hsPipelineStage struct {
-	ID           string            `json:"id"`
-	Label        string            `json:"label"`
-	DisplayOrder int               `json:"displayOrder"`
-	Metadata     map[string]string `json:"metadata"`
-	CreatedAt    string            `json:"createdAt"`
-	UpdatedAt    string            `json:"updatedAt"`
-	Archived     bool              `json:"archived"`
+	ID               string            `json:"id"`
+	Label            string            `json:"label"`
+	DisplayOrder     int               `json:"displayOrder"`
+	Metadata         map[string]string `json:"metadata"`
+	CreatedAt        string            `json:"createdAt"`
+	UpdatedAt        string            `json:"updatedAt"`
+	Archived         bool              `json:"archived"`
+	WritePermissions string            `json:"writePermissions,omitempty"`
 }
 
 // hsProperties is the response of GET /crm/v3/properties/{objectType}.
