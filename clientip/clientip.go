@@ -39,14 +39,28 @@ func New(trusted []string) (*Resolver, error) {
 	return r, nil
 }
 
-// Addr returns the client's address: the connection's peer, or, when the
-// peer is a trusted proxy, the right-most forwarded address that is not one
-// (the left-most entries were written by the client and prove nothing).
+// Addr returns the client's address as text (see Client), or the
+// connection's peer as it came when that cannot be parsed.
 func (r *Resolver) Addr(req *http.Request) string {
-	peer := hostOf(req.RemoteAddr)
-	ip, err := netip.ParseAddr(peer)
-	if r == nil || len(r.trusted) == 0 || err != nil || !r.isTrusted(ip) {
-		return peer
+	if ip, ok := r.Client(req); ok {
+		return ip.String()
+	}
+	return hostOf(req.RemoteAddr)
+}
+
+// Client returns the client's address, IPv4-mapped IPv6 unmapped: the
+// connection's peer, or, when the peer is a trusted proxy, the right-most
+// forwarded address that is not one (the left-most entries were written by
+// the client and prove nothing). ok is false when the peer's address cannot
+// be parsed. Per-client limits key on this parsed address, never on a
+// second parse of the text.
+func (r *Resolver) Client(req *http.Request) (ip netip.Addr, ok bool) {
+	ip, err := netip.ParseAddr(hostOf(req.RemoteAddr))
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	if r == nil || len(r.trusted) == 0 || !r.isTrusted(ip) {
+		return ip.Unmap(), true
 	}
 	hops := forwardedFor(req.Header)
 	for i := len(hops) - 1; i >= 0; i-- {
@@ -59,7 +73,7 @@ func (r *Resolver) Addr(req *http.Request) string {
 			break
 		}
 	}
-	return ip.Unmap().String()
+	return ip.Unmap(), true
 }
 
 func (r *Resolver) isTrusted(ip netip.Addr) bool {

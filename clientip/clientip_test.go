@@ -26,6 +26,9 @@ func TestAddr(t *testing.T) {
 		{"no header from a proxy", "10.1.1.1:4000", nil, false, "10.1.1.1"},
 		{"nothing trusted", "10.1.1.1:4000", map[string]string{"X-Forwarded-For": "198.51.100.9"}, true, "10.1.1.1"},
 		{"IPv6 peer", "[2001:db8::1]:443", nil, false, "2001:db8::1"},
+		{"IPv4-mapped peer is unmapped", "[::ffff:203.0.113.5]:443", nil, true, "203.0.113.5"},
+		{"IPv4-mapped forwarded hop is unmapped", "10.1.1.1:4000", map[string]string{"X-Forwarded-For": "::ffff:198.51.100.9"}, false, "198.51.100.9"},
+		{"unparsable peer is kept as it came", "pipe", nil, false, "pipe"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := httptest.NewRequest("GET", "/", nil)
@@ -59,6 +62,10 @@ func FuzzAddr(f *testing.F) {
 		req.Header.Set("Forwarded", v)
 		if r.Addr(req) == "" {
 			t.Fatalf("empty address for %q", v)
+		}
+		ip, ok := r.Client(req)
+		if !ok || ip.Is4In6() || r.Addr(req) != ip.String() {
+			t.Fatalf("Client = %v, %v; Addr = %q for %q: want the unmapped parsed address, as Addr writes it", ip, ok, r.Addr(req), v)
 		}
 	})
 }

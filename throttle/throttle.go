@@ -1,14 +1,16 @@
 // Package throttle slows credential guessing. A Guard counts failed
-// credential checks per client address and, once an address has spent its
-// budget, refuses its further attempts (429 RATE_LIMITED with Retry-After)
-// until the budget refills. Counting per address means a correct credential
-// presented from any other address is never locked out.
+// credential checks per client (an IPv4 address, or an IPv6 /64 network)
+// and, once a client has spent its budget, refuses its further attempts
+// (429 RATE_LIMITED with Retry-After) until the budget refills. Counting per
+// client means a correct credential presented from anywhere else is never
+// locked out.
 package throttle
 
 import (
 	"log/slog"
 	"math"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -69,7 +71,7 @@ func (g *Guard) Check(r *http.Request) error {
 	if g == nil {
 		return nil
 	}
-	addr := g.opts.Clients.Addr(r)
+	addr := g.clientKey(r)
 	now := g.opts.Now()
 	g.mu.Lock()
 	lim := g.clients[addr]
@@ -86,7 +88,7 @@ func (g *Guard) Check(r *http.Request) error {
 	g.opts.Metrics.throttled(g.opts.Name)
 	g.opts.Logger.Warn("credential attempts throttled", "guard", g.opts.Name, "client", addr, "retry_after_s", retry)
 	return &gtmgate.Error{Code: gtmgate.ERateLimited, RetryAfter: max(retry, 1),
-		Message: "too many failed credential attempts from this address",
+		Message: "too many failed credential attempts from this address or its network",
 		Hint:    "check the credential, then retry after the time in Retry-After"}
 }
 
@@ -95,7 +97,7 @@ func (g *Guard) Fail(r *http.Request) {
 	if g == nil {
 		return
 	}
-	addr := g.opts.Clients.Addr(r)
+	addr := g.clientKey(r)
 	now := g.opts.Now()
 	g.mu.Lock()
 	lim := g.clients[addr]
@@ -109,6 +111,34 @@ func (g *Guard) Fail(r *http.Request) {
 	lim.AllowN(now, 1)
 	g.mu.Unlock()
 	g.opts.Metrics.failed(g.opts.Name)
+}
+
+// clientKey is the budget r's failures count against: the client's address
+// as the resolver parsed it, grouped by ClientKey; a peer address that
+// cannot be parsed counts under its own text.
+func (g *Guard) clientKey(r *http.Request) string {
+	ip, ok := g.opts.Clients.Client(r)
+	if !ok {
+		return g.opts.Clients.Addr(r)
+	}
+	return ClientKey(ip)
+}
+
+// ClientKey groups client addresses into budgets: an IPv4 address is one
+// client; an IPv6 address counts with its /64 network, because one host or
+// one customer of an ISP is routinely handed a whole /64 and could
+// otherwise rotate through 2^64 addresses, each with a fresh budget.
+// IPv4-mapped IPv6 addresses count as their IPv4 address.
+func ClientKey(ip netip.Addr) string {
+	ip = ip.Unmap()
+	if !ip.Is6() {
+		return ip.WithZone("").String()
+	}
+	p, err := ip.Prefix(64)
+	if err != nil {
+		return ip.String()
+	}
+	return p.String()
 }
 
 // prune drops addresses whose budget has refilled; if that frees nothing,
