@@ -7,15 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gtmgate/gtmgate/internal/docsync"
 )
 
 var update = flag.Bool("update", false, "rewrite the Provider versions page's table of spec sources")
-
-const (
-	docsPage   = "../../content/docstree/provider-versions.md"
-	tableStart = "<!-- specs:start -->\n"
-	tableEnd   = "<!-- specs:end -->"
-)
 
 // TestDocsSources keeps the docs page's table of where each sandbox's facts
 // come from identical to the spec files (go test ./provider/apispec -update
@@ -46,22 +42,6 @@ func TestDocsSources(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "| `%s` | `%s` | %d | %s | [%s](%s) | %s | %s |\n", s.Provider, s.Version, len(s.Operations), how, s.Title, s.Source, commit, s.Retrieved)
 	}
-	b2, err := os.ReadFile(docsPage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(b2)
-	i, j := strings.Index(page, tableStart), strings.Index(page, tableEnd)
-	if i < 0 || j < i {
-		t.Fatal("the page has no specs table markers")
-	}
-	if page[i+len(tableStart):j] == b.String() {
-		return
-	}
-	if !*update {
-		t.Fatalf("the Provider versions page's spec sources are stale; run go test ./provider/apispec -update\nwant:\n%s", b.String())
-	}
-	if err := os.WriteFile(docsPage, []byte(page[:i+len(tableStart)]+b.String()+page[j:]), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	docsync.Check(t, "../../content/docstree/provider-versions.md", "<!-- specs:start -->\n", "<!-- specs:end -->", b.String(), *update,
+		"go test ./provider/apispec -update")
 }
