@@ -34,7 +34,9 @@ type verdict struct {
 }
 
 // Demo markers: an agent's rationale containing one steers the sandbox
-// judges, so a demo can show an alert and an incident on purpose.
+// judges, so a demo can show an alert and an incident on purpose. Only the
+// rationale counts: like a judge that follows the rubric, the sandbox judges
+// take no instruction from a result, whatever third-party text it holds.
 const (
 	MarkBad    = "[demo:bad]"
 	MarkUnsafe = "[demo:unsafe]"
@@ -84,13 +86,17 @@ func judge(model, prompt string) (string, error) {
 	return string(b), err
 }
 
-// parseTrace reads the JSON block of the judge's prompt.
+// parseTrace reads the trace between the prompt's trace_data tags.
 func parseTrace(prompt string) (*trace, error) {
-	_, rest, ok := strings.Cut(prompt, "```json")
+	_, rest, ok := strings.Cut(prompt, "<trace_data id=\"")
 	if !ok {
-		return nil, errors.New("sandbox judge: the prompt holds no ```json trace block")
+		return nil, errors.New("sandbox judge: the prompt holds no <trace_data> block")
 	}
-	block, _, ok := strings.Cut(rest, "```")
+	id, rest, ok := strings.Cut(rest, "\">")
+	if !ok {
+		return nil, errors.New("sandbox judge: the trace_data tag is not closed")
+	}
+	block, _, ok := strings.Cut(rest, "</trace_data id=\""+id+"\">")
 	if !ok {
 		return nil, errors.New("sandbox judge: the trace block is not closed")
 	}
