@@ -2,14 +2,14 @@ package googleads
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -166,80 +166,58 @@ func TestBadEnumConstantInQuery(t *testing.T) {
 	}
 }
 
-// TestEveryActionCheckedAgainstSpec runs every action of the three tools,
-// once succeeding and once failing at Google, and logs the spec operations
-// each was checked against; an action that reached none fails.
-func TestEveryActionCheckedAgainstSpec(t *testing.T) {
+// TestEveryActionIsChecked walks every action of the three tools, once
+// succeeding and once refused by Google with the GoogleAdsFailure code the
+// body must carry, and logs the spec operations each was checked against;
+// an action that reached none fails.
+func TestEveryActionIsChecked(t *testing.T) {
+	e := newEnv(t)
 	denied := &gtmgate.Account{ID: "4440002222"} // a client reached only through its manager
-	tests := []struct {
-		tool, name, input string
-		account           *gtmgate.Account
-		fail              int    // FailNext status, 0 for none
-		errCode           string // "" for success; else the GoogleAdsFailure code in the body
-	}{
-		{"google_ads_report", "report", `{"rationale":"r","resource":"campaign","fields":["name"],"metrics":["clicks","cost_micros"],"date_range":"LAST_7_DAYS"}`, nil, 0, ""},
-		{"google_ads_report", "report", `{"rationale":"r","query":"SELECT campaign.colour FROM campaign"}`, nil, 0, "UNRECOGNIZED_FIELD"},
-		{"google_ads_campaigns", "list", listInput, nil, 0, ""},
-		{"google_ads_campaigns", "list", listInput, denied, 0, "USER_PERMISSION_DENIED"},
-		{"google_ads_campaigns", "get", `{"rationale":"r","action":"get","campaign_id":"21000100001"}`, nil, 0, ""},
-		{"google_ads_campaigns", "get", `{"rationale":"r","action":"get","campaign_id":"21000100001"}`, nil, 400, "INVALID_VALUE"},
-		{"google_ads_campaigns", "update_status", `{"rationale":"r","action":"update_status","campaign_id":"21000100001","status":"PAUSED"}`, nil, 0, ""},
-		{"google_ads_campaigns", "update_status", `{"rationale":"r","action":"update_status","campaign_id":"21000100007","status":"PAUSED"}`, nil, 0, "OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE"},
-		{"google_ads_campaigns", "update_budget", `{"rationale":"r","action":"update_budget","campaign_id":"21000100002","amount":80}`, nil, 0, ""},
-		{"google_ads_campaigns", "update_budget", `{"rationale":"r","action":"update_budget","campaign_id":"21000100002","amount":80}`, denied, 0, "USER_PERMISSION_DENIED"},
-		{"google_ads_keywords", "list", `{"rationale":"r","action":"list","campaign_id":"21000100002"}`, nil, 0, ""},
-		{"google_ads_keywords", "list", `{"rationale":"r","action":"list","filter":{"property":"keyword.match_type","operator":"EQ","value":"EXACTLY"}}`, nil, 0, "BAD_ENUM_CONSTANT"},
-		{"google_ads_keywords", "add_negative", `{"rationale":"r","action":"add_negative","campaign_id":"21000100001","keyword_text":"careers","match_type":"PHRASE"}`, nil, 0, ""},
-		{"google_ads_keywords", "add_negative", `{"rationale":"r","action":"add_negative","campaign_id":"21000100003","keyword_text":"free","match_type":"BROAD"}`, nil, 0, "RESOURCE_ALREADY_EXISTS"},
+	failsWith := func(input, code string) providertest.Step {
+		return providertest.Step{Input: input, WantCode: gtmgate.EUpstream, Check: bodyHas(code)}
 	}
-	actions := map[string]bool{}
-	for _, tool := range Tools(nil) {
-		for _, a := range tool.Actions {
-			actions[tool.Name+"."+a.Name] = false
-		}
+	deniedWith := func(input string) providertest.Step {
+		s := failsWith(input, "USER_PERMISSION_DENIED")
+		s.Account = denied
+		return s
 	}
-	for _, tt := range tests {
-		outcome := "succeeds"
-		if tt.errCode != "" {
-			outcome = "fails with " + tt.errCode
+	providertest.Walk(t, e.Kit, e.sb.Spec, []providertest.ActionWalk{
+		{Tool: "google_ads_report", Action: "report", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","resource":"campaign","fields":["name"],"metrics":["clicks","cost_micros"],"date_range":"LAST_7_DAYS"}`},
+			failsWith(`{"rationale":"r","query":"SELECT campaign.colour FROM campaign"}`, "UNRECOGNIZED_FIELD")}},
+		{Tool: "google_ads_campaigns", Action: "list", Steps: []providertest.Step{
+			{Input: listInput},
+			deniedWith(listInput)}},
+		{Tool: "google_ads_campaigns", Action: "get", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"get","campaign_id":"21000100001"}`},
+			{Input: `{"rationale":"r","action":"get","campaign_id":"21000100001"}`, Before: func() { e.sb.FailNext(400, 1) },
+				WantCode: gtmgate.EUpstream, Check: bodyHas("INVALID_VALUE")}}},
+		{Tool: "google_ads_campaigns", Action: "update_status", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"update_status","campaign_id":"21000100001","status":"PAUSED"}`},
+			failsWith(`{"rationale":"r","action":"update_status","campaign_id":"21000100007","status":"PAUSED"}`, "OPERATION_NOT_PERMITTED_FOR_REMOVED_RESOURCE")}},
+		{Tool: "google_ads_campaigns", Action: "update_budget", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"update_budget","campaign_id":"21000100002","amount":80}`},
+			deniedWith(`{"rationale":"r","action":"update_budget","campaign_id":"21000100002","amount":80}`)}},
+		{Tool: "google_ads_keywords", Action: "list", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"list","campaign_id":"21000100002"}`},
+			failsWith(`{"rationale":"r","action":"list","filter":{"property":"keyword.match_type","operator":"EQ","value":"EXACTLY"}}`, "BAD_ENUM_CONSTANT")}},
+		{Tool: "google_ads_keywords", Action: "add_negative", Steps: []providertest.Step{
+			{Input: `{"rationale":"r","action":"add_negative","campaign_id":"21000100001","keyword_text":"careers","match_type":"PHRASE"}`},
+			failsWith(`{"rationale":"r","action":"add_negative","campaign_id":"21000100003","keyword_text":"free","match_type":"BROAD"}`, "RESOURCE_ALREADY_EXISTS")}},
+	})
+}
+
+// bodyHas checks that an error's upstream body carries a GoogleAdsFailure code.
+func bodyHas(code string) func(error) error {
+	return func(err error) error {
+		var ge *gtmgate.Error
+		if !errors.As(err, &ge) {
+			return fmt.Errorf("error %v is not a *gtmgate.Error", err)
 		}
-		t.Run(tt.tool+"."+tt.name+" "+outcome, func(t *testing.T) {
-			e := newEnv(t)
-			if tt.account != nil {
-				e.Account = *tt.account
-			}
-			if tt.fail != 0 {
-				e.sb.FailNext(tt.fail, 1)
-			}
-			before := e.sb.Spec.Checked()
-			_, err := e.Run(t, tt.tool, tt.input)
-			if tt.errCode == "" && err != nil {
-				t.Fatal(err)
-			}
-			if tt.errCode != "" {
-				ge := providertest.WantCode(t, err, gtmgate.EUpstream)
-				if d := ge.Detail.(gtmgate.UpstreamDetail); !strings.Contains(d.Body, tt.errCode) {
-					t.Fatalf("body %s lacks %s", d.Body, tt.errCode)
-				}
-			}
-			after := e.sb.Spec.Checked()
-			var ops []string
-			for _, id := range slices.Sorted(maps.Keys(after)) {
-				if n := after[id] - before[id]; n > 0 {
-					ops = append(ops, id+" ×"+strconv.Itoa(n))
-				}
-			}
-			if len(ops) == 0 {
-				t.Fatalf("no request was checked against the spec")
-			}
-			t.Logf("checked against %s", strings.Join(ops, ", "))
-			actions[tt.tool+"."+tt.name] = true
-		})
-	}
-	for a, done := range actions {
-		if !done {
-			t.Errorf("action %s was not walked", a)
+		if d, ok := ge.Detail.(gtmgate.UpstreamDetail); !ok || !strings.Contains(d.Body, code) {
+			return fmt.Errorf("body %s lacks %s", d.Body, code)
 		}
+		return nil
 	}
 }
 

@@ -2,6 +2,7 @@ package hubspot
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -30,7 +31,7 @@ func specEnv(t *testing.T, version string) *testEnv {
 	return e
 }
 
-// TestEveryActionIsChecked runs each action of the package's tools against
+// TestEveryActionIsChecked walks each action of the package's tools against
 // the enforced sandbox, at 2026-03 and at the legacy paths, once or more
 // succeeding and once or more refused by HubSpot, and logs the spec
 // operations each was checked against. An action that reached no operation
@@ -38,23 +39,37 @@ func specEnv(t *testing.T, version string) *testEnv {
 // HubSpot's error body.
 func TestEveryActionIsChecked(t *testing.T) {
 	t.Parallel()
-	type run struct {
-		input string
-		fault func(*Sandbox)
-		// code is the error's code; "" for success.
-		code string
+	for _, version := range []string{"2026-03", legacyVersion} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			e := specEnv(t, version)
+			kit := providertest.Kit{Tools: e.tools, Account: e.account, Token: e.token}
+			providertest.Walk(t, kit, e.sandbox.Spec, specWalks(e))
+		})
 	}
-	ok := func(input string) run { return run{input: input} }
-	refused := func(input, code string) run { return run{input: input, code: code} }
-	failing := func(status int, input, code string) run {
-		return run{input: input, code: code, fault: func(s *Sandbox) { s.Fail(status, 0) }}
+}
+
+// specWalks is the walk of every action, in the order of the tools' names
+// and their actions; the faults it arms are e's sandbox's.
+func specWalks(e *testEnv) []providertest.ActionWalk {
+	ok := func(input string) providertest.Step { return providertest.Step{Input: input} }
+	refused := func(input, code string) providertest.Step {
+		return providertest.Step{Input: input, WantCode: code, Check: hubspotErrorBody}
+	}
+	failing := func(status int, input, code string) providertest.Step {
+		return providertest.Step{Input: input, WantCode: code,
+			Before: func() { e.sandbox.Fail(status, 0) },
+			Check: func(err error) error {
+				e.sandbox.ClearFaults()
+				return hubspotErrorBody(err)
+			}}
 	}
 	const (
 		unknownFilter = `"filter":{"property":"no_such_property","operator":"EQ","value":"x"}`
 		missing       = "424242"
 	)
-	records := func(id, create, badCreate, update string) map[string][]run {
-		return map[string][]run{
+	records := func(id, create, badCreate, update string) map[string][]providertest.Step {
+		return map[string][]providertest.Step{
 			"list": {ok(`{"rationale":"r","action":"list","limit":2}`),
 				ok(`{"rationale":"r","action":"list","limit":2,"sort":{"property":"createdate","direction":"DESCENDING"}}`),
 				refused(`{"rationale":"r","action":"list",`+unknownFilter+`}`, gtmgate.EUpstream)},
@@ -68,7 +83,7 @@ func TestEveryActionIsChecked(t *testing.T) {
 				refused(`{"rationale":"r","action":"update","id":"`+missing+`","properties":`+update+`}`, gtmgate.EUpstream)},
 		}
 	}
-	walks := map[string]map[string][]run{
+	steps := map[string]map[string][]providertest.Step{
 		"crm_contacts": records("1501", `{"email":"walk@example.com","firstname":"Walk","lifecyclestage":"lead"}`,
 			`{"lifecyclestage":"bogus"}`, `{"jobtitle":"VP Sales","notes_last_contacted":"2026-01-05T10:00:00Z"}`),
 		"crm_companies": records("8801", `{"name":"Walk Co","numberofemployees":40,"industry":"RETAIL"}`,
@@ -104,69 +119,37 @@ func TestEveryActionIsChecked(t *testing.T) {
 				failing(500, `{"rationale":"r","action":"list","object_type":"contacts"}`, gtmgate.EUpstream)},
 		},
 	}
-	for _, version := range []string{"2026-03", legacyVersion} {
-		t.Run(version, func(t *testing.T) {
-			t.Parallel()
-			e := specEnv(t, version)
-			for _, name := range slices.Sorted(maps.Keys(e.tools)) {
-				for _, a := range e.tools[name].Actions {
-					runs := walks[name][a.Name]
-					if !slices.ContainsFunc(runs, func(r run) bool { return r.code == "" }) || !slices.ContainsFunc(runs, func(r run) bool { return r.code != "" }) {
-						t.Errorf("%s.%s is not walked with a success and a provider error", name, a.Name)
-						continue
-					}
-					before := e.sandbox.Spec.Checked()
-					for _, r := range runs {
-						if r.fault != nil {
-							r.fault(e.sandbox)
-						}
-						_, err := e.run(name, r.input)
-						e.sandbox.ClearFaults()
-						if r.code == "" {
-							if err != nil {
-								t.Errorf("%s %s: %v", name, r.input, err)
-							}
-							continue
-						}
-						if body := hubspotErrorBody(t, providertest.WantCode(t, err, r.code)); body != "" {
-							t.Errorf("%s %s: %s", name, r.input, body)
-						}
-					}
-					ops := checkedSince(before, e.sandbox.Spec.Checked())
-					t.Logf("%s.%s checked against %v", name, a.Name, ops)
-					if len(ops) == 0 {
-						t.Errorf("%s.%s reached no operation of the spec", name, a.Name)
-					}
-				}
+	// Walk names the actions left out here; those of no tool would be lost.
+	var walks []providertest.ActionWalk
+	for _, name := range slices.Sorted(maps.Keys(e.tools)) {
+		for _, a := range e.tools[name].Actions {
+			if s, ok := steps[name][a.Name]; ok {
+				walks = append(walks, providertest.ActionWalk{Tool: name, Action: a.Name, Steps: s})
 			}
-		})
+		}
 	}
+	return walks
 }
 
-// hubspotErrorBody returns what is wrong with an error's upstream body as
-// HubSpot's Error schema has it ("" when nothing is). The detail keeps the
+// hubspotErrorBody says what is wrong with an error's upstream body as
+// HubSpot's Error schema has it (nil when nothing is). The detail keeps the
 // body's start only ("…" ends a cut one), so fields are looked for, not
 // decoded, and those a cut may have dropped only in a whole body.
-func hubspotErrorBody(t *testing.T, ge *gtmgate.Error) string {
-	t.Helper()
-	d := upstreamDetail(t, ge)
+func hubspotErrorBody(err error) error {
+	var ge *gtmgate.Error
+	if !errors.As(err, &ge) {
+		return fmt.Errorf("error %v is not a *gtmgate.Error", err)
+	}
+	d, ok := ge.Detail.(gtmgate.UpstreamDetail)
+	if !ok {
+		return fmt.Errorf("detail = %#v, want gtmgate.UpstreamDetail", ge.Detail)
+	}
 	whole := !strings.HasSuffix(d.Body, "…")
 	if !strings.HasPrefix(d.Body, `{"status":"error","message":"`) ||
 		whole && (!strings.Contains(d.Body, `"correlationId":"`) || !strings.Contains(d.Body, `"category":"`)) {
-		return fmt.Sprintf("HTTP %d %s is not HubSpot's error body", d.Status, d.Body)
+		return fmt.Errorf("HTTP %d %s is not HubSpot's error body", d.Status, d.Body)
 	}
-	return ""
-}
-
-// checkedSince lists the operations counted in after and not in before.
-func checkedSince(before, after map[string]int) []string {
-	var ops []string
-	for _, id := range slices.Sorted(maps.Keys(after)) {
-		if after[id] > before[id] {
-			ops = append(ops, id)
-		}
-	}
-	return ops
+	return nil
 }
 
 // TestSpecCoverage: the spec describes the legacy paths and 2026-03; the
@@ -185,7 +168,7 @@ func TestSpecCoverage(t *testing.T) {
 		if w, _ := call(t, s, "GET", tt.path, "", nil); w.Code != 200 {
 			t.Errorf("GET %s: %d %s", tt.path, w.Code, w.Body)
 		}
-		ops := checkedSince(before, s.Spec.Checked())
+		ops := providertest.CheckedSince(before, s.Spec.Checked())
 		if want := []string{tt.op}; tt.op == "" && len(ops) > 0 || tt.op != "" && !slices.Equal(ops, want) {
 			t.Errorf("GET %s checked against %v, want %q", tt.path, ops, tt.op)
 		}

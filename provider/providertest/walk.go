@@ -11,10 +11,17 @@ import (
 
 // Step is one call of an action in a Walk: its input, a fault to inject
 // first (nil: none), and the error code it must end with ("" for success).
+// Account, when set, is the account the call acts for instead of the kit's.
+// Check, when set, is called after the call with its error (nil on success),
+// for what else the step must show, such as the shape of the provider's
+// error body, and may undo what Before armed; an error it returns fails the
+// test.
 type Step struct {
 	Input    string
 	Before   func()
 	WantCode string
+	Account  *gtmgate.Account
+	Check    func(err error) error
 }
 
 // ActionWalk is the steps of one tool action.
@@ -49,7 +56,11 @@ func Walk(t *testing.T, k Kit, spec gtmgate.SpecChecks, walks []ActionWalk) {
 			if s.Before != nil {
 				s.Before()
 			}
-			_, err := k.Run(t, w.Tool, s.Input)
+			kit := k
+			if s.Account != nil {
+				kit.Account = *s.Account
+			}
+			_, err := kit.Run(t, w.Tool, s.Input)
 			switch {
 			case s.WantCode == "" && err != nil:
 				t.Errorf("%s.%s %s: %v", w.Tool, w.Action, s.Input, err)
@@ -62,14 +73,13 @@ func Walk(t *testing.T, k Kit, spec gtmgate.SpecChecks, walks []ActionWalk) {
 					refused = true
 				}
 			}
-		}
-		var ops []string
-		after := spec.Checked()
-		for _, id := range slices.Sorted(maps.Keys(after)) {
-			if after[id] > before[id] {
-				ops = append(ops, id)
+			if s.Check != nil {
+				if problem := s.Check(err); problem != nil {
+					t.Errorf("%s.%s %s: %v", w.Tool, w.Action, s.Input, problem)
+				}
 			}
 		}
+		ops := CheckedSince(before, spec.Checked())
 		t.Logf("%-36s checked against %v", w.Tool+"."+w.Action, ops)
 		if !succeeded || !refused {
 			t.Errorf("%s.%s: walked with a success %v and a provider's refusal %v; it needs both", w.Tool, w.Action, succeeded, refused)
@@ -86,4 +96,16 @@ func detailOf(err error, ge **gtmgate.Error) (gtmgate.UpstreamDetail, bool) {
 	}
 	d, ok := (*ge).Detail.(gtmgate.UpstreamDetail)
 	return d, ok
+}
+
+// CheckedSince lists, sorted, the spec operations counted more often in
+// after than in before (two readings of SpecChecks.Checked).
+func CheckedSince(before, after map[string]int) []string {
+	var ops []string
+	for _, id := range slices.Sorted(maps.Keys(after)) {
+		if after[id] > before[id] {
+			ops = append(ops, id)
+		}
+	}
+	return ops
 }
