@@ -169,7 +169,10 @@ func (a *Agents) Tool() gtmgate.Tool {
 			{Name: "start", Description: "start a run (task required)", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"task"}},
 			{Name: "get", Description: "a run's status, steps, answer and cost", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"run_id"}},
 			{Name: "list", Description: "this tenant's recent runs, newest first", Category: gtmgate.CategoryAgentOrchestration},
-			{Name: "cancel", Description: "stop a run; its current step completes", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"run_id"}},
+			// Cancelling changes a run (and withdraws its gates): a credential
+			// that may only read cannot do it.
+			{Name: "cancel", Description: "stop a run; its current step completes", Category: gtmgate.CategoryAgentOrchestration,
+				Mutating: true, Required: []string{"run_id"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"task": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(8000), Description: "The instruction, in plain language."},
