@@ -41,8 +41,15 @@ type Action struct {
 	Category    Category
 	// Mutating actions change provider state; they are never retried automatically.
 	Mutating bool
-	// Destructive actions delete or irreversibly change data.
+	// Destructive actions delete or irreversibly change data; only mutating
+	// actions can be.
 	Destructive bool
+	// Additive marks a mutating action that only adds (creates a record,
+	// appends rows, sends a message) and never changes or removes existing
+	// data: MCP's destructiveHint is false for a tool whose mutating actions
+	// are all additive. Unset is the safe default: a mutating action is taken
+	// to be able to overwrite.
+	Additive bool
 	// List actions accept limit, filter and cursor.
 	List bool
 	// Required lists the tool properties this action needs (checked by the runtime).
@@ -58,6 +65,14 @@ type Tool struct {
 	// Provider is the key of the provider whose account and token the tool uses
 	// ("hubspot", "google_ads"…); empty for tools that need no provider account.
 	Provider string
+	// OpenWorld says the tool reaches beyond the gateway without a provider
+	// account (web_fetch reads the public web): MCP's openWorldHint. Tools
+	// with a Provider, and delegating tools, are open-world whatever it says.
+	OpenWorld bool
+	// Delegates marks a tool that makes other tools' calls on the caller's
+	// behalf (run_agent, agent_schedules), so it may do whatever they do:
+	// its MCP hints are those of the worst tool it could reach.
+	Delegates bool
 	// Actions has at least one entry. A tool with one action does not require
 	// "action" in its input.
 	Actions []Action

@@ -35,7 +35,7 @@ func feedbackTool(store Store, now func() time.Time) gtmgate.Tool {
 		Title:  "Report a blocker to the operator",
 		Description: "Tell the gateway's operator that something blocked or slowed you: a tool that failed, returned " +
 			"the wrong data, or is missing. Operators read these in their feedback inbox. Use it once per distinct problem.",
-		Actions: []gtmgate.Action{{Name: "submit", Category: gtmgate.CategoryErrorRecovery, Mutating: true,
+		Actions: []gtmgate.Action{{Name: "submit", Category: gtmgate.CategoryErrorRecovery, Mutating: true, Additive: true,
 			Required: []string{"attempted_action", "expected_outcome", "actual_outcome", "severity"}}},
 		Properties: map[string]*jsonschema.Schema{
 			"attempted_action": str("What you tried to do.", 2000),

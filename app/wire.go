@@ -59,7 +59,7 @@ func (a *App) buildTools(ctx context.Context) error {
 	}
 	tools = append(tools, a.extraTools()...)
 	tools = append(tools, agenttools.Tools(a.store, nil)...)
-	tools = append(tools, a.agents.Tool(), a.scheduler.Tool())
+	tools = append(tools, delegating(a.agents.Tool()), delegating(a.scheduler.Tool()))
 	reg, err := registry.New(tools...)
 	if err != nil {
 		return err
@@ -225,4 +225,13 @@ func (unconfiguredChat) ServeChatCompletions(w http.ResponseWriter, r *http.Requ
 
 func (u unconfiguredChat) ServeModels(w http.ResponseWriter, r *http.Request) {
 	u.ServeChatCompletions(w, r)
+}
+
+// delegating marks a tool that makes other tools' calls on the caller's
+// behalf (an agent run's steps, a schedule's ticks), so its MCP hints are
+// never read-only and as destructive as the tools it can reach, whatever
+// its own actions say.
+func delegating(t gtmgate.Tool) gtmgate.Tool {
+	t.Delegates = true
+	return t
 }

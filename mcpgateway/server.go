@@ -107,8 +107,7 @@ func withStepUp(deny func(http.ResponseWriter, *http.Request), next http.Handler
 }
 
 func toolOf(e *registry.Entry) *mcp.Tool {
-	readOnly, destructive, idempotent := e.Annotations()
-	openWorld := e.Provider != ""
+	h := e.Hints()
 	return &mcp.Tool{
 		Name:         e.Name,
 		Title:        e.Title,
@@ -116,8 +115,8 @@ func toolOf(e *registry.Entry) *mcp.Tool {
 		InputSchema:  e.Schema,
 		OutputSchema: e.Output,
 		Annotations: &mcp.ToolAnnotations{
-			Title: e.Title, ReadOnlyHint: readOnly, DestructiveHint: &destructive,
-			IdempotentHint: idempotent, OpenWorldHint: &openWorld,
+			Title: e.Title, ReadOnlyHint: h.ReadOnly, DestructiveHint: &h.Destructive,
+			IdempotentHint: h.Idempotent, OpenWorldHint: &h.OpenWorld,
 		},
 	}
 }

@@ -38,6 +38,7 @@ type Entry struct {
 	Output   *jsonschema.Schema
 	resolved *jsonschema.Resolved
 	output   *jsonschema.Resolved
+	hints    Hints
 }
 
 // Registry is an immutable set of tools.
@@ -70,6 +71,12 @@ func New(tools ...gtmgate.Tool) (*Registry, error) {
 			if a.Name == "" || !slices.Contains(gtmgate.Categories, a.Category) {
 				return nil, fmt.Errorf("registry: tool %q action %q needs a name and a known category", t.Name, a.Name)
 			}
+			if (a.Destructive || a.Additive) && !a.Mutating {
+				return nil, fmt.Errorf("registry: tool %q action %q is destructive or additive but not mutating", t.Name, a.Name)
+			}
+			if a.Destructive && a.Additive {
+				return nil, fmt.Errorf("registry: tool %q action %q cannot be both destructive and additive", t.Name, a.Name)
+			}
 			for _, req := range a.Required {
 				if _, ok := t.Properties[req]; !ok {
 					return nil, fmt.Errorf("registry: tool %q action %q requires undeclared property %q", t.Name, a.Name, req)
@@ -89,11 +96,12 @@ func New(tools ...gtmgate.Tool) (*Registry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("registry: tool %q output schema: %w", t.Name, err)
 		}
-		e := &Entry{Tool: &t, Schema: schema, resolved: resolved, Output: output, output: outputResolved}
+		e := &Entry{Tool: &t, Schema: schema, resolved: resolved, Output: output, output: outputResolved, hints: ownHints(&t)}
 		r.entries = append(r.entries, e)
 		r.byName[t.Name] = e
 		r.byDomain[t.Domain] = append(r.byDomain[t.Domain], e)
 	}
+	r.delegateHints()
 	sort.SliceStable(r.entries, func(i, j int) bool {
 		di, dj := slices.Index(Domains, r.entries[i].Domain), slices.Index(Domains, r.entries[j].Domain)
 		if di != dj {
@@ -128,17 +136,8 @@ func (r *Registry) Domain(domain string) []*Entry { return r.byDomain[domain] }
 // Len returns the number of tools.
 func (r *Registry) Len() int { return len(r.entries) }
 
-// Annotations summarises an entry's actions as MCP tool hints: read-only when
-// no action mutates, destructive when any is, idempotent when read-only.
+// Annotations returns the first three of the entry's Hints: read-only,
+// destructive, idempotent.
 func (e *Entry) Annotations() (readOnly, destructive, idempotent bool) {
-	readOnly = true
-	for _, a := range e.Actions {
-		if a.Mutating {
-			readOnly = false
-		}
-		if a.Destructive {
-			destructive = true
-		}
-	}
-	return readOnly, destructive, readOnly
+	return e.hints.ReadOnly, e.hints.Destructive, e.hints.Idempotent
 }

@@ -40,6 +40,9 @@ func TestNewRejects(t *testing.T) {
 		{"no actions", []gtmgate.Tool{{Name: "t", Domain: "data", Run: run}}, "at least one action"},
 		{"bad category", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: "vibes"}}, Run: run}}, "known category"},
 		{"undeclared required", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery, Required: []string{"q"}}}, Run: run}}, "undeclared"},
+		{"destructive but not mutating", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery, Destructive: true}}, Run: run}}, "not mutating"},
+		{"additive but not mutating", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery, Additive: true}}, Run: run}}, "not mutating"},
+		{"additive and destructive", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery, Mutating: true, Additive: true, Destructive: true}}, Run: run}}, "both"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

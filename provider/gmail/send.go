@@ -50,8 +50,8 @@ func sendTool(c *upstream.Client) gtmgate.Tool {
 		Description: "Send an email from the Gmail mailbox, or save it as a draft for a person to review. Plain text body, optional HTML " +
 			"alternative. To reply in a thread, pass thread_id and in_reply_to (the message_id of the message answered) and keep its subject.",
 		Actions: []gtmgate.Action{
-			{Name: "send", Description: "send the email now", Category: gtmgate.CategoryEmailSend, Mutating: true, Required: []string{"to", "subject"}},
-			{Name: "draft", Description: "save it as a Gmail draft, nothing is sent", Category: gtmgate.CategoryContentGenerate, Mutating: true},
+			{Name: "send", Description: "send the email now", Category: gtmgate.CategoryEmailSend, Mutating: true, Additive: true, Required: []string{"to", "subject"}},
+			{Name: "draft", Description: "save it as a Gmail draft, nothing is sent", Category: gtmgate.CategoryContentGenerate, Mutating: true, Additive: true},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"to":          addrs(`Recipients: "Dana Ortiz <dana@acme.example>" or "dana@acme.example".`),

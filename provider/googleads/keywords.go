@@ -24,7 +24,7 @@ func keywordsTool(a *api) gtmgate.Tool {
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "keywords with impressions, clicks, cost and conversions (optionally of one campaign_id)", Category: gtmgate.CategoryAdsRead, List: true},
 			{Name: "add_negative", Description: "add a negative keyword (keyword_text, match_type) to campaign_id", Category: gtmgate.CategoryAdsMutate, Mutating: true,
-				Required: []string{"campaign_id", "keyword_text", "match_type"}},
+				Additive: true, Required: []string{"campaign_id", "keyword_text", "match_type"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id":  idSchema(),

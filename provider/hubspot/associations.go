@@ -62,7 +62,7 @@ func associationsTool(a *api) gtmgate.Tool {
 		Actions: []gtmgate.Action{
 			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true, Required: []string{"from_type", "from_id", "to_type"},
 				Description: "ids of the to_type records associated with the from record"},
-			{Name: "create", Category: gtmgate.CategoryCRMWrite, Mutating: true, Required: []string{"from_type", "from_id", "to_type", "to_id"},
+			{Name: "create", Category: gtmgate.CategoryCRMWrite, Mutating: true, Additive: true, Required: []string{"from_type", "from_id", "to_type", "to_id"},
 				Description: "associate the from record with the to record (default, unlabeled association)"},
 		},
 		Properties: map[string]*jsonschema.Schema{

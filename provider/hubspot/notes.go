@@ -30,7 +30,7 @@ func notesTool(a *api) gtmgate.Tool {
 		Actions: []gtmgate.Action{
 			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true,
 				Description: "page through notes, newest first, optionally only those on a contact, company or deal"},
-			{Name: "create", Category: gtmgate.CategoryCRMWrite, Mutating: true, Required: []string{"body"},
+			{Name: "create", Category: gtmgate.CategoryCRMWrite, Mutating: true, Additive: true, Required: []string{"body"},
 				Description: "add a note, attached to the contact, company and/or deal given"},
 		},
 		Properties: map[string]*jsonschema.Schema{

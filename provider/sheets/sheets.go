@@ -42,7 +42,7 @@ func Tools(c *upstream.Client) []gtmgate.Tool {
 			{Name: "get", Description: "Read the values of range.", Category: gtmgate.CategoryDataQuery,
 				Required: []string{"spreadsheet_id", "range"}},
 			{Name: "append", Description: "Append values as new rows after the table found in range.", Category: gtmgate.CategoryDataQuery,
-				Mutating: true, Required: []string{"spreadsheet_id", "range", "values"}},
+				Mutating: true, Additive: true, Required: []string{"spreadsheet_id", "range", "values"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"spreadsheet_id": {Type: "string", Pattern: `^[A-Za-z0-9_-]{10,100}$`,

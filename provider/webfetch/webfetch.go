@@ -63,7 +63,7 @@ func Tools(opts Options) []gtmgate.Tool {
 
 func tool(f *fetcher) gtmgate.Tool {
 	return gtmgate.Tool{
-		Name: "web_fetch", Domain: "search", Title: "Fetch a web page as markdown",
+		Name: "web_fetch", Domain: "search", Title: "Fetch a web page as markdown", OpenWorld: true,
 		Description: "Read one public web page (http or https) and return its main content as markdown, " +
 			"with its title and final URL after redirects. Only public addresses; HTML, plain text and markdown pages; " +
 			"large pages are cut and marked truncated.",
