@@ -181,9 +181,11 @@ type AgentTask struct {
 	MaxSeconds int      `json:"max_seconds,omitempty"`
 }
 
-// ScheduleFilter selects schedules ordered by job id.
+// ScheduleFilter selects schedules ordered by job id, then tenant.
 type ScheduleFilter struct {
 	TenantID string
+	// JobID selects the schedules of this name (one per tenant at most).
+	JobID string
 	// DueBy selects enabled schedules whose next run is at or before it.
 	DueBy time.Time
 	// Cron selects schedules with this expression.
@@ -209,7 +211,8 @@ type DailyBrief struct {
 // AgentStore keeps agent runs, schedules and daily briefs.
 type AgentStore interface {
 	// CreateAgentRun stores a new run. A second run of one schedule tick
-	// (same ScheduleID and ScheduledFor, trigger schedule) is ErrConflict.
+	// (same TenantID, ScheduleID and ScheduledFor, trigger schedule) is
+	// ErrConflict.
 	CreateAgentRun(ctx context.Context, r *AgentRun) error
 	// GetAgentRun returns ErrNotFound for an unknown id.
 	GetAgentRun(ctx context.Context, id string) (*AgentRun, error)
@@ -218,16 +221,20 @@ type AgentStore interface {
 	SaveAgentRun(ctx context.Context, r *AgentRun) error
 	ListAgentRuns(ctx context.Context, f AgentRunFilter) ([]*AgentRun, error)
 
-	// PutSchedule creates or replaces a schedule; created reports which.
+	// Schedules are keyed by tenant and job id: each tenant names its own,
+	// and one tenant's job ids neither collide with nor reveal another's.
+
+	// PutSchedule creates or replaces the schedule (s.TenantID, s.JobID) in
+	// one statement; created reports which.
 	PutSchedule(ctx context.Context, s *Schedule) (created bool, err error)
-	// GetSchedule returns ErrNotFound for an unknown job id.
-	GetSchedule(ctx context.Context, jobID string) (*Schedule, error)
+	// GetSchedule returns ErrNotFound when the tenant has no such job.
+	GetSchedule(ctx context.Context, tenantID, jobID string) (*Schedule, error)
 	ListSchedules(ctx context.Context, f ScheduleFilter) ([]*Schedule, error)
-	// DeleteSchedule returns ErrNotFound for an unknown job id.
-	DeleteSchedule(ctx context.Context, jobID string) error
+	// DeleteSchedule returns ErrNotFound when the tenant has no such job.
+	DeleteSchedule(ctx context.Context, tenantID, jobID string) error
 	// AdvanceSchedule moves a schedule's next run from from to next (nil =
 	// none) only if it still stands at from; otherwise ErrConflict.
-	AdvanceSchedule(ctx context.Context, jobID string, from time.Time, next *time.Time) error
+	AdvanceSchedule(ctx context.Context, tenantID, jobID string, from time.Time, next *time.Time) error
 
 	// PutDailyBrief stores a brief, replacing the one of the same date.
 	PutDailyBrief(ctx context.Context, b *DailyBrief) error

@@ -79,7 +79,7 @@ const demoScheduleID = "demo-weekly-ad-review"
 // seedDemoSchedule stores the demo's weekly ad review once (disabled: it
 // runs when an operator runs its expression with POST /admin/run-cron).
 func (a *App) seedDemoSchedule(ctx context.Context) error {
-	if _, err := a.store.GetSchedule(ctx, demoScheduleID); err == nil {
+	if _, err := a.store.GetSchedule(ctx, DemoTenant, demoScheduleID); err == nil {
 		return nil
 	}
 	off := false

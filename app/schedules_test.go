@@ -118,9 +118,25 @@ func TestSchedulesRunCronAndTool(t *testing.T) {
 	if r := env.Tool(other, "other-sched", "agents", "agent_schedules", map[string]any{"action": "get", "job_id": "weekly-deals", "rationale": "peek"}); r.ErrorCode(t) != "NOT_FOUND" {
 		t.Errorf("other tenant get: %d %s", r.Status, r.Body)
 	}
+	// Job ids are each tenant's own: another tenant's upsert of the same
+	// name creates its own schedule, learns nothing of demo's, and leaves it be.
 	if r := env.Tool(other, "other-sched", "agents", "agent_schedules", map[string]any{"action": "upsert", "job_id": "weekly-deals",
-		"cron": "@daily", "rationale": "take over", "call": map[string]any{"tool": "web_search", "input": map[string]any{"q": "x", "rationale": "x"}}}); r.ErrorCode(t) != "CONFLICT" {
-		t.Errorf("other tenant upsert of a taken job id: %d %s", r.Status, r.Body)
+		"cron": "@daily", "rationale": "its own", "call": map[string]any{"tool": "web_search", "input": map[string]any{"query": "x", "rationale": "x"}}}); r.Status != 200 ||
+		r.JSON(t)["result"].(map[string]any)["created"] != true {
+		t.Errorf("other tenant upsert of a name demo uses: %d %s", r.Status, r.Body)
+	}
+	if r := env.Tool(env.DemoToken, "demo", "agents", "agent_schedules", map[string]any{"action": "get", "job_id": "weekly-deals", "rationale": "mine"}); r.Status != 200 ||
+		r.JSON(t)["result"].(map[string]any)["agent"] == nil {
+		t.Errorf("demo's weekly-deals after the other tenant's upsert: %d %s", r.Status, r.Body)
+	}
+	if r := env.Admin("GET", "/admin/agent-schedules/weekly-deals", nil); r.ErrorCode(t) != "VALIDATION_ERROR" || !strings.Contains(string(r.Body), "?tenant=") {
+		t.Errorf("admin get of a name two tenants use, without a tenant: %d %s", r.Status, r.Body)
+	}
+	if r := env.Admin("GET", "/admin/agent-schedules/weekly-deals?tenant=other-sched", nil); r.Status != 200 || r.JSON(t)["call"] == nil {
+		t.Errorf("admin get of other-sched's weekly-deals: %d %s", r.Status, r.Body)
+	}
+	if r := env.Admin("DELETE", "/admin/agent-schedules/weekly-deals?tenant=other-sched", nil); r.Status != 200 {
+		t.Errorf("admin delete of other-sched's weekly-deals: %d %s", r.Status, r.Body)
 	}
 	// delete is destructive: the default policy holds it for approval.
 	if r := env.Tool(env.DemoToken, "demo", "agents", "agent_schedules", map[string]any{"action": "delete", "job_id": "weekly-deals", "rationale": "done"}); r.ErrorCode(t) != "APPROVAL_REQUIRED" {

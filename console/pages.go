@@ -414,10 +414,16 @@ func (c *Console) schedules(w http.ResponseWriter, r *http.Request, _ *session) 
 	c.render(w, r, http.StatusOK, "schedules", &page{Title: "Schedules", Nav: "schedules", Error: f.message(), Data: out.Schedules})
 }
 
+// runSchedule runs a job now; the form names its tenant, since job ids are
+// each tenant's own.
 func (c *Console) runSchedule(w http.ResponseWriter, r *http.Request, _ *session) {
 	id := r.PathValue("id")
+	path := "/admin/agent-schedules/" + esc(id) + "/run"
+	if tenant := r.PostForm.Get("tenant"); tenant != "" {
+		path += "?tenant=" + url.QueryEscape(tenant)
+	}
 	var ran obj
-	if err := c.call(r, http.MethodPost, "/admin/agent-schedules/"+esc(id)+"/run", nil, &ran); err != nil {
+	if err := c.call(r, http.MethodPost, path, nil, &ran); err != nil {
 		c.done(w, r, "/console/schedules", "Refused: "+err.Error())
 		return
 	}

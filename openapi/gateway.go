@@ -93,6 +93,8 @@ var (
 	limit     = queryParam("limit", "Page size, 1 to 1000 (default 100).", Schema{"type": "integer", "minimum": 1, "maximum": 1000})
 	since     = queryParam("since", "Only entries at or after this RFC 3339 time.", Schema{"type": "string", "format": "date-time"})
 	tenantQ   = queryParam("tenant", "Only this tenant's entries.", str)
+	// scheduleTenant names the tenant of a job id: each tenant names its own.
+	scheduleTenant = queryParam("tenant", "The job's tenant; required when several tenants have a job of this id.", str)
 )
 
 // Common error statuses: every authenticated route can answer 401, 403
@@ -351,17 +353,17 @@ func adminOperations() []operation {
 		adm("GET /admin/agent-schedules", "listSchedules", "Scheduled jobs with their next run and last runs", nil,
 			jsonOK(200, listOf[schedule.View]("schedules"), adminErrors...), tenantQ),
 		adm("GET /admin/agent-schedules/{job_id}", "getSchedule", "A scheduled job with its last 50 runs", nil,
-			jsonOK(200, responseOf[schedule.View](), withNotFound...)),
+			jsonOK(200, responseOf[schedule.View](), withNotFound...), scheduleTenant),
 		adm("PUT /admin/agent-schedules/{job_id}", "putSchedule", "Create or replace a scheduled job (201 created, 200 replaced)",
 			jsonBody(requestOf[schedule.Input]("tenant_id", "cron")),
 			withStatus(jsonOK(200, responseOf[schedule.View](), adminErrors...), 201, jsonContent(responseOf[schedule.View]()))),
 		adm("DELETE /admin/agent-schedules/{job_id}", "deleteSchedule", "Delete a scheduled job (its runs stay recorded)", nil,
-			jsonOK(200, object(map[string]Schema{"deleted": str}), withNotFound...)),
+			jsonOK(200, object(map[string]Schema{"deleted": str, "tenant_id": str}), withNotFound...), scheduleTenant),
 		adm("POST /admin/run-cron", "runCron", "Run now every scheduled job whose cron expression equals the body's",
 			jsonBody(requestOf[schedule.RunCronBody]("cron")),
 			jsonOK(200, object(map[string]Schema{"cron": str, "ran": {"type": "array", "items": responseOf[schedule.Ran]()}}), append([]int{404}, adminErrors...)...)),
 		adm("POST /admin/agent-schedules/{job_id}/run", "runScheduleNow", "Run one scheduled job now, outside its cron (a disabled job is skipped)",
-			nil, jsonOK(200, responseOf[schedule.Ran](), withNotFound...)),
+			nil, jsonOK(200, responseOf[schedule.Ran](), withNotFound...), scheduleTenant),
 		adm("GET /admin/agent-runs", "listAgentRuns", "Agent runs, newest first", nil, jsonOK(200, listOf[agent.View]("runs"), adminErrors...),
 			tenantQ, queryParam("job_id", "Only runs of this scheduled job.", str),
 			queryParam("status", "queued, running, waiting_approval, succeeded, failed, cancelled or skipped.", str), limitOf(50, 500)),

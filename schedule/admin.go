@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -58,13 +59,32 @@ func (s *Scheduler) list(ctx context.Context, tenantID string) ([]View, error) {
 	return out, nil
 }
 
-// get returns a schedule; one of another tenant (tenantID != "") is NOT_FOUND.
+// get returns a tenant's schedule, NOT_FOUND when the tenant has none of
+// that name (whether or not another tenant has). Without a tenant (the admin
+// API without ?tenant=) the name must belong to one tenant only.
 func (s *Scheduler) get(ctx context.Context, tenantID, jobID string) (*gtmgate.Schedule, error) {
-	sc, err := s.opts.Store.GetSchedule(ctx, jobID)
-	if errors.Is(err, gtmgate.ErrNotFound) || (err == nil && tenantID != "" && sc.TenantID != tenantID) {
-		return nil, gtmgate.Errorf(gtmgate.ENotFound, "no schedule %q", jobID)
+	if tenantID != "" {
+		sc, err := s.opts.Store.GetSchedule(ctx, tenantID, jobID)
+		if errors.Is(err, gtmgate.ErrNotFound) {
+			return nil, gtmgate.Errorf(gtmgate.ENotFound, "no schedule %q", jobID)
+		}
+		return sc, err
 	}
-	return sc, err
+	named, err := s.opts.Store.ListSchedules(ctx, gtmgate.ScheduleFilter{JobID: jobID})
+	switch {
+	case err != nil:
+		return nil, err
+	case len(named) == 0:
+		return nil, gtmgate.Errorf(gtmgate.ENotFound, "no schedule %q", jobID)
+	case len(named) > 1:
+		tenants := make([]string, len(named))
+		for i, sc := range named {
+			tenants[i] = sc.TenantID
+		}
+		return nil, gtmgate.Errorf(gtmgate.EValidation, "tenant is required: tenants %s each have a schedule %q", strings.Join(tenants, ", "), jobID).
+			WithHint("add ?tenant=<tenant_id> to name the tenant's schedule")
+	}
+	return named[0], nil
 }
 
 // Mount adds the schedule routes to the admin API.
@@ -80,7 +100,7 @@ func (s *Scheduler) Mount(mux gtmgate.Router) {
 // adminRunNow serves POST /admin/agent-schedules/{job_id}/run: one
 // schedule's run now, outside its cron, as run-cron starts it.
 func (s *Scheduler) adminRunNow(w http.ResponseWriter, r *http.Request) {
-	ran, err := s.RunNow(r.Context(), r.PathValue("job_id"))
+	ran, err := s.RunNow(r.Context(), r.URL.Query().Get("tenant"), r.PathValue("job_id"))
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -98,7 +118,7 @@ func (s *Scheduler) adminList(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Scheduler) adminGet(w http.ResponseWriter, r *http.Request) {
-	sc, err := s.get(r.Context(), "", r.PathValue("job_id"))
+	sc, err := s.get(r.Context(), r.URL.Query().Get("tenant"), r.PathValue("job_id"))
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -136,15 +156,24 @@ func (s *Scheduler) adminPut(w http.ResponseWriter, r *http.Request) {
 
 func (s *Scheduler) adminDelete(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("job_id")
-	err := s.opts.Store.DeleteSchedule(r.Context(), id)
-	if errors.Is(err, gtmgate.ErrNotFound) {
-		err = gtmgate.Errorf(gtmgate.ENotFound, "no schedule %q", id)
+	sc, err := s.get(r.Context(), r.URL.Query().Get("tenant"), id)
+	if err == nil {
+		err = s.delete(r.Context(), sc.TenantID, id)
 	}
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	jsonapi.Write(w, http.StatusOK, map[string]string{"deleted": id})
+	jsonapi.Write(w, http.StatusOK, map[string]string{"deleted": id, "tenant_id": sc.TenantID})
+}
+
+// delete removes a tenant's schedule; NOT_FOUND when it has none of that name.
+func (s *Scheduler) delete(ctx context.Context, tenantID, jobID string) error {
+	err := s.opts.Store.DeleteSchedule(ctx, tenantID, jobID)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return gtmgate.Errorf(gtmgate.ENotFound, "no schedule %q", jobID)
+	}
+	return err
 }
 
 // RunCronBody is the body of POST /admin/run-cron.

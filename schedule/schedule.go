@@ -219,7 +219,7 @@ func (s *Scheduler) Tick(ctx context.Context) error {
 	var errs []error
 	for _, sc := range due {
 		if err := s.fire(ctx, sc, now); err != nil {
-			errs = append(errs, fmt.Errorf("schedule %s: %w", sc.JobID, err))
+			errs = append(errs, fmt.Errorf("schedule %s/%s: %w", sc.TenantID, sc.JobID, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -250,16 +250,17 @@ func (s *Scheduler) fire(ctx context.Context, sc *gtmgate.Schedule, now time.Tim
 	} else if _, err := s.start(ctx, sc, latest, gtmgate.TriggerSchedule); err != nil {
 		return err
 	}
-	err = s.opts.Store.AdvanceSchedule(ctx, sc.JobID, from, s.next(expr, sc, now))
+	err = s.opts.Store.AdvanceSchedule(ctx, sc.TenantID, sc.JobID, from, s.next(expr, sc, now))
 	if errors.Is(err, gtmgate.ErrConflict) {
 		return nil // moved meanwhile (replaced, or fired by another ticker)
 	}
 	return err
 }
 
-// runID is the id of a schedule tick's run: the same on every replica.
-func runID(jobID string, tick time.Time) string {
-	h := sha256.Sum256([]byte(jobID + "|" + tick.UTC().Format(time.RFC3339Nano)))
+// runID is the id of a schedule tick's run: the same on every replica, and
+// different for two tenants' jobs of one name.
+func runID(tenantID, jobID string, tick time.Time) string {
+	h := sha256.Sum256([]byte(tenantID + "|" + jobID + "|" + tick.UTC().Format(time.RFC3339Nano)))
 	return "run_" + hex.EncodeToString(h[:12])
 }
 
@@ -281,7 +282,7 @@ func (s *Scheduler) newRun(ctx context.Context, sc *gtmgate.Schedule, tick time.
 	r.ScheduleID, r.ScheduledFor, r.Trigger = sc.JobID, &tick, trigger
 	r.Rationale = "scheduled job " + sc.JobID + " (" + sc.Cron + " " + sc.Timezone + ")"
 	if trigger == gtmgate.TriggerSchedule {
-		r.ID = runID(sc.JobID, tick)
+		r.ID = runID(sc.TenantID, sc.JobID, tick)
 	} else {
 		r.ID = gtmgate.NewID("run_")
 	}
@@ -321,7 +322,7 @@ func (s *Scheduler) start(ctx context.Context, sc *gtmgate.Schedule, tick time.T
 // record stores a tick that did not run.
 func (s *Scheduler) record(ctx context.Context, sc *gtmgate.Schedule, tick time.Time, status, reason string) error {
 	now := s.opts.Now()
-	r := &gtmgate.AgentRun{ID: runID(sc.JobID, tick), TenantID: sc.TenantID, Status: status, Reason: reason, Trigger: gtmgate.TriggerSchedule,
+	r := &gtmgate.AgentRun{ID: runID(sc.TenantID, sc.JobID, tick), TenantID: sc.TenantID, Status: status, Reason: reason, Trigger: gtmgate.TriggerSchedule,
 		ScheduleID: sc.JobID, ScheduledFor: &tick, CreatedAt: now, FinishedAt: &now, Steps: []gtmgate.RunStep{}}
 	if sc.Agent != nil {
 		r.Task = sc.Agent.Task
@@ -370,10 +371,10 @@ func (s *Scheduler) RunCron(ctx context.Context, expr string) ([]Ran, error) {
 	return out, nil
 }
 
-// RunNow runs one schedule now, as RunCron does; an unknown job is
-// NOT_FOUND.
-func (s *Scheduler) RunNow(ctx context.Context, jobID string) (Ran, error) {
-	sc, err := s.get(ctx, "", jobID)
+// RunNow runs a tenant's schedule now, as RunCron does; an unknown job is
+// NOT_FOUND. Without a tenant the job id must name one tenant's schedule.
+func (s *Scheduler) RunNow(ctx context.Context, tenantID, jobID string) (Ran, error) {
+	sc, err := s.get(ctx, tenantID, jobID)
 	if err != nil {
 		return Ran{}, err
 	}

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"context"
-	"errors"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -33,7 +32,7 @@ func (s *Scheduler) Tool() gtmgate.Tool {
 			{Name: "runs", Description: "a schedule's recent runs", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"job_id"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"job_id":   {Type: "string", Pattern: jobIDPattern.String(), Description: "The schedule's name, unique on the gateway."},
+			"job_id":   {Type: "string", Pattern: jobIDPattern.String(), Description: "The schedule's name, unique within this tenant."},
 			"cron":     str("Five-field cron expression (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly.", 200),
 			"timezone": str("IANA time zone the expression is read in (default UTC).", 64),
 			"agent": {Type: "object", Description: "An agent task to run at each tick.", Required: []string{"task"}, AdditionalProperties: falseSchema,
@@ -89,20 +88,13 @@ func (s *Scheduler) runTool(ctx context.Context, call *gtmgate.Call) (any, error
 		}
 		return s.view(ctx, sc, n)
 	case "delete":
-		if _, err := s.get(ctx, call.TenantID, in.JobID); err != nil {
-			return nil, err
-		}
-		if err := s.opts.Store.DeleteSchedule(ctx, in.JobID); err != nil {
+		if err := s.delete(ctx, call.TenantID, in.JobID); err != nil {
 			return nil, err
 		}
 		return map[string]string{"deleted": in.JobID}, nil
 	}
-	existing, err := s.opts.Store.GetSchedule(ctx, in.JobID)
-	if err == nil && existing.TenantID != call.TenantID {
-		return nil, gtmgate.Errorf(gtmgate.EConflict, "job_id %q is not available; choose another", in.JobID)
-	} else if err != nil && !errors.Is(err, gtmgate.ErrNotFound) {
-		return nil, err
-	}
+	// The store keys schedules by tenant and job id: this writes the
+	// tenant's own job, whatever names other tenants use.
 	in.TenantID = call.TenantID
 	sc, created, err := s.Put(ctx, in.JobID, in.Input, "agent:"+call.RequestID)
 	if err != nil {

@@ -2,11 +2,8 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gtmgate/gtmgate"
 )
@@ -100,139 +97,6 @@ func (s *Store) ListAgentRuns(ctx context.Context, f gtmgate.AgentRunFilter) ([]
 	}
 	q := "SELECT " + agentRunCols + " FROM agent_runs" + c.where() + " ORDER BY created_at DESC, id DESC LIMIT ?"
 	return listRows(ctx, s, "list agent runs", q, append(c.args, limit(f.Limit, defaultLimit, maxLimit)), scanAgentRun)
-}
-
-// PutSchedule creates or replaces a schedule.
-func (s *Store) PutSchedule(ctx context.Context, sc *gtmgate.Schedule) (bool, error) {
-	if sc.JobID == "" || sc.TenantID == "" {
-		return false, s.fail("put schedule", gtmgate.Errorf(gtmgate.EValidation, "job id and tenant are required"))
-	}
-	now := s.now()
-	created := false
-	err := s.inTx(ctx, "put schedule", func(tx *sql.Tx) error {
-		var stored scheduleCreated
-		err := tx.QueryRowContext(ctx, s.q("SELECT body FROM agent_schedules WHERE job_id = ?"), sc.JobID).Scan(&stored)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			created = true
-			sc.CreatedAt = now
-		case err != nil:
-			return err
-		default:
-			sc.CreatedAt = stored.t
-		}
-		if sc.UpdatedAt.IsZero() || !created {
-			sc.UpdatedAt = now
-		}
-		body, err := json.Marshal(sc)
-		if err != nil {
-			return fmt.Errorf("encode schedule: %w", err)
-		}
-		var next any
-		if sc.NextRunAt != nil {
-			next = s.t(*sc.NextRunAt)
-		}
-		if created {
-			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO agent_schedules (job_id, tenant_id, cron, enabled, next_run_at, updated_at, body)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`), sc.JobID, sc.TenantID, sc.Cron, sc.Enabled, next, s.t(sc.UpdatedAt), string(body))
-		} else {
-			_, err = tx.ExecContext(ctx, s.q(`UPDATE agent_schedules SET tenant_id = ?, cron = ?, enabled = ?, next_run_at = ?,
-				updated_at = ?, body = ? WHERE job_id = ?`), sc.TenantID, sc.Cron, sc.Enabled, next, s.t(sc.UpdatedAt), string(body), sc.JobID)
-		}
-		return err
-	})
-	return created, err
-}
-
-// scheduleCreated reads a stored schedule's creation time from its body.
-type scheduleCreated struct{ t time.Time }
-
-func (c *scheduleCreated) Scan(src any) error {
-	var body []byte
-	switch v := src.(type) {
-	case string:
-		body = []byte(v)
-	case []byte:
-		body = v
-	default:
-		return fmt.Errorf("schedule body of type %T", src)
-	}
-	var sc gtmgate.Schedule
-	if err := json.Unmarshal(body, &sc); err != nil {
-		return fmt.Errorf("decode schedule: %w", err)
-	}
-	c.t = sc.CreatedAt
-	return nil
-}
-
-const scheduleCols = "next_run_at, body"
-
-func scanSchedule(sc scanner) (*gtmgate.Schedule, error) {
-	var next *time.Time
-	var body string
-	if err := sc.Scan(nullTimeCol{&next}, &body); err != nil {
-		return nil, err
-	}
-	var out gtmgate.Schedule
-	if err := json.Unmarshal([]byte(body), &out); err != nil {
-		return nil, fmt.Errorf("decode schedule: %w", err)
-	}
-	// The column is the truth: AdvanceSchedule moves it without the body.
-	out.NextRunAt = next
-	return &out, nil
-}
-
-// GetSchedule returns one schedule.
-func (s *Store) GetSchedule(ctx context.Context, jobID string) (*gtmgate.Schedule, error) {
-	sc, err := scanSchedule(s.read.QueryRowContext(ctx, s.q("SELECT "+scheduleCols+" FROM agent_schedules WHERE job_id = ?"), jobID))
-	if err != nil {
-		return nil, s.fail("get schedule", err)
-	}
-	return sc, nil
-}
-
-// ListSchedules returns the schedules matching f, ordered by job id.
-func (s *Store) ListSchedules(ctx context.Context, f gtmgate.ScheduleFilter) ([]*gtmgate.Schedule, error) {
-	var c conditions
-	c.eq("tenant_id", f.TenantID)
-	c.eq("cron", f.Cron)
-	if !f.DueBy.IsZero() {
-		c.add("enabled = ? AND next_run_at IS NOT NULL AND next_run_at <= ?", true, s.t(f.DueBy))
-	}
-	return listRows(ctx, s, "list schedules", "SELECT "+scheduleCols+" FROM agent_schedules"+c.where()+" ORDER BY job_id", c.args, scanSchedule)
-}
-
-// DeleteSchedule removes a schedule; its runs stay.
-func (s *Store) DeleteSchedule(ctx context.Context, jobID string) error {
-	res, err := s.write.ExecContext(ctx, s.q("DELETE FROM agent_schedules WHERE job_id = ?"), jobID)
-	if err != nil {
-		return s.fail("delete schedule", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.fail("delete schedule", err)
-	} else if n == 0 {
-		return fmt.Errorf("%s: delete schedule %s: %w", s.d.Name(), jobID, gtmgate.ErrNotFound)
-	}
-	return nil
-}
-
-// AdvanceSchedule moves next_run_at from from to next (compare and set).
-func (s *Store) AdvanceSchedule(ctx context.Context, jobID string, from time.Time, next *time.Time) error {
-	var nv any
-	if next != nil {
-		nv = s.t(*next)
-	}
-	res, err := s.write.ExecContext(ctx, s.q("UPDATE agent_schedules SET next_run_at = ? WHERE job_id = ? AND next_run_at = ?"),
-		nv, jobID, s.t(from))
-	if err != nil {
-		return s.fail("advance schedule", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.fail("advance schedule", err)
-	} else if n == 0 {
-		return fmt.Errorf("%s: advance schedule %s: %w: its next run is no longer %s", s.d.Name(), jobID, gtmgate.ErrConflict, from.Format(time.RFC3339))
-	}
-	return nil
 }
 
 // PutDailyBrief stores a brief, replacing the one of its date.

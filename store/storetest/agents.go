@@ -111,7 +111,7 @@ func testSchedules(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	_, err = s.PutSchedule(ctx, other)
 	must(t, err)
 
-	got, err := s.GetSchedule(ctx, "weekly")
+	got, err := s.GetSchedule(ctx, "acme", "weekly")
 	must(t, err)
 	if got.Description != "Monday review" || got.NextRunAt == nil || !got.NextRunAt.Equal(next) {
 		t.Errorf("get = %+v", got)
@@ -134,24 +134,87 @@ func testSchedules(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 
 	// Two tickers advance the same tick: one wins.
 	later := next.Add(7 * 24 * time.Hour)
-	must(t, s.AdvanceSchedule(ctx, "weekly", next, &later))
-	wantErr(t, s.AdvanceSchedule(ctx, "weekly", next, &later), gtmgate.ErrConflict)
-	got, err = s.GetSchedule(ctx, "weekly")
+	must(t, s.AdvanceSchedule(ctx, "acme", "weekly", next, &later))
+	wantErr(t, s.AdvanceSchedule(ctx, "acme", "weekly", next, &later), gtmgate.ErrConflict)
+	got, err = s.GetSchedule(ctx, "acme", "weekly")
 	must(t, err)
 	if !got.NextRunAt.Equal(later) {
 		t.Errorf("next run after advance = %v, want %v", got.NextRunAt, later)
 	}
-	must(t, s.AdvanceSchedule(ctx, "weekly", later, nil))
+	must(t, s.AdvanceSchedule(ctx, "acme", "weekly", later, nil))
 	due, err = s.ListSchedules(ctx, gtmgate.ScheduleFilter{DueBy: later.Add(time.Hour)})
 	must(t, err)
 	if len(due) != 0 {
 		t.Errorf("a schedule with no next run is due: %+v", due)
 	}
 
-	must(t, s.DeleteSchedule(ctx, "weekly"))
-	wantErr(t, s.DeleteSchedule(ctx, "weekly"), gtmgate.ErrNotFound)
-	_, err = s.GetSchedule(ctx, "weekly")
+	wantErr(t, s.AdvanceSchedule(ctx, "beta", "weekly", later, nil), gtmgate.ErrConflict)
+
+	must(t, s.DeleteSchedule(ctx, "acme", "weekly"))
+	wantErr(t, s.DeleteSchedule(ctx, "acme", "weekly"), gtmgate.ErrNotFound)
+	_, err = s.GetSchedule(ctx, "acme", "weekly")
 	wantErr(t, err, gtmgate.ErrNotFound)
+}
+
+// testSchedulesPerTenant: job ids are each tenant's own. Two tenants may
+// both have a "weekly"; putting one never moves or replaces the other's,
+// each reads, advances and deletes its own, and a tenant's lookup of a name
+// only another uses is not found.
+func testSchedulesPerTenant(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	next := t0.Add(time.Hour)
+	put := func(tenant, task string) bool {
+		t.Helper()
+		created, err := s.PutSchedule(ctx, &gtmgate.Schedule{JobID: "weekly", TenantID: tenant, Cron: "@daily", Timezone: "UTC",
+			Agent: &gtmgate.AgentTask{Task: task}, Enabled: true, NextRunAt: &next})
+		must(t, err)
+		return created
+	}
+	if !put("acme", "acme's task") || !put("beta", "beta's task") {
+		t.Fatal("the second tenant's weekly was not created as its own")
+	}
+	if put("beta", "beta's task, replaced") {
+		t.Error("replacing beta's weekly: created = true")
+	}
+	for tenant, task := range map[string]string{"acme": "acme's task", "beta": "beta's task, replaced"} {
+		got, err := s.GetSchedule(ctx, tenant, "weekly")
+		must(t, err)
+		if got.TenantID != tenant || got.Agent.Task != task {
+			t.Errorf("%s's weekly = %s %q", tenant, got.TenantID, got.Agent.Task)
+		}
+		list, err := s.ListSchedules(ctx, gtmgate.ScheduleFilter{TenantID: tenant})
+		must(t, err)
+		if len(list) != 1 || list[0].Agent.Task != task {
+			t.Errorf("%s's schedules = %+v", tenant, list)
+		}
+	}
+	byName, err := s.ListSchedules(ctx, gtmgate.ScheduleFilter{JobID: "weekly"})
+	must(t, err)
+	if len(byName) != 2 || byName[0].TenantID != "acme" || byName[1].TenantID != "beta" {
+		t.Errorf("schedules named weekly = %+v", byName)
+	}
+	_, err = s.GetSchedule(ctx, "gamma", "weekly")
+	wantErr(t, err, gtmgate.ErrNotFound)
+	wantErr(t, s.DeleteSchedule(ctx, "gamma", "weekly"), gtmgate.ErrNotFound)
+
+	later := next.Add(24 * time.Hour)
+	must(t, s.AdvanceSchedule(ctx, "acme", "weekly", next, &later))
+	if got, _ := s.GetSchedule(ctx, "beta", "weekly"); !got.NextRunAt.Equal(next) {
+		t.Errorf("advancing acme's weekly moved beta's to %v", got.NextRunAt)
+	}
+	must(t, s.DeleteSchedule(ctx, "acme", "weekly"))
+	if _, err := s.GetSchedule(ctx, "beta", "weekly"); err != nil {
+		t.Errorf("deleting acme's weekly: beta's is %v", err)
+	}
+
+	// Each tenant's tick of its own weekly gets its run.
+	for _, tenant := range []string{"acme", "beta"} {
+		must(t, s.CreateAgentRun(ctx, &gtmgate.AgentRun{ID: "run_" + tenant, TenantID: tenant, Status: gtmgate.RunQueued,
+			Trigger: gtmgate.TriggerSchedule, ScheduleID: "weekly", ScheduledFor: &next, CreatedAt: t0}))
+	}
+	wantErr(t, s.CreateAgentRun(ctx, &gtmgate.AgentRun{ID: "run_beta2", TenantID: "beta", Status: gtmgate.RunQueued,
+		Trigger: gtmgate.TriggerSchedule, ScheduleID: "weekly", ScheduledFor: &next, CreatedAt: t0}), gtmgate.ErrConflict)
 }
 
 func testDailyBriefs(t *testing.T, open func(t *testing.T) gtmgate.Store) {

@@ -65,6 +65,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"Deliveries", testDeliveries},
 		{"AgentRuns", testAgentRuns},
 		{"Schedules", testSchedules},
+		{"SchedulesPerTenant", testSchedulesPerTenant},
 		{"DailyBriefs", testDailyBriefs},
 		{"BillingPlans", testBillingPlans},
 		{"UsageRollups", testUsageRollups},
