@@ -40,6 +40,7 @@ type discoveryMethod struct {
 	MediaUpload *struct {
 		Accept []string `json:"accept"`
 	} `json:"mediaUpload"`
+	Scopes []string `json:"scopes"`
 }
 
 type discoveryParam struct {
@@ -88,7 +89,7 @@ func fromDiscovery(spec *apispec.Spec, b []byte, t target) error {
 		if !ok {
 			continue
 		}
-		op := apispec.Operation{ID: m.ID, Method: m.HTTPMethod, Path: "/" + doc.ServicePath + m.Path}
+		op := apispec.Operation{ID: m.ID, Method: m.HTTPMethod, Path: "/" + doc.ServicePath + m.Path, Scopes: slices.Sorted(slices.Values(m.Scopes))}
 		for _, name := range sortedKeys(m.Parameters) {
 			op.Params = append(op.Params, discoveryParamOf(name, m.Parameters[name]))
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
@@ -25,6 +26,8 @@ type openAPIDoc struct {
 type openAPIOperation struct {
 	OperationID string         `json:"operationId"`
 	Parameters  []openAPIParam `json:"parameters"`
+	// Security lists alternative requirements: any one of them admits a call.
+	Security    []map[string][]string `json:"security"`
 	RequestBody *struct {
 		Content map[string]struct {
 			Schema *openAPISchema `json:"schema"`
@@ -102,7 +105,7 @@ func fromOpenAPI(spec *apispec.Spec, b []byte, t target) error {
 			if _, done := spec.Operation(id); done {
 				continue
 			}
-			op := apispec.Operation{ID: id, Method: strings.ToUpper(method), Path: path}
+			op := apispec.Operation{ID: id, Method: strings.ToUpper(method), Path: path, Scopes: oauthScopes(o.Security)}
 			for _, p := range o.Parameters {
 				ap := apispec.Param{Name: p.Name, In: p.In, Required: p.Required}
 				if s := p.Schema; s != nil {
@@ -282,5 +285,20 @@ func enumStrings(vs []any) []string {
 			out = append(out, s)
 		}
 	}
+	return out
+}
+
+// oauthScopes are the OAuth 2 scopes of an operation's security
+// requirements, any one of which admits a call (sorted, without repeats).
+func oauthScopes(security []map[string][]string) []string {
+	var out []string
+	for _, req := range security {
+		for _, s := range req["oauth2"] {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }

@@ -102,3 +102,18 @@ func TestOpenAPICorrectionOfMissingField(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestOAuthScopes(t *testing.T) {
+	for _, tc := range []struct {
+		security []map[string][]string
+		want     string
+	}{
+		{nil, ""},
+		{[]map[string][]string{{"oauth2": {"crm.objects.contacts.read"}}, {"private_apps": {"x"}}}, "crm.objects.contacts.read"},
+		{[]map[string][]string{{"oauth2": {"b", "a"}}, {"oauth2": {"a", "c"}}}, "a b c"},
+	} {
+		if got := strings.Join(oauthScopes(tc.security), " "); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.security, got, tc.want)
+		}
+	}
+}

@@ -77,6 +77,9 @@ type Operation struct {
 	RequestType string `json:"request_type,omitempty"`
 	// Reference is the page an operation was transcribed from.
 	Reference string `json:"reference,omitempty"`
+	// Scopes are the OAuth scopes the provider accepts for the operation:
+	// a token holding any one of them may call it.
+	Scopes []string `json:"scopes,omitempty"`
 
 	pattern *regexp.Regexp
 	names   []string
