@@ -142,6 +142,10 @@ type Request struct {
 	Mutating bool
 	// Token is the tenant's credential; nil sends none.
 	Token gtmgate.TokenSource
+	// Secrets are credentials the request carries in Path or Query rather
+	// than through Authorize (a token sent for introspection); errors
+	// redact them as they redact Token's.
+	Secrets []string
 }
 
 // Response is a successful provider response.
@@ -162,7 +166,7 @@ func (c *Client) Do(ctx context.Context, req *Request, out any) error {
 	}
 	if err := fastjson.Unmarshal(resp.Body, out); err != nil {
 		return &gtmgate.Error{Code: gtmgate.EUpstream, Message: c.opts.Provider + " returned a response that is not the expected JSON",
-			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body))}, Err: err}
+			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body, req.Secrets...))}, Err: err}
 	}
 	return nil
 }
@@ -201,7 +205,7 @@ func (c *Client) DoRaw(ctx context.Context, req *Request) (*Response, error) {
 			refreshed = true
 			fresh, err := req.Token.Refresh(ctx, token)
 			if err != nil {
-				return nil, withDetail(err, c.statusError(resp, token))
+				return nil, withDetail(err, c.statusError(resp, req.secrets(token)))
 			}
 			token = fresh
 			continue
@@ -214,8 +218,13 @@ func (c *Client) DoRaw(ctx context.Context, req *Request) (*Response, error) {
 				continue
 			}
 		}
-		return nil, c.statusError(resp, token)
+		return nil, c.statusError(resp, req.secrets(token))
 	}
+}
+
+// secrets are the credentials a request carries: its token and Secrets.
+func (req *Request) secrets(token string) []string {
+	return append([]string{token}, req.Secrets...)
 }
 
 func (c *Client) attempt(ctx context.Context, req *Request, body []byte, contentType, token string) (*Response, error) {
@@ -257,6 +266,7 @@ func (c *Client) attempt(ctx context.Context, req *Request, body []byte, content
 	resp, err := c.opts.HTTPClient.Do(hr)
 	if err != nil {
 		addTiming(ctx, time.Since(start))
+		err = redactURL(err, req.secrets(token))
 		if isTimeout(err) {
 			return nil, c.timeoutError(err)
 		}
@@ -317,8 +327,8 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-func (c *Client) statusError(resp *Response, token string) error {
-	detail := gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body, token))}
+func (c *Client) statusError(resp *Response, secrets []string) error {
+	detail := gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body, secrets...))}
 	msg := ProviderMessage(resp.Body)
 	if resp.Status == http.StatusTooManyRequests {
 		e := &gtmgate.Error{Code: gtmgate.ERateLimited, Message: c.opts.Provider + " rate-limited the request", Detail: detail,
@@ -330,7 +340,7 @@ func (c *Client) statusError(resp *Response, token string) error {
 	}
 	text := fmt.Sprintf("%s rejected the request (HTTP %d)", c.opts.Provider, resp.Status)
 	if msg != "" {
-		text += ": " + Redact([]byte(msg), token).String()
+		text += ": " + Redact([]byte(msg), secrets...).String()
 	}
 	e := &gtmgate.Error{Code: gtmgate.EUpstream, Message: text, Detail: detail}
 	if resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden {
@@ -342,6 +352,18 @@ func (c *Client) statusError(resp *Response, token string) error {
 func (c *Client) timeoutError(err error) error {
 	return &gtmgate.Error{Code: gtmgate.EUpstreamTimeout, Message: fmt.Sprintf("%s did not answer within %s", c.opts.Provider, c.opts.Timeout),
 		Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider}, Err: err}
+}
+
+// redactURL removes credentials from the URL a transport error quotes (its
+// query may carry keys or a token), since the error's text is logged.
+func redactURL(err error, secrets []string) error {
+	ue, ok := err.(*url.Error)
+	if !ok {
+		return err
+	}
+	copy := *ue
+	copy.URL = Redact([]byte(ue.URL), secrets...).String()
+	return &copy
 }
 
 func isTimeout(err error) bool {
