@@ -16,12 +16,17 @@ import (
 // access token). It returns gtmgate.ErrNotFound when the token is unknown.
 type TokenVerifier func(ctx context.Context, token string) (*gtmgate.Principal, error)
 
+// errInvalidToken marks a bearer token that was presented but is not valid:
+// unknown, expired or revoked.
+var errInvalidToken = errors.New("invalid bearer token")
+
 // Authenticator resolves the bearer credential of a gateway request.
 type Authenticator struct {
 	Tokens gtmgate.TokenStore
 	// OAuth, when set, is tried for tokens that are not tenant tokens.
 	OAuth TokenVerifier
-	// Challenge is the WWW-Authenticate value of a 401 (defaults to Bearer).
+	// Challenge is the WWW-Authenticate value of a 401 (defaults to Bearer);
+	// a bad token's 401 adds error="invalid_token" to it.
 	Challenge string
 	// Guard throttles wrong bearer tokens per client address.
 	Guard *throttle.Guard
@@ -75,7 +80,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*gtmgate.Principal, error
 		}
 	}
 	a.Guard.Fail(r)
-	return nil, gtmgate.Errorf(gtmgate.EUnauthorized, "invalid, expired or revoked token")
+	return nil, &gtmgate.Error{Code: gtmgate.EUnauthorized, Message: "invalid, expired or revoked token", Err: errInvalidToken}
 }
 
 // Require wraps next so that it runs only for authenticated callers, with the
@@ -84,8 +89,8 @@ func (a *Authenticator) Require(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := a.Authenticate(r)
 		if err != nil {
-			if gtmgate.ErrorCode(err) == gtmgate.EUnauthorized && a.Challenge != "" {
-				w.Header().Set("WWW-Authenticate", a.Challenge)
+			if gtmgate.ErrorCode(err) == gtmgate.EUnauthorized {
+				w.Header().Set("WWW-Authenticate", a.challenge(errors.Is(err, errInvalidToken)))
 			}
 			jsonapi.WriteError(w, r, err)
 			return
@@ -98,4 +103,21 @@ func (a *Authenticator) Require(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(gtmgate.NewContextWithPrincipal(r.Context(), p)))
 	})
+}
+
+// challenge is the WWW-Authenticate value of a 401 (RFC 6750 §3): a request
+// that carried no bearer token gets the bare challenge, with no error code;
+// one whose token is not valid gets error="invalid_token".
+func (a *Authenticator) challenge(invalidToken bool) string {
+	c := a.Challenge
+	if c == "" {
+		c = "Bearer"
+	}
+	if !invalidToken {
+		return c
+	}
+	if c == "Bearer" {
+		return `Bearer error="invalid_token"`
+	}
+	return c + `, error="invalid_token"`
 }

@@ -90,7 +90,7 @@ func New(opts Options) http.Handler {
 		}
 		return &auth.TokenInfo{UserID: p.TenantID, Scopes: p.Scopes, Extra: extra}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	return checkOrigin(opts.AllowedOrigins, opts.LoopbackOrigins, opts.Require(withStepUp(opts.DenyScope, withInfo(streamable))))
+	return checkOrigin(opts.AllowedOrigins, opts.LoopbackOrigins, opts.Require(withStepUp(opts.DenyScope, withInfo(protocolErrors(opts.MaxBodyBytes, streamable)))))
 }
 
 // withStepUp gives each request a step-up flag that its tool handlers can set
