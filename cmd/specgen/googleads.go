@@ -233,8 +233,11 @@ func (g *adsGen) operation(id string) error {
 	if r.Method == "" {
 		return fmt.Errorf("%s has no google.api.http binding", id)
 	}
+	if len(r.Scopes) == 0 {
+		return fmt.Errorf("%s: service %s declares no google.api.oauth_scopes", id, svc)
+	}
 	req := g.ps.resolve(r.Package, r.Request)
-	op := apispec.Operation{ID: id, Method: r.Method}
+	op := apispec.Operation{ID: id, Method: r.Method, Scopes: slices.Sorted(slices.Values(r.Scopes))}
 	op.Path = httpVar.ReplaceAllStringFunc(r.Path, func(v string) string {
 		m := httpVar.FindStringSubmatch(v)
 		p := apispec.Param{Name: m[1], In: "path", Required: true, Type: "string"}

@@ -28,6 +28,8 @@ option go_package = "x;services";
 // GoogleAdsService. /* not a comment */
 service GoogleAdsService {
   option (google.api.default_host) = "googleads.googleapis.com";
+  option (google.api.oauth_scopes) =
+      "https://www.googleapis.com/auth/adwords";
   rpc Search(SearchGoogleAdsRequest) returns (SearchGoogleAdsResponse) {
     option (google.api.http) = {
       post: "/v99/customers/{customer_id=*}/googleAds:search"
@@ -43,6 +45,8 @@ service CampaignService {
   rpc MutateCampaigns(MutateCampaignsRequest) returns (MutateCampaignsResponse) {
     option (google.api.http) = { post: "/v99/customers/{customer_id=*}/campaigns:mutate" body: "*" };
   }
+  option (google.api.oauth_scopes) = "https://www.googleapis.com/auth/adwords,"
+      "https://www.googleapis.com/auth/cloud-platform";
 }
 message SearchGoogleAdsRequest {
   string customer_id = 1 [(google.api.field_behavior) = REQUIRED];
@@ -182,6 +186,14 @@ func TestGoogleAdsProtos(t *testing.T) {
 	if search.ID != "GoogleAdsService.Search" || search.Method != "POST" || search.Path != "/v99/customers/{customer_id}/googleAds:search" ||
 		len(search.Params) != 1 || search.Params[0].Name != "customer_id" || search.Request.Ref != "services.SearchGoogleAdsRequest" {
 		t.Errorf("search = %+v", search)
+	}
+	// Each RPC takes its service's google.api.oauth_scopes, declared before
+	// or after the RPCs, adjacent strings concatenated.
+	for i, want := range [][]string{{"https://www.googleapis.com/auth/adwords"},
+		{"https://www.googleapis.com/auth/adwords", "https://www.googleapis.com/auth/cloud-platform"}} {
+		if got := spec.Operations[i].Scopes; !slices.Equal(got, want) {
+			t.Errorf("%s scopes = %q, want %q", spec.Operations[i].ID, got, want)
+		}
 	}
 	req := spec.Schemas["services.SearchGoogleAdsRequest"]
 	if _, inBody := req.Properties["customerId"]; inBody || !slices.Equal(req.Required, []string{"query"}) || req.Properties["pageSize"].Type != "integer" {

@@ -11,7 +11,8 @@ import (
 // and RPCs with their HTTP bindings, by fully qualified name. The parser
 // knows the subset of proto3 that Google's API protos use (messages, nested
 // messages and enums, oneof, optional, repeated, map, options, services with
-// google.api.http); it is not a general protobuf compiler.
+// google.api.oauth_scopes and google.api.http); it is not a general protobuf
+// compiler.
 type protoSet struct {
 	messages map[string]*protoMessage
 	enums    map[string][]string
@@ -40,6 +41,9 @@ type protoRPC struct {
 	Request, Response      string
 	// HTTP binding (google.api.http): method, path template, body.
 	Method, Path, Body string
+	// Scopes are the service's google.api.oauth_scopes: a token holding any
+	// one may call its RPCs.
+	Scopes []string
 }
 
 func newProtoSet() *protoSet {
@@ -326,19 +330,49 @@ func (p *protoParser) enum(scope string) {
 func (p *protoParser) service() {
 	svc := p.next()
 	p.expect("{")
+	first := len(p.set.rpcs)
+	var scopes []string
 	for !p.done() {
 		switch t := p.next(); t {
 		case "}":
+			for i := first; i < len(p.set.rpcs); i++ {
+				p.set.rpcs[i].Scopes = scopes
+			}
 			return
 		case ";":
 		case "option":
-			p.skipStatement()
+			if s, ok := p.oauthScopes(); ok {
+				scopes = s
+			}
 		case "rpc":
 			p.rpc(svc)
 		default:
 			p.fail("unexpected %q in service %s", t, svc)
 		}
 	}
+}
+
+// oauthScopes reads the rest of an option statement: the scopes of
+// "(google.api.oauth_scopes) = "a," "b";" (adjacent strings concatenated,
+// scopes separated by commas), or false for another option, skipped.
+func (p *protoParser) oauthScopes() ([]string, bool) {
+	if p.i+3 >= len(p.toks) || p.toks[p.i] != "(" || p.toks[p.i+1] != "google.api.oauth_scopes" || p.toks[p.i+2] != ")" || p.toks[p.i+3] != "=" {
+		p.skipStatement()
+		return nil, false
+	}
+	p.i += 4
+	var value strings.Builder
+	for !p.done() && p.peek() != ";" {
+		value.WriteString(unquote(p.next()))
+	}
+	p.expect(";")
+	var scopes []string
+	for _, s := range strings.Split(value.String(), ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			scopes = append(scopes, s)
+		}
+	}
+	return scopes, true
 }
 
 func (p *protoParser) rpc(svc string) {

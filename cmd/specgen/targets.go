@@ -99,6 +99,9 @@ var targets = map[string]target{
 	// campaigns.go, keywords.go, rows.go' micros metrics, the report tool's
 	// examples) and the sandbox use. The facts also list the error codes of
 	// the kinds the sandbox answers with, and google.rpc.Code's statuses.
+	// Each operation's scopes are its service's google.api.oauth_scopes:
+	// https://www.googleapis.com/auth/adwords, the API's one OAuth scope
+	// (developers.google.com/google-ads/api/docs/oauth/overview).
 	"google_ads": {format: "googleads-proto", out: "provider/googleads/apispec.json", pathVersion: true,
 		operations: []string{"GoogleAdsService.Search", "CampaignService.MutateCampaigns",
 			"CampaignBudgetService.MutateCampaignBudgets", "CampaignCriterionService.MutateCampaignCriteria"},

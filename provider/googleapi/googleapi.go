@@ -1,7 +1,8 @@
 // Package googleapi holds what the Google adapters (ga4, searchconsole, gmail,
 // gcalendar) and their sandboxes share: Google's JSON error body, the
 // sandbox's bearer check and fault injection, JSON encoding for sandbox
-// handlers, and the list result shape every Google tool returns.
+// handlers, the list result shape every Google tool returns, and the
+// tokeninfo endpoint that reports an access token's granted scopes.
 //
 // Result shape: a list action returns {"items": [...], "next_cursor": "…"},
 // next_cursor omitted on the last page; pass it back as cursor for the next.

@@ -57,6 +57,7 @@ type Sandbox struct {
 	requests  int
 	now       func() time.Time
 	mux       *http.ServeMux
+	scopes    []string // granted to SandboxToken (GrantScopes); nil: sandboxScopes
 	// Spec checks the traffic of the paths HubSpot's spec describes
 	// (specChecked) against it.
 	Spec *apispec.Enforcer
@@ -161,9 +162,14 @@ func (s *Sandbox) datedVersion(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// ServeHTTP authenticates, checks the request against the spec where it
-// describes the path, then serves it.
+// ServeHTTP serves HubSpot's OAuth token information (serveOAuth), else
+// authenticates, checks the request against the spec where it describes the
+// path, then serves it.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/oauth/") {
+		s.serveOAuth(w, r)
+		return
+	}
 	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
 		s.writeError(w, http.StatusUnauthorized, "INVALID_AUTHENTICATION",
 			"Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview")

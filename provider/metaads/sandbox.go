@@ -29,6 +29,7 @@ const SandboxToken = "sandbox-meta-ads-token"
 //	GET  /{version}/act_{id}/campaigns   fields, effective_status, limit, after
 //	GET  /{version}/{campaign_id}        fields
 //	POST /{version}/{campaign_id}        status, daily_budget, lifetime_budget (form or JSON)
+//	GET  /{version}/me/permissions       the token's permissions (GrantScopes), outside the spec's checks
 //
 // It accepts the token as "Authorization: Bearer sandbox-meta-ads-token" or
 // access_token, answers with Graph API error bodies ({"error": {message, type,
@@ -56,6 +57,7 @@ type Sandbox struct {
 	faults   []int
 	posts    []int
 	requests int
+	granted  []string // permissions of SandboxToken (GrantScopes); nil: adsPermissions
 }
 
 // NewSandbox returns the Meta sandbox seeded with two ad accounts of
@@ -127,6 +129,10 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.expired(version) {
 		newest := catalogue().Versions[len(catalogue().Versions)-1].Name
 		writeGraphError(w, 400, errDeprecatedVersion, "(#2635) You are calling a deprecated version of the Ads API. Please update to the latest version: "+newest+".")
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/"+version+"/me/permissions" {
+		s.servePermissions(w)
 		return
 	}
 	s.Spec.ServeHTTP(w, r)

@@ -10,10 +10,10 @@
 //	go run ./provider/metaads/internal/sdkspec -sdk /tmp/fbsdk/src/main/java/com/facebook/ads/sdk \
 //	    -tag v26.0.0 -commit a73f92d1d0df9982954a0e754ba297cd535d7ff0 -retrieved 2026-11-25 -out provider/metaads/apispec.json
 //
-// Three facts the SDK does not carry are written from Graph API reference
+// Four facts the SDK does not carry are written from Graph API reference
 // pages, each cited in the file's "sources" fact: the list envelope and its
-// cursor parameters, the error envelope, and the {"success": true} answer to
-// a node update.
+// cursor parameters, the error envelope, the {"success": true} answer to a
+// node update, and the permissions (OAuth scopes) that admit each call.
 package main
 
 import (
@@ -35,14 +35,23 @@ type operation struct {
 	paging                   bool   // an edge read: cursor parameters and the list envelope
 	item                     string // the class of the answer (of its items for an edge)
 	form                     bool   // a change sent as form fields
+	scopes                   []string
 }
 
+// The permissions (OAuth scopes) that admit a call, from Meta's permissions
+// reference (sources "scopes"): ads_read reads ads data, ads_management
+// reads and changes it. The SDK does not carry them.
+var (
+	readScopes   = []string{"ads_management", "ads_read"}
+	changeScopes = []string{"ads_management"}
+)
+
 var operations = []operation{
-	{id: "AdAccount.api_get", class: "AdAccount", request: "APIRequestGet", path: "/act_{adAccountId}", item: "AdAccount"},
-	{id: "AdAccount.get_insights", class: "AdAccount", request: "APIRequestGetInsights", path: "/act_{adAccountId}/insights", paging: true, item: "AdsInsights"},
-	{id: "AdAccount.get_campaigns", class: "AdAccount", request: "APIRequestGetCampaigns", path: "/act_{adAccountId}/campaigns", paging: true, item: "Campaign"},
-	{id: "Campaign.api_get", class: "Campaign", request: "APIRequestGet", path: "/{campaignId}", item: "Campaign"},
-	{id: "Campaign.api_update", class: "Campaign", request: "APIRequestUpdate", path: "/{campaignId}", form: true},
+	{id: "AdAccount.api_get", class: "AdAccount", request: "APIRequestGet", path: "/act_{adAccountId}", item: "AdAccount", scopes: readScopes},
+	{id: "AdAccount.get_insights", class: "AdAccount", request: "APIRequestGetInsights", path: "/act_{adAccountId}/insights", paging: true, item: "AdsInsights", scopes: readScopes},
+	{id: "AdAccount.get_campaigns", class: "AdAccount", request: "APIRequestGetCampaigns", path: "/act_{adAccountId}/campaigns", paging: true, item: "Campaign", scopes: readScopes},
+	{id: "Campaign.api_get", class: "Campaign", request: "APIRequestGet", path: "/{campaignId}", item: "Campaign", scopes: readScopes},
+	{id: "Campaign.api_update", class: "Campaign", request: "APIRequestUpdate", path: "/{campaignId}", form: true, scopes: changeScopes},
 }
 
 // schemaClasses are the node classes whose fields are transcribed; any other
@@ -54,6 +63,7 @@ var sources = map[string]string{
 	"paging":              "https://developers.facebook.com/docs/graph-api/results",
 	"GraphError":          "https://developers.facebook.com/docs/graph-api/guides/error-handling",
 	"Campaign.api_update": "https://developers.facebook.com/docs/marketing-api/reference/ad-campaign-group#Updating",
+	"scopes":              "https://developers.facebook.com/docs/permissions (ads_read, ads_management)",
 }
 
 func main() {
@@ -141,7 +151,7 @@ func build(dir, tag, commit, retrieved string) (*apispec.Spec, error) {
 		if req == nil {
 			return nil, fmt.Errorf("%s.%s: no such request class", o.class, o.request)
 		}
-		op := apispec.Operation{ID: o.id, Method: req.method, Path: "/" + version + o.path}
+		op := apispec.Operation{ID: o.id, Method: req.method, Path: "/" + version + o.path, Scopes: o.scopes}
 		for _, v := range templateVars(o.path) {
 			op.Params = append(op.Params, apispec.Param{Name: v, In: "path", Required: true, Type: "string"})
 		}
