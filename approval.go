@@ -6,14 +6,16 @@ import (
 )
 
 // Approval states. A gate starts pending; approve moves it to approved and then
-// executed or failed once the stored call ran; reject and expiry are final.
+// executed or failed once the stored call ran; reject, expiry and withdrawal
+// (the agent run whose step it holds was cancelled) are final.
 const (
-	ApprovalPending  = "pending"
-	ApprovalApproved = "approved"
-	ApprovalExecuted = "executed"
-	ApprovalFailed   = "failed"
-	ApprovalRejected = "rejected"
-	ApprovalExpired  = "expired"
+	ApprovalPending   = "pending"
+	ApprovalApproved  = "approved"
+	ApprovalExecuted  = "executed"
+	ApprovalFailed    = "failed"
+	ApprovalRejected  = "rejected"
+	ApprovalExpired   = "expired"
+	ApprovalWithdrawn = "withdrawn"
 )
 
 // Approval is a gated tool call waiting for, or past, a human decision.
@@ -42,6 +44,9 @@ type Approval struct {
 	IncidentID string `json:"incident_id,omitempty"`
 	// ParentRequestID is the agent run's request a held step belongs to.
 	ParentRequestID string `json:"parent_request_id,omitempty"`
+	// RunID is the agent run whose step the gate holds; cancelling the run
+	// withdraws the gate.
+	RunID string `json:"run_id,omitempty"`
 }
 
 // Gate kinds.
@@ -70,6 +75,17 @@ func (a *Approval) AsOf(now time.Time) *Approval {
 		a.Status = ApprovalExpired
 	}
 	return a
+}
+
+// ApprovalWithdrawal withdraws the pending gates of an agent run that was
+// cancelled: they can no longer be approved.
+type ApprovalWithdrawal struct {
+	TenantID string
+	RunID    string
+	// Reason says why (the run's cancellation); By who cancelled it.
+	Reason string
+	By     string
+	At     time.Time
 }
 
 // ApprovalDecision moves a pending approval to approved or rejected.

@@ -16,6 +16,9 @@ type Principal struct {
 	Kind     string
 	ClientID string
 	Scopes   []string
+	// RunID is set on the calls of an agent run: a gate one of them creates
+	// belongs to the run.
+	RunID string
 }
 
 // Scopes of OAuth access tokens. tools:read allows listing tools and calling

@@ -135,6 +135,9 @@ type ApprovalStore interface {
 	// FinishApproval stores the outcome of an approved gate's execution
 	// (status executed or failed); ErrConflict unless it is approved.
 	FinishApproval(ctx context.Context, id, status string, result []byte) error
+	// WithdrawApprovals moves every pending, unexpired gate of w's run to
+	// withdrawn, with the reason, in one statement, and reports how many.
+	WithdrawApprovals(ctx context.Context, w ApprovalWithdrawal) (int64, error)
 }
 
 // ProviderOAuth configures the durable refresh of one provider account's token.

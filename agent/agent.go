@@ -160,8 +160,14 @@ func (a *Agents) Get(ctx context.Context, tenantID, id string) (*gtmgate.AgentRu
 }
 
 // Cancel ends a run that has not finished; its current step (if any) still
-// completes, nothing after it starts.
+// completes, nothing after it starts. Its pending gates are withdrawn
+// first, so none can be approved once the run is cancelled.
 func (a *Agents) Cancel(ctx context.Context, tenantID, id, by string) (*gtmgate.AgentRun, error) {
+	return a.cancel(ctx, tenantID, id, by, "cancelled by "+by)
+}
+
+// cancel ends a run with reason.
+func (a *Agents) cancel(ctx context.Context, tenantID, id, by, reason string) (*gtmgate.AgentRun, error) {
 	for range 5 {
 		r, err := a.Get(ctx, tenantID, id)
 		if err != nil {
@@ -170,7 +176,10 @@ func (a *Agents) Cancel(ctx context.Context, tenantID, id, by string) (*gtmgate.
 		if gtmgate.RunFinished(r.Status) {
 			return r, &gtmgate.Error{Code: gtmgate.EConflict, Message: "agent run " + id + " is " + r.Status + ", not running", Detail: view(r)}
 		}
-		a.finish(r, gtmgate.RunCancelled, "cancelled by "+by)
+		if err := a.withdraw(ctx, r, by, reason); err != nil {
+			return nil, err
+		}
+		a.finish(r, gtmgate.RunCancelled, reason)
 		if err := a.opts.Store.SaveAgentRun(ctx, r); errors.Is(err, gtmgate.ErrConflict) {
 			continue // the worker saved a step meanwhile; cancel the newer state
 		} else if err != nil {
@@ -179,6 +188,30 @@ func (a *Agents) Cancel(ctx context.Context, tenantID, id, by string) (*gtmgate.
 		return r, nil
 	}
 	return nil, gtmgate.Errorf(gtmgate.EConflict, "agent run %s kept changing; try again", id)
+}
+
+// withdraw withdraws the pending gates of a run being cancelled.
+func (a *Agents) withdraw(ctx context.Context, r *gtmgate.AgentRun, by, reason string) error {
+	n, err := a.opts.Store.WithdrawApprovals(ctx, gtmgate.ApprovalWithdrawal{TenantID: r.TenantID, RunID: r.ID,
+		Reason: "agent run " + r.ID + " was " + reason, By: by, At: a.opts.Now()})
+	if err != nil {
+		return fmt.Errorf("withdraw the gates of run %s: %w", r.ID, err)
+	}
+	if n > 0 {
+		a.opts.Logger.Info("agent: gates of a cancelled run withdrawn", "run_id", r.ID, "gates", n)
+	}
+	return nil
+}
+
+// withdrawIfEnded withdraws the gates of a run found finished (cancelled)
+// while a job was working on it: a step it was running may have been held
+// after the cancel withdrew the run's gates.
+func (a *Agents) withdrawIfEnded(ctx context.Context, id string) error {
+	r, err := a.opts.Store.GetAgentRun(ctx, id)
+	if err != nil || !gtmgate.RunFinished(r.Status) {
+		return err
+	}
+	return a.withdraw(ctx, r, "gtmgate", r.Reason)
 }
 
 // Decided wakes the run parked on a decided gate (toolrun.Options.Decided).

@@ -42,9 +42,11 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	for !gtmgate.RunFinished(r.Status) {
 		parked, err := a.advance(ctx, r)
 		if errors.Is(err, gtmgate.ErrConflict) {
-			// Cancelled (or changed by an operator) since it was read.
+			// Cancelled (or changed by an operator) since it was read. A
+			// step under way meanwhile may have left a gate the cancel did
+			// not see: withdraw it too.
 			a.opts.Logger.Info("agent: run changed while working; stopping this job", "run_id", r.ID)
-			return nil
+			return a.withdrawIfEnded(ctx, r.ID)
 		}
 		if err != nil {
 			return err
@@ -142,7 +144,7 @@ func (a *Agents) plan(r *gtmgate.AgentRun, callID, tool string, input json.RawMe
 // principal is who a run's calls act as: the tenant, with no more rights
 // than the credential that started it.
 func principal(r *gtmgate.AgentRun) *gtmgate.Principal {
-	p := &gtmgate.Principal{TenantID: r.TenantID, KeyID: runKey(r.ID), Kind: "agent"}
+	p := &gtmgate.Principal{TenantID: r.TenantID, KeyID: runKey(r.ID), Kind: "agent", RunID: r.ID}
 	if r.Scopes != nil {
 		p.Kind, p.Scopes = gtmgate.PrincipalOAuth, r.Scopes
 	}
@@ -320,6 +322,8 @@ func (a *Agents) resumeGate(ctx context.Context, r *gtmgate.AgentRun) (bool, err
 			text = "an operator rejected this call: " + ap.Reason
 		case gtmgate.ApprovalExpired:
 			text = "nobody approved this call before the gate expired; it was not executed"
+		case gtmgate.ApprovalWithdrawn:
+			text = "the gate was withdrawn and the call not executed: " + ap.Reason
 		case gtmgate.ApprovalFailed:
 			var body struct {
 				Error struct{ Code, Message string } `json:"error"`

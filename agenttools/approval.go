@@ -37,12 +37,13 @@ func LookupApproval(ctx context.Context, store gtmgate.ApprovalStore, tenantID, 
 	v := &ApprovalView{ApprovalID: a.ID, Status: status, Tool: a.Tool, Action: a.Action, CreatedAt: a.CreatedAt,
 		ExpiresAt: a.ExpiresAt, DecidedAt: a.DecidedAt, Reason: a.Reason, Result: a.Result}
 	v.Next = map[string]string{
-		gtmgate.ApprovalPending:  "waiting for an operator; check again later",
-		gtmgate.ApprovalApproved: "approved and executing; check again shortly",
-		gtmgate.ApprovalExecuted: "the call ran; its result is in result",
-		gtmgate.ApprovalFailed:   "the call ran and failed; the error is in result",
-		gtmgate.ApprovalRejected: "an operator rejected it; do not retry without addressing the reason",
-		gtmgate.ApprovalExpired:  "nobody decided in time; make the call again to request a new approval",
+		gtmgate.ApprovalPending:   "waiting for an operator; check again later",
+		gtmgate.ApprovalApproved:  "approved and executing; check again shortly",
+		gtmgate.ApprovalExecuted:  "the call ran; its result is in result",
+		gtmgate.ApprovalFailed:    "the call ran and failed; the error is in result",
+		gtmgate.ApprovalRejected:  "an operator rejected it; do not retry without addressing the reason",
+		gtmgate.ApprovalExpired:   "nobody decided in time; make the call again to request a new approval",
+		gtmgate.ApprovalWithdrawn: "the agent run that made this call was cancelled, so the call was withdrawn and will not run; reason says why",
 	}[status]
 	return v, nil
 }
@@ -53,7 +54,7 @@ func approvalStatusTool(store Store, now func() time.Time) gtmgate.Tool {
 		Domain: "agents",
 		Title:  "Check an approval gate",
 		Description: "Look up a call that was held for human approval (APPROVAL_REQUIRED gave you its approval_id): " +
-			"pending, approved, executed (with its result), failed, rejected (with the reason) or expired.",
+			"pending, approved, executed (with its result), failed, rejected (with the reason), expired, or withdrawn (its agent run was cancelled).",
 		Actions: []gtmgate.Action{{Name: "get", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"approval_id"}}},
 		Properties: map[string]*jsonschema.Schema{
 			"approval_id": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(64), Description: "The approval_id from APPROVAL_REQUIRED."},

@@ -235,13 +235,34 @@ func (c *Console) approvals(w http.ResponseWriter, r *http.Request, _ *session) 
 	f := &fetch{c: c, r: r}
 	var pending, decided struct{ Approvals []obj }
 	f.get("/admin/approvals?status=pending&limit=200", &pending)
-	f.get("/admin/approvals?limit=50", &decided)
+	f.get("/admin/approvals?status=all&limit=50", &decided)
 	decided.Approvals = slices.DeleteFunc(decided.Approvals, func(a obj) bool { return a["status"] == gtmgate.ApprovalPending })
 	for _, a := range pending.Approvals {
 		a["input_pretty"] = indent(a["input"])
 	}
+	c.runStates(r, append(pending.Approvals, decided.Approvals...))
 	c.render(w, r, http.StatusOK, "approvals", &page{Title: "Approvals", Nav: "approvals", Error: f.message(), Refresh: 15,
 		Data: obj{"pending": pending.Approvals, "decided": decided.Approvals}})
+}
+
+// runStates puts beside each gate held for an agent run the run's state
+// (run_status, run_reason), so an operator sees a gate whose run has ended.
+func (c *Console) runStates(r *http.Request, gates []obj) {
+	runs := map[string]obj{}
+	for _, a := range gates {
+		id := anyString(a["run_id"])
+		if id == "" {
+			continue
+		}
+		run, seen := runs[id]
+		if !seen {
+			if err := c.call(r, http.MethodGet, "/admin/agent-runs/"+esc(id), nil, &run); err != nil {
+				run = obj{"status": "unknown"}
+			}
+			runs[id] = run
+		}
+		a["run_status"], a["run_reason"] = run["status"], run["reason"]
+	}
 }
 
 func (c *Console) decide(w http.ResponseWriter, r *http.Request, s *session) {

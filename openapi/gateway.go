@@ -295,7 +295,7 @@ func adminOperations() []operation {
 		adm("POST /admin/replay", "replay", "Replay a failed call from the ledger", jsonBody(requestOf[admin.ReplayBody]("entry_id")),
 			jsonOK(200, replay, append([]int{404, 409}, adminErrors...)...)),
 		adm("GET /admin/approvals", "listApprovals", "List approvals (default: pending)", nil, jsonOK(200, listOf[gtmgate.Approval]("approvals"), adminErrors...),
-			tenantQ, queryParam("status", "pending (default), approved, rejected, expired, or all.", str),
+			tenantQ, queryParam("status", "pending (default), approved, executed, failed, rejected, expired, withdrawn (the agent run was cancelled), or all.", str),
 			queryParam("gate", "policy (the tenant's approval policy) or quality (an open quality incident); both when absent.", Schema{"enum": []string{"policy", "quality"}}), limit),
 		adm("GET /admin/approvals/{approval_id}", "getApproval", "Get an approval", nil, jsonOK(200, responseOf[gtmgate.Approval](), withNotFound...)),
 		adm("POST /admin/approvals/{approval_id}/approve", "approve", "Approve: runs the stored call once", decision,

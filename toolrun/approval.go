@@ -46,6 +46,10 @@ func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) er
 		Input: c.req.Input, Source: c.req.Source, RequestID: c.req.RequestID,
 		CreatedAt: now, ExpiresAt: now.Add(r.opts.ApprovalTTL), Gate: gtmgate.GatePolicy, ParentRequestID: c.req.ParentRequestID,
 	}
+	if p := c.req.Principal; p != nil {
+		// An agent run's step: cancelling the run withdraws the gate.
+		a.RunID = p.RunID
+	}
 	why := ""
 	if inc != nil {
 		a.Gate, a.IncidentID = gtmgate.GateQuality, inc.ID
@@ -86,6 +90,10 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 	switch {
 	case errors.Is(err, gtmgate.ErrNotFound):
 		return nil, gtmgate.Errorf(gtmgate.ENotFound, "no approval %q", d.ApprovalID)
+	case errors.Is(err, gtmgate.ErrConflict) && a != nil && a.Status == gtmgate.ApprovalWithdrawn:
+		return a, &gtmgate.Error{Code: gtmgate.EConflict, Detail: a,
+			Message: "approval " + d.ApprovalID + " was withdrawn and cannot be decided: " + a.Reason,
+			Hint:    "the agent run " + a.RunID + " that made this call was cancelled; nothing was executed"}
 	case errors.Is(err, gtmgate.ErrConflict):
 		state := "unknown"
 		if a != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 const approvalCols = `id, tenant_id, status, tool, action, category, account_id, input, source, request_id,
-	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id, parent_request_id`
+	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id, parent_request_id, run_id`
 
 // CreateApproval stores a new gate; ErrConflict when its id exists. An empty
 // status becomes pending.
@@ -28,10 +28,10 @@ func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
 		a.CreatedAt = s.now()
 	}
 	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 		a.ID, a.TenantID, a.Status, a.Tool, a.Action, a.Category, a.AccountID, jsonArg(a.Input), a.Source,
 		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result),
-		a.Gate, a.IncidentID, a.ParentRequestID)
+		a.Gate, a.IncidentID, a.ParentRequestID, a.RunID)
 	if err != nil {
 		return s.fail("create approval", err)
 	}
@@ -162,6 +162,29 @@ func (s *Store) FinishApproval(ctx context.Context, id, status string, result []
 	})
 }
 
+// WithdrawApprovals moves the pending, unexpired gates of a cancelled run
+// to withdrawn in one statement: a decision racing it either comes first
+// (and the gate is no longer pending) or finds the gate withdrawn.
+func (s *Store) WithdrawApprovals(ctx context.Context, w gtmgate.ApprovalWithdrawal) (int64, error) {
+	if w.TenantID == "" || w.RunID == "" {
+		return 0, fmt.Errorf("%s: withdraw approvals: %w", s.d.Name(), gtmgate.Errorf(gtmgate.EValidation, "tenant and run are required"))
+	}
+	if w.At.IsZero() {
+		w.At = s.now()
+	}
+	res, err := s.write.ExecContext(ctx, s.q(`UPDATE approvals SET status = 'withdrawn', decided_at = ?, decided_by = ?, reason = ?
+		WHERE tenant_id = ? AND run_id = ? AND status = 'pending' AND expires_at > ?`),
+		s.t(w.At), w.By, w.Reason, w.TenantID, w.RunID, s.t(w.At))
+	if err != nil {
+		return 0, s.fail("withdraw approvals", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, s.fail("withdraw approvals", err)
+	}
+	return n, nil
+}
+
 // queryRower is a *sql.DB or *sql.Tx.
 type queryRower interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
@@ -175,7 +198,7 @@ func scanApproval(r scanner) (*gtmgate.Approval, error) {
 	var a gtmgate.Approval
 	err := r.Scan(&a.ID, &a.TenantID, &a.Status, &a.Tool, &a.Action, &a.Category, &a.AccountID, jsonCol{&a.Input},
 		&a.Source, &a.RequestID, timeCol{&a.CreatedAt}, timeCol{&a.ExpiresAt}, nullTimeCol{&a.DecidedAt},
-		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID, &a.ParentRequestID)
+		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID, &a.ParentRequestID, &a.RunID)
 	if err != nil {
 		return nil, err
 	}

@@ -222,3 +222,61 @@ func testApprovalConcurrent(t *testing.T, open func(t *testing.T) gtmgate.Store)
 		t.Errorf("stored decision by %s, winner was op%d", got.DecidedBy, winner)
 	}
 }
+
+// testApprovalWithdraw: withdrawing a cancelled run's gates moves its
+// pending, unexpired ones to withdrawn with the reason, and no others (other
+// runs', other tenants', decided and expired ones); a withdrawn gate cannot
+// be decided.
+func testApprovalWithdraw(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	gate := func(id, tenant, run string, step int, ttl time.Duration) {
+		t.Helper()
+		a := approval(id, tenant, step, ttl)
+		a.RunID, a.Source = run, gtmgate.SourceAgent
+		must(t, s.CreateApproval(ctx, a))
+	}
+	gate("w1", "acme", "run_1", 1, time.Hour)
+	gate("w2", "acme", "run_1", 2, time.Hour)
+	gate("w3", "acme", "run_1", 3, time.Minute)                          // expired by the withdrawal
+	gate("w4", "acme", "run_1", 4, time.Hour)                            // decided before it
+	gate("w5", "acme", "run_2", 5, time.Hour)                            // another run's
+	gate("w6", "beta", "run_1", 6, time.Hour)                            // another tenant's run of that id
+	must(t, s.CreateApproval(ctx, approval("w7", "acme", 7, time.Hour))) // no run
+	at := t0.Add(timeStep(10))
+	_, err := s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "w4", Status: gtmgate.ApprovalRejected, DecidedBy: "ops", Reason: "no", At: at})
+	must(t, err)
+
+	wd := gtmgate.ApprovalWithdrawal{TenantID: "acme", RunID: "run_1", Reason: "agent run run_1 was cancelled by admin", By: "admin", At: at}
+	n, err := s.WithdrawApprovals(ctx, wd)
+	must(t, err)
+	if n != 2 {
+		t.Errorf("withdrew %d gates, want 2", n)
+	}
+	for id, want := range map[string]string{"w1": gtmgate.ApprovalWithdrawn, "w2": gtmgate.ApprovalWithdrawn, "w3": gtmgate.ApprovalPending,
+		"w4": gtmgate.ApprovalRejected, "w5": gtmgate.ApprovalPending, "w6": gtmgate.ApprovalPending, "w7": gtmgate.ApprovalPending} {
+		a, err := s.GetApproval(ctx, id)
+		must(t, err)
+		if a.Status != want {
+			t.Errorf("%s is %s, want %s", id, a.Status, want)
+		}
+	}
+	w1, err := s.GetApproval(ctx, "w1")
+	must(t, err)
+	if w1.RunID != "run_1" || w1.Reason != wd.Reason || w1.DecidedBy != "admin" || w1.DecidedAt == nil || !w1.DecidedAt.Equal(at) {
+		t.Errorf("withdrawn gate = %+v", w1)
+	}
+	got, err := s.DecideApproval(ctx, gtmgate.ApprovalDecision{ID: "w1", Status: gtmgate.ApprovalApproved, DecidedBy: "ops", At: at})
+	wantErr(t, err, gtmgate.ErrConflict)
+	if got == nil || got.Status != gtmgate.ApprovalWithdrawn {
+		t.Errorf("deciding a withdrawn gate returned %+v", got)
+	}
+	if n, err := s.WithdrawApprovals(ctx, wd); err != nil || n != 0 {
+		t.Errorf("withdrawing again: %d, %v", n, err)
+	}
+	list, err := s.ListApprovals(ctx, gtmgate.ApprovalFilter{TenantID: "acme", Status: gtmgate.ApprovalWithdrawn})
+	must(t, err)
+	if len(list) != 2 {
+		t.Errorf("withdrawn gates listed: %d, want 2", len(list))
+	}
+}

@@ -56,6 +56,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ApprovalExpiry", testApprovalExpiry},
 		{"ApprovalExpiryOnRead", testApprovalExpiryOnRead},
 		{"ApprovalConcurrent", testApprovalConcurrent},
+		{"ApprovalWithdraw", testApprovalWithdraw},
 		{"ProviderOAuth", testProviderOAuth},
 		{"RefreshLease", testRefreshLease},
 		{"ConcurrentOpen", testConcurrentOpen},
