@@ -22,6 +22,7 @@ import (
 	"github.com/gtmgate/gtmgate/config"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/quota"
 	"github.com/gtmgate/gtmgate/ratelimit"
@@ -61,6 +62,8 @@ type App struct {
 	started      time.Time
 	latestHealth healthCache
 	registry     *registry.Registry
+	// clients are the provider clients by provider key, and Google's tokeninfo.
+	clients map[string]*upstream.Client
 	// gatewayAPI is the gateway's OpenAPI document, published on the docs host.
 	gatewayAPI []byte
 	runner     *toolrun.Runner

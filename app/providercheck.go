@@ -1,11 +1,14 @@
 package app
 
 import (
+	"context"
 	"net/http"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
+	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/providercheck"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
@@ -20,7 +23,7 @@ func (a *App) providerChecker() *providercheck.Checker {
 	}
 	return providercheck.New(providercheck.Options{Store: a.store, Registry: a.registry,
 		Tokens: &toolrun.StoredTokens{Store: a.store, Refresher: a.refresher}, Probes: probes,
-		Version: a.cfg.APIVersion, Timeout: a.cfg.UpstreamTimeout + 5*time.Second})
+		Scopes: a.scopeFacts(), Version: a.cfg.APIVersion, Timeout: a.cfg.UpstreamTimeout + 5*time.Second})
 }
 
 // mountProviderCheck adds POST /admin/providers/check[?tenant=T]: one
@@ -37,4 +40,51 @@ func (a *App) mountProviderCheck(mux gtmgate.Router) {
 		}
 		jsonapi.Write(w, http.StatusOK, rep)
 	})
+}
+
+// linkedInScopesNote says why LinkedIn accounts' scopes are not checked.
+const linkedInScopesNote = "LinkedIn reports a token's scopes only through token introspection with the OAuth app's client id and secret, which gtmgate does not hold"
+
+// buildTokenInfoClient makes the client of Google's tokeninfo endpoint
+// (GTMGATE_UPSTREAM_GOOGLE_OAUTH overrides it; the demo serves sandbox).
+func (a *App) buildTokenInfoClient(sandbox *googleapi.TokenInfoSandbox) error {
+	base := googleapi.TokenInfoBaseURL
+	if sandbox != nil {
+		url, err := a.startSandbox(gtmgate.ProviderSandbox{Provider: googleapi.TokenInfoProvider, Handler: sandbox})
+		if err != nil {
+			return err
+		}
+		base = url
+	}
+	if u, ok := a.cfg.Upstreams[googleapi.TokenInfoProvider]; ok {
+		base = u
+	}
+	c, err := upstream.New(upstream.Options{Provider: googleapi.TokenInfoProvider, BaseURL: base, Timeout: a.cfg.UpstreamTimeout})
+	if err != nil {
+		return err
+	}
+	a.clients[googleapi.TokenInfoProvider] = c
+	return nil
+}
+
+// scopeFacts are what each OAuth provider's tools need of a credential and
+// how to learn what one holds.
+func (a *App) scopeFacts() map[string]providercheck.ScopeFacts {
+	out := map[string]providercheck.ScopeFacts{}
+	for _, p := range providers() {
+		if p.spec == nil {
+			continue
+		}
+		f := providercheck.ScopeFacts{Spec: p.spec(), NotReported: linkedInScopesNote}
+		c, read := a.clients[p.key], p.granted
+		if p.googleScopes {
+			c, read = a.clients[googleapi.TokenInfoProvider], googleapi.GrantedScopes
+		}
+		if read != nil {
+			f.Granted = func(ctx context.Context, ts gtmgate.TokenSource) ([]string, error) { return read(ctx, c, ts) }
+			f.NotReported = ""
+		}
+		out[p.key] = f
+	}
+	return out
 }

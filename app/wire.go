@@ -19,7 +19,9 @@ import (
 	"github.com/gtmgate/gtmgate/mcpgateway"
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/openapi"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
+	"github.com/gtmgate/gtmgate/providercheck"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
@@ -32,6 +34,11 @@ import (
 func (a *App) buildTools(ctx context.Context) error {
 	var tools []gtmgate.Tool
 	var demo []gtmgate.ProviderSandbox
+	var tokenInfo *googleapi.TokenInfoSandbox
+	if a.cfg.Demo {
+		tokenInfo = googleapi.NewTokenInfoSandbox()
+	}
+	a.clients = map[string]*upstream.Client{}
 	for _, p := range providers() {
 		base := p.baseURL
 		if a.cfg.Demo && p.sandbox != nil {
@@ -42,6 +49,10 @@ func (a *App) buildTools(ctx context.Context) error {
 			}
 			base = url
 			demo = append(demo, sb)
+			if p.googleScopes {
+				// The demo's Google accounts hold the scopes their tools need.
+				tokenInfo.Grant(sb.Token, providercheck.MinimalGrant(p.spec()))
+			}
 		}
 		if u, ok := a.cfg.Upstreams[p.key]; ok {
 			base = u
@@ -55,7 +66,11 @@ func (a *App) buildTools(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		a.clients[p.key] = c
 		tools = append(tools, p.tools(c)...)
+	}
+	if err := a.buildTokenInfoClient(tokenInfo); err != nil {
+		return err
 	}
 	tools = append(tools, a.extraTools()...)
 	tools = append(tools, agenttools.Tools(a.store, nil)...)

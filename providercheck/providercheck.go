@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -39,6 +40,8 @@ type Options struct {
 	}
 	// Probes are the reads by provider key.
 	Probes map[string]Probe
+	// Scopes are what each provider's tools need of a credential, by provider key.
+	Scopes map[string]ScopeFacts
 	// Version is the configured API version of a provider key.
 	Version func(key string) string
 	// Timeout bounds one account's read (default 20s).
@@ -69,6 +72,7 @@ const (
 	Failed        = "failed"         // the provider answered with another error
 	NotCheckable  = "not_checkable"  // gtmgate has no harmless read for the provider (not a failure)
 	VersionSunset = "version_sunset" // the configured version is past its sunset (the read failed, or still worked)
+	MissingScopes = "missing_scopes" // the read worked, but the credential lacks scopes some tools need
 )
 
 // Account is one account's result.
@@ -83,9 +87,12 @@ type Account struct {
 	// Authenticated: the provider took the stored credential.
 	Authenticated bool `json:"authenticated"`
 	// Probe is the read run, as tool.action.
-	Probe      string            `json:"probe,omitempty"`
-	Version    apiversion.Status `json:"version"`
-	DurationMS float64           `json:"duration_ms"`
+	Probe   string            `json:"probe,omitempty"`
+	Version apiversion.Status `json:"version"`
+	// Scopes compares the credential's granted scopes with what the tools
+	// need; nil for providers that use no OAuth scopes (an API key).
+	Scopes     *ScopeReport `json:"scopes,omitempty"`
+	DurationMS float64      `json:"duration_ms"`
 	// ErrorCode and Message say what failed (the gateway's error, secrets removed).
 	ErrorCode string `json:"error_code,omitempty"`
 	Message   string `json:"message"`
@@ -158,26 +165,18 @@ func (c *Checker) Check(ctx context.Context, tenantID string) (*Report, error) {
 const parallelChecks = 8
 
 func (c *Checker) checkAccount(ctx context.Context, t *gtmgate.Tenant, provider string, acct gtmgate.Account) Account {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
 	a := Account{TenantID: t.ID, Provider: provider, AccountID: acct.ID}
 	if cat, ok := apiversion.Of(provider); ok {
 		a.Version = cat.Status(c.opts.Version(provider), c.opts.Now())
 	}
-	probe, ok := c.opts.Probes[provider]
-	entry, found := c.opts.Registry.Tool(probe.Tool)
-	if !ok || !found {
-		a.Outcome, a.Message = NotCheckable, "gtmgate has no harmless read for "+provider+" without naming a resource; call one of its tools to check it"
-		return a
-	}
-	input, action, err := c.probeInput(entry, probe, acct)
+	ts, err := c.opts.Tokens.TokenSource(ctx, t.ID, provider, acct.ID)
 	if err != nil {
-		a.Outcome, a.Message = Failed, "the probe's input is invalid: "+err.Error()
+		c.classify(&a, err)
 		return a
 	}
-	a.Probe = entry.Name + "." + action.Name
-	start := time.Now()
-	err = c.run(ctx, t, entry, action, input, acct)
-	a.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	c.classify(&a, err)
+	c.read(ctx, &a, acct, ts)
 	// Past its sunset, the version is the cause to fix first, whether the
 	// provider still answered (some upgrade old calls for a while) or not.
 	if a.Version.Level == apiversion.LevelSunset && (a.Outcome == OK || a.Outcome == Failed) {
@@ -186,7 +185,36 @@ func (c *Checker) checkAccount(ctx context.Context, t *gtmgate.Tenant, provider 
 		}
 		a.Outcome = VersionSunset
 	}
+	if facts, ok := c.opts.Scopes[provider]; ok && (a.Outcome == OK || a.Outcome == NotCheckable) {
+		a.Scopes = c.checkScopes(ctx, facts, ts)
+		if n := len(a.Scopes.Missing); n > 0 {
+			a.Outcome = MissingScopes
+			a.Message = fmt.Sprintf("the credential lacks the scopes of %d operation(s) the tools call; first: %s needs one of %s",
+				n, a.Scopes.Missing[0].Operation, strings.Join(a.Scopes.Missing[0].AnyOf, ", "))
+			a.Hint = "grant the account the scopes listed under scopes.missing, then store its new token"
+		}
+	}
 	return a
+}
+
+// read runs the provider's probe read for the account.
+func (c *Checker) read(ctx context.Context, a *Account, acct gtmgate.Account, ts gtmgate.TokenSource) {
+	probe, ok := c.opts.Probes[a.Provider]
+	entry, found := c.opts.Registry.Tool(probe.Tool)
+	if !ok || !found {
+		a.Outcome, a.Message = NotCheckable, "gtmgate has no harmless read for "+a.Provider+" without naming a resource; call one of its tools to check it"
+		return
+	}
+	input, action, err := c.probeInput(entry, probe, acct)
+	if err != nil {
+		a.Outcome, a.Message = Failed, "the probe's input is invalid: "+err.Error()
+		return
+	}
+	a.Probe = entry.Name + "." + action.Name
+	start := time.Now()
+	err = c.run(ctx, a.TenantID, entry, action, input, acct, ts)
+	a.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	c.classify(a, err)
 }
 
 // probeInput adds the account and a rationale to the probe's input and
@@ -212,19 +240,13 @@ func (c *Checker) probeInput(entry *registry.Entry, probe Probe, acct gtmgate.Ac
 	return raw, action, nil
 }
 
-func (c *Checker) run(ctx context.Context, t *gtmgate.Tenant, entry *registry.Entry, action gtmgate.Action, input json.RawMessage, acct gtmgate.Account) error {
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
-	ts, err := c.opts.Tokens.TokenSource(ctx, t.ID, entry.Provider, acct.ID)
-	if err != nil {
-		return err
-	}
+func (c *Checker) run(ctx context.Context, tenantID string, entry *registry.Entry, action gtmgate.Action, input json.RawMessage, acct gtmgate.Account, ts gtmgate.TokenSource) error {
 	var in map[string]any
 	if err := json.Unmarshal(input, &in); err != nil {
 		return err
 	}
 	limit, cursor, filter := registry.ListParams(in)
-	_, err = entry.Run(ctx, &gtmgate.Call{RequestID: "check", TenantID: t.ID, Tool: entry.Tool, Action: action, Input: input,
+	_, err := entry.Run(ctx, &gtmgate.Call{RequestID: "check", TenantID: tenantID, Tool: entry.Tool, Action: action, Input: input,
 		Account: acct, Token: ts, Limit: limit, Cursor: cursor, Filter: filter})
 	return err
 }
