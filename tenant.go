@@ -92,3 +92,22 @@ type ProviderToken struct {
 	ExpiresAt   time.Time `json:"expires_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
 }
+
+// ActsFor returns nil when p may act for the tenant a request's path names,
+// and otherwise TenantNotFound: a credential acts only for its own tenant.
+// It looks nothing up, so another tenant's id and an id no tenant has get
+// the same answer in the same time, and a credential learns nothing about
+// which tenants exist.
+func (p *Principal) ActsFor(tenantID string) error {
+	if p == nil || p.TenantID != tenantID {
+		return TenantNotFound(tenantID)
+	}
+	return nil
+}
+
+// TenantNotFound is the one answer for a tenant a credential cannot reach:
+// another tenant's, one never provisioned, or its own once removed.
+func TenantNotFound(tenantID string) *Error {
+	return Errorf(ETenantNotFound, "tenant %q not found", tenantID).
+		WithHint("use the tenant id your token was issued for")
+}

@@ -190,8 +190,8 @@ func TestApprovals(t *testing.T) {
 		t.Fatalf("status: %v", status)
 	}
 	other := env.NewTenant("acme", nil)
-	if r := env.Do("GET", env.GatewayURL+"/api/v1/demo/approvals/"+id, nil, "Authorization", "Bearer "+other); r.Status != 403 {
-		t.Fatalf("other tenant sees the gate: %d", r.Status)
+	if r := env.Do("GET", env.GatewayURL+"/api/v1/demo/approvals/"+id, nil, "Authorization", "Bearer "+other); r.Status != 404 || r.ErrorCode(t) != "TENANT_NOT_FOUND" {
+		t.Fatalf("other tenant sees the gate: %d %s", r.Status, r.Body)
 	}
 	if r := env.Tool(other, "acme", "agents", "approval_status", map[string]any{"approval_id": id, "rationale": "peek"}); r.ErrorCode(t) != "NOT_FOUND" {
 		t.Fatalf("other tenant's approval_status: %s", r.Body)

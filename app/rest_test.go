@@ -64,10 +64,11 @@ func TestRESTErrorCodes(t *testing.T) {
 		{"wrong token", func() *apptest.Response {
 			return env.Tool("not-a-real-token-at-all", "demo", "crm", "crm_contacts", listInput())
 		}, 401, "UNAUTHORIZED", ""},
-		{"other tenant's token", func() *apptest.Response { return env.Tool(other, "demo", "crm", "crm_contacts", listInput()) }, 403, "FORBIDDEN", ""},
-		// A missing tenant answers like another tenant's: the credential is
+		// Another tenant's id and a missing tenant answer alike (404
+		// TENANT_NOT_FOUND, as the gateway spec names it): the credential is
 		// checked first, so a caller cannot probe which tenants exist.
-		{"unknown tenant", func() *apptest.Response { return env.Tool(env.DemoToken, "nobody", "crm", "crm_contacts", listInput()) }, 403, "FORBIDDEN", `tenant \"nobody\"`},
+		{"other tenant's token", func() *apptest.Response { return env.Tool(other, "demo", "crm", "crm_contacts", listInput()) }, 404, "TENANT_NOT_FOUND", `tenant \"demo\" not found`},
+		{"unknown tenant", func() *apptest.Response { return env.Tool(env.DemoToken, "nobody", "crm", "crm_contacts", listInput()) }, 404, "TENANT_NOT_FOUND", `tenant \"nobody\" not found`},
 		{"tool not in domain", func() *apptest.Response {
 			return env.Tool(env.DemoToken, "demo", "search", "crm_contacts", listInput())
 		}, 404, "TOOL_NOT_FOUND", ""},
@@ -113,7 +114,7 @@ func TestForeignTenantRecordedUnderCredential(t *testing.T) {
 	env := apptest.Start(t, nil)
 	env.NewTenant("acme", nil)
 	for _, target := range []string{"acme", "made-up"} {
-		if r := env.Tool(env.DemoToken, target, "crm", "crm_contacts", listInput()); r.Status != 403 {
+		if r := env.Tool(env.DemoToken, target, "crm", "crm_contacts", listInput()); r.Status != 404 {
 			t.Fatalf("%s: status %d: %s", target, r.Status, r.Body)
 		}
 	}

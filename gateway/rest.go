@@ -64,8 +64,8 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 // handleApprovalStatus serves GET /api/v1/{tenant}/approvals/{id}.
 func (s *Server) handleApprovalStatus(w http.ResponseWriter, r *http.Request) {
 	tenant := r.PathValue("tenant")
-	if p := gtmgate.PrincipalFromContext(r.Context()); p == nil || p.TenantID != tenant {
-		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EForbidden, "this credential is not valid for tenant %q", tenant))
+	if err := gtmgate.PrincipalFromContext(r.Context()).ActsFor(tenant); err != nil {
+		jsonapi.WriteError(w, r, err)
 		return
 	}
 	v, err := agenttools.LookupApproval(r.Context(), s.opts.Store, tenant, r.PathValue("id"), time.Now())

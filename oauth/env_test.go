@@ -18,6 +18,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/gateway"
+	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/oauth/oauthtest"
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/store/sqlite"
@@ -91,12 +92,14 @@ func newEnv(t *testing.T, configure ...func(*Options)) *env {
 }
 
 // stubMCP answers with the caller; under /mcp/tenants/{tenant} it refuses a
-// principal of another tenant, as the REST proxy does.
+// principal of another tenant, as the REST proxy does (404 TENANT_NOT_FOUND).
 func stubMCP(w http.ResponseWriter, r *http.Request) {
 	p := gtmgate.PrincipalFromContext(r.Context())
-	if t := r.PathValue("tenant"); t != "" && t != p.TenantID {
-		http.Error(w, "token not for this tenant", http.StatusForbidden)
-		return
+	if t := r.PathValue("tenant"); t != "" {
+		if err := p.ActsFor(t); err != nil {
+			jsonapi.WriteError(w, r, err)
+			return
+		}
 	}
 	json.NewEncoder(w).Encode(p)
 }

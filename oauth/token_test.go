@@ -225,8 +225,8 @@ func TestTenantBinding(t *testing.T) {
 	if resp := e.callMCP(t, "/mcp/tenants/acme", tok.AccessToken, toolsList); resp.StatusCode != http.StatusOK {
 		t.Errorf("own tenant: status %d", resp.StatusCode)
 	}
-	if resp := e.callMCP(t, "/mcp/tenants/beta", tok.AccessToken, toolsList); resp.StatusCode != http.StatusForbidden {
-		t.Errorf("acme's token on beta: status %d, want 403", resp.StatusCode)
+	if resp := e.callMCP(t, "/mcp/tenants/beta", tok.AccessToken, toolsList); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("acme's token on beta: status %d, want 404", resp.StatusCode)
 	}
 	p, err := e.srv.Verify(t.Context(), tok.AccessToken)
 	if err != nil || p.TenantID != "acme" {

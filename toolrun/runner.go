@@ -271,13 +271,13 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 // does not exist.
 func (r *Runner) authorize(ctx context.Context, c *call) error {
 	req := c.req
-	if req.Principal == nil || req.Principal.TenantID != req.TenantID {
-		return gtmgate.Errorf(gtmgate.EForbidden, "this credential is not valid for tenant %q", req.TenantID).
-			WithHint("use a token issued for this tenant")
+	// Another tenant's id in the path and an id no tenant has answer alike.
+	if err := req.Principal.ActsFor(req.TenantID); err != nil {
+		return err
 	}
 	t, err := r.opts.Store.GetTenant(ctx, req.TenantID)
 	if errors.Is(err, gtmgate.ErrNotFound) {
-		return gtmgate.Errorf(gtmgate.ETenantNotFound, "tenant %q is not provisioned", req.TenantID)
+		return gtmgate.TenantNotFound(req.TenantID)
 	} else if err != nil {
 		return err
 	}
@@ -424,7 +424,7 @@ func outcomeOf(code string) string {
 		return gtmgate.OutcomeOK
 	case gtmgate.EApprovalRequired:
 		return gtmgate.OutcomePending
-	case gtmgate.EUnauthorized, gtmgate.EForbidden:
+	case gtmgate.EUnauthorized, gtmgate.EForbidden, gtmgate.ETenantNotFound:
 		return gtmgate.OutcomeDenied
 	}
 	return gtmgate.OutcomeError
