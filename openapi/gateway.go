@@ -153,10 +153,10 @@ func gatewayOperations() []operation {
 			body: jsonBody(Schema{"type": "object", "required": []string{"jsonrpc", "method"},
 				"properties": map[string]any{"jsonrpc": Schema{"const": "2.0"}, "method": str, "id": Schema{"type": []string{"string", "integer"}}, "params": anyObject}}),
 			responses: map[string]*Response{
-				"200": {Description: "JSON-RPC response", Content: jsonContent(anyObject)},
+				"200": {Description: "JSON-RPC response; an unknown method (-32601) or tool (-32602) is a JSON-RPC error here, with the request's id", Content: jsonContent(anyObject)},
 				"202": {Description: "Notification accepted"},
-				"400": {Description: "Not a JSON-RPC message"},
-				"401": {Description: "No valid credential; WWW-Authenticate names the resource metadata", Content: jsonContent(ref("ErrorBody"))},
+				"400": {Description: "A body the server cannot accept (not JSON, not a JSON-RPC message, an unknown notification, a missing header): a JSON-RPC error without id (-32700, -32600 or -32601)", Content: jsonContent(anyObject)},
+				"401": {Description: "No valid credential; WWW-Authenticate names the resource metadata, with error=\"invalid_token\" when the bearer token sent is not valid", Content: jsonContent(ref("ErrorBody"))},
 				"403": {Description: "Origin refused, or insufficient_scope (step-up to tools:write)", Content: jsonContent(ref("ErrorBody"))},
 				"405": {Description: "GET and DELETE: this server keeps no sessions"},
 				"429": {Description: "Too many failed credentials from this address", Content: jsonContent(ref("ErrorBody"))},
