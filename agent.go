@@ -63,6 +63,9 @@ type AgentRun struct {
 	// Scopes are the starting credential's OAuth scopes (nil for a tenant
 	// token): the run's calls may do no more than its starter could.
 	Scopes []string `json:"scopes,omitempty"`
+	// Credential is what the run acts for: the credential that started it
+	// or created its schedule. Once it is revoked the run is cancelled.
+	Credential *Credential `json:"credential,omitempty"`
 	// RequestID is the request that started the run; every call the run
 	// makes carries it as its parent.
 	RequestID string `json:"request_id"`
@@ -169,6 +172,27 @@ type Schedule struct {
 	CreatedAt time.Time  `json:"created_at"`
 	UpdatedAt time.Time  `json:"updated_at"`
 	UpdatedBy string     `json:"updated_by,omitempty"`
+	// CreatedBy is the credential the schedule acts for: the admin key, or
+	// the tenant token or OAuth grant that created (or last re-enabled) it.
+	// Revoking it disables the schedule. Nil on schedules stored before
+	// schedules carried it.
+	CreatedBy *Credential `json:"created_by,omitempty"`
+	// Scopes bound its runs: the creating OAuth grant's scopes (nil for the
+	// admin key and tenant tokens, which carry every right of the tenant).
+	Scopes []string `json:"scopes,omitempty"`
+	// DisabledReason and DisabledAt say why and when gtmgate disabled the
+	// schedule (its credential was revoked); putting it again clears them.
+	DisabledReason string     `json:"disabled_reason,omitempty"`
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+}
+
+// ScheduleDisable disables the enabled schedules of a tenant that act for
+// a revoked credential.
+type ScheduleDisable struct {
+	TenantID   string
+	Credential Credential
+	Reason     string
+	At         time.Time
 }
 
 // AgentTask is the run_agent input a schedule starts.
@@ -235,6 +259,11 @@ type AgentStore interface {
 	// AdvanceSchedule moves a schedule's next run from from to next (nil =
 	// none) only if it still stands at from; otherwise ErrConflict.
 	AdvanceSchedule(ctx context.Context, tenantID, jobID string, from time.Time, next *time.Time) error
+	// DisableSchedules disables, in one statement, every enabled schedule
+	// of d.TenantID created by d.Credential (no next run, the reason and
+	// time recorded), and reports how many. A schedule re-enabled with
+	// another credential meanwhile is left alone.
+	DisableSchedules(ctx context.Context, d ScheduleDisable) (int64, error)
 
 	// PutDailyBrief stores a brief, replacing the one of the same date.
 	PutDailyBrief(ctx context.Context, b *DailyBrief) error

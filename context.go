@@ -19,6 +19,31 @@ type Principal struct {
 	// RunID is set on the calls of an agent run: a gate one of them creates
 	// belongs to the run.
 	RunID string
+	// GrantID is an OAuth principal's grant (the family of its token).
+	GrantID string
+	// OnBehalfOf is, for an agent run's calls, the credential the run acts
+	// for: the one that started it or created its schedule.
+	OnBehalfOf *Credential
+}
+
+// PrincipalToken is the Kind of principals authenticated by a tenant bearer token.
+const PrincipalToken = "token"
+
+// Credential is the credential p acts for, read from the fields set when
+// p was authenticated: a tenant token (KeyID), an OAuth grant (GrantID), a
+// run's OnBehalfOf. Operators' principals (approvals, replays) and a nil
+// principal, which only operator paths have, act for the admin key.
+func (p *Principal) Credential() Credential {
+	switch {
+	case p == nil:
+	case p.OnBehalfOf != nil:
+		return *p.OnBehalfOf
+	case p.Kind == PrincipalToken:
+		return Credential{Kind: CredentialToken, ID: p.KeyID}
+	case p.Kind == PrincipalOAuth:
+		return Credential{Kind: CredentialOAuth, ID: p.GrantID, ClientID: p.ClientID}
+	}
+	return Credential{Kind: CredentialAdmin}
 }
 
 // Scopes of OAuth access tokens. tools:read allows listing tools and calling

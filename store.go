@@ -25,6 +25,7 @@ type Store interface {
 	OperationsStore
 	RetentionStore
 	ConsoleStore
+	CredentialStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

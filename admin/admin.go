@@ -40,6 +40,9 @@ type Options struct {
 	// UsageEventsKept is GTMGATE_RETAIN_USAGE_EVENTS (zero: forever), so
 	// usage says from when its latency percentiles count.
 	UsageEventsKept time.Duration
+	// CredentialsRevoked, when set, is told of every tenant token and OAuth
+	// grant revoked, so the schedules and agent runs acting for it stop.
+	CredentialsRevoked gtmgate.RevocationListener
 }
 
 // Handler serves /admin/.

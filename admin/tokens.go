@@ -99,6 +99,7 @@ func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setAuditDetail(w, "token "+id)
+	h.revoked(r.Context(), tenant)
 	jsonapi.Write(w, http.StatusOK, map[string]any{"revoked": id})
 }
 
@@ -193,5 +194,15 @@ func (h *Handler) revokeOAuthGrant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setAuditDetail(w, "client "+b.ClientID)
+	h.revoked(r.Context(), tenant)
 	jsonapi.Write(w, http.StatusOK, map[string]any{"client_id": b.ClientID, "revoked_tokens": n})
+}
+
+// revoked tells the revocation listener that a credential of tenantID was
+// revoked, detached from the request so that a hang-up does not cut it short.
+// The revocation's answer follows it, so what it disabled shows at once.
+func (h *Handler) revoked(ctx context.Context, tenantID string) {
+	if h.opts.CredentialsRevoked != nil {
+		h.opts.CredentialsRevoked(context.WithoutCancel(ctx), tenantID)
+	}
 }

@@ -29,6 +29,7 @@ type Store interface {
 	gtmgate.AgentStore
 	gtmgate.TenantStore
 	gtmgate.ApprovalStore
+	gtmgate.CredentialStore
 	QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error)
 }
 
@@ -274,10 +275,14 @@ type sweepWorker struct {
 	a *Agents
 }
 
-// Work wakes waiting runs whose gate is no longer pending, and queued runs
-// whose job was lost.
+// Work cancels unfinished runs whose credential was revoked (when the
+// revocation's own notice was lost), then wakes waiting runs whose gate is
+// no longer pending, and queued runs whose job was lost.
 func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
 	a := w.a
+	if err := a.CredentialsRevoked(ctx, ""); err != nil {
+		a.opts.Logger.Warn("agent: cancelling runs of revoked credentials; the next sweep retries", "err", err)
+	}
 	waiting, err := a.opts.Store.ListAgentRuns(ctx, gtmgate.AgentRunFilter{Status: gtmgate.RunWaitingApproval, Limit: 1000})
 	if err != nil {
 		return fmt.Errorf("list waiting runs: %w", err)

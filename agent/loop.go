@@ -65,6 +65,11 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 // the run waits for a gate.
 func (a *Agents) advance(ctx context.Context, r *gtmgate.AgentRun) (parked bool, err error) {
 	unit := a.opts.Now()
+	if reason, err := a.credentialRevoked(ctx, r); err != nil {
+		return false, err
+	} else if reason != "" {
+		return false, a.stopRevoked(ctx, r, reason, unit)
+	}
 	switch r.Status {
 	case gtmgate.RunQueued:
 		r.Status, r.StartedAt = gtmgate.RunRunning, &unit
@@ -142,9 +147,9 @@ func (a *Agents) plan(r *gtmgate.AgentRun, callID, tool string, input json.RawMe
 }
 
 // principal is who a run's calls act as: the tenant, with no more rights
-// than the credential that started it.
+// than the credential that started it, on whose behalf it acts.
 func principal(r *gtmgate.AgentRun) *gtmgate.Principal {
-	p := &gtmgate.Principal{TenantID: r.TenantID, KeyID: runKey(r.ID), Kind: "agent", RunID: r.ID}
+	p := &gtmgate.Principal{TenantID: r.TenantID, KeyID: runKey(r.ID), Kind: "agent", RunID: r.ID, OnBehalfOf: r.Credential}
 	if r.Scopes != nil {
 		p.Kind, p.Scopes = gtmgate.PrincipalOAuth, r.Scopes
 	}

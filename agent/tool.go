@@ -232,7 +232,12 @@ func (a *Agents) runTool(ctx context.Context, call *gtmgate.Call) (any, error) {
 		return nil, err
 	}
 	r.Rationale, r.RequestID, r.Trigger = in.Rationale, call.RequestID, gtmgate.TriggerCall
-	if p := gtmgate.PrincipalFromContext(ctx); p != nil && p.Kind == gtmgate.PrincipalOAuth {
+	// The run acts for the credential that started it (the principal the
+	// runner authorized), with its scopes; revoking it cancels the run.
+	p := gtmgate.PrincipalFromContext(ctx)
+	c := p.Credential()
+	r.Credential = &c
+	if p != nil && p.Kind == gtmgate.PrincipalOAuth {
 		r.Scopes = append([]string{}, p.Scopes...)
 	}
 	if err := a.Create(ctx, r); err != nil {

@@ -46,6 +46,19 @@ func (a *App) buildAgents() error {
 	return nil
 }
 
+// credentialsRevoked is told of every revoked tenant token and OAuth grant:
+// the schedules it created are disabled and the agent runs acting for it
+// cancelled (their gates withdrawn). Failures are logged: the schedules and
+// runs check their credential again before each tick and step.
+func (a *App) credentialsRevoked(ctx context.Context, tenantID string) {
+	if err := a.scheduler.CredentialsRevoked(ctx, tenantID); err != nil {
+		a.logger.Error("disabling the schedules of a revoked credential; each is disabled at its next tick", "tenant_id", tenantID, "err", err)
+	}
+	if err := a.agents.CredentialsRevoked(ctx, tenantID); err != nil {
+		a.logger.Error("cancelling the runs of a revoked credential; the sweep retries", "tenant_id", tenantID, "err", err)
+	}
+}
+
 // callTimeout bounds one tool call, its retries included.
 func (a *App) callTimeout() time.Duration { return 4*a.cfg.UpstreamTimeout + 5*time.Second }
 
@@ -85,7 +98,7 @@ func (a *App) seedDemoSchedule(ctx context.Context) error {
 	off := false
 	_, _, err := a.scheduler.Put(ctx, demoScheduleID, schedule.Input{TenantID: DemoTenant, Cron: "0 8 * * MON", Timezone: "Europe/Berlin",
 		Enabled: &off, Description: "Demo: every Monday at 8:00 Berlin time, review last week's ad spend and email the three biggest deviations",
-		Agent: &demoAdReview}, "demo")
+		Agent: &demoAdReview}, schedule.AdminCreator("demo"))
 	if gtmgate.ErrorCode(err) == gtmgate.EValidation || gtmgate.ErrorCode(err) == gtmgate.EUnavailable {
 		// A model gateway without AGENT_MODEL: the demo runs without it.
 		a.logger.Info("demo schedule not seeded: its agent task needs a model", "reason", gtmgate.AsError(err).Message)

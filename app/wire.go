@@ -143,7 +143,8 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	}
 	guard := a.credentialGuards(clients)
 	oauthSrv, err := oauth.New(oauth.Options{Store: a.store, BaseURL: a.cfg.GatewayURL, CSRFKey: a.derivedKey("gtmgate oauth csrf"),
-		Clients: clients, CredentialGuard: guard("consent"), TokenGuard: guard("oauth_token"), Logger: a.logger})
+		Clients: clients, CredentialGuard: guard("consent"), TokenGuard: guard("oauth_token"), CredentialsRevoked: a.credentialsRevoked,
+		Logger: a.logger})
 	if err != nil {
 		return err
 	}
@@ -156,7 +157,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	adminGuard := guard("admin") // one count of wrong admin keys, API and console sign-in alike
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: adminGuard, BillingChanged: a.meter.PlanChanged, UsageEventsKept: a.cfg.Retention.UsageEvents,
-		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
+		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, CredentialsRevoked: a.credentialsRevoked, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck},
 	})

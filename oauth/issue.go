@@ -60,6 +60,7 @@ func (s *Server) issue(ctx context.Context, g grant, rotate string) (*tokenRespo
 	switch {
 	case errors.Is(err, gtmgate.ErrConflict) && rotate != "":
 		s.opts.Logger.Warn("oauth: refresh token reused; its family is revoked", "client_id", g.clientID, "tenant_id", g.tenantID)
+		s.revoked(ctx, g.tenantID)
 		return nil, invalidGrant("refresh token already used; every token of this grant is revoked")
 	case errors.Is(err, gtmgate.ErrNotFound) && rotate != "":
 		return nil, invalidGrant("unknown refresh token")

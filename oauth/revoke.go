@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -48,5 +49,20 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request) {
 		writeError(w, s.serverError("revoke", err))
 		return
 	}
+	if t != nil && t.ClientID == c.ID {
+		// Schedules and runs follow the grant: revoking its refresh token
+		// ends them; an access token alone leaves the grant standing, which
+		// the listener finds for itself.
+		s.revoked(ctx, t.TenantID)
+	}
 	writeJSON(w, http.StatusOK, struct{}{})
+}
+
+// revoked tells the revocation listener that a credential of tenantID was
+// revoked. It runs detached from the request: a client that hangs up must
+// not leave a revoked grant's schedules running.
+func (s *Server) revoked(ctx context.Context, tenantID string) {
+	if s.opts.CredentialsRevoked != nil {
+		s.opts.CredentialsRevoked(context.WithoutCancel(ctx), tenantID)
+	}
 }

@@ -68,7 +68,11 @@ type Options struct {
 	TokenGuard *throttle.Guard
 	// ClientMetadata configures fetching client ID metadata documents.
 	ClientMetadata ClientMetadataOptions
-	Logger         *slog.Logger
+	// CredentialsRevoked, when set, is told of every grant or token the
+	// server revokes (a client's revocation, a replayed code or refresh
+	// token), so the schedules and agent runs acting for it stop.
+	CredentialsRevoked gtmgate.RevocationListener
+	Logger             *slog.Logger
 }
 
 // ClientMetadataOptions configures the fetching of client ID metadata documents.

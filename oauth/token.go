@@ -69,6 +69,9 @@ func (s *Server) exchangeCode(r *http.Request, c *gtmgate.OAuthClient) (*tokenRe
 		return nil, invalidGrant("unknown authorization code")
 	case errors.Is(err, gtmgate.ErrConflict):
 		s.opts.Logger.Warn("oauth: authorization code replayed; its tokens are revoked", "client_id", c.ID)
+		if code != nil {
+			s.revoked(r.Context(), code.TenantID)
+		}
 		return nil, invalidGrant("authorization code already used")
 	case err != nil:
 		return nil, s.serverError("consume code", err)

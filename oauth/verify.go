@@ -36,5 +36,6 @@ func (s *Server) Verify(ctx context.Context, token string) (*gtmgate.Principal, 
 	case t.Resource != s.resource:
 		return nil, unauthorized("the access token is not for this resource")
 	}
-	return &gtmgate.Principal{TenantID: t.TenantID, KeyID: "oauth:" + t.ID, Kind: gtmgate.PrincipalOAuth, ClientID: t.ClientID, Scopes: t.Scopes}, nil
+	return &gtmgate.Principal{TenantID: t.TenantID, KeyID: "oauth:" + t.ID, Kind: gtmgate.PrincipalOAuth, ClientID: t.ClientID, Scopes: t.Scopes,
+		GrantID: t.FamilyID}, nil
 }

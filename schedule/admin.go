@@ -137,7 +137,7 @@ func (s *Scheduler) adminPut(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	sc, created, err := s.Put(r.Context(), r.PathValue("job_id"), in, "admin")
+	sc, created, err := s.Put(r.Context(), r.PathValue("job_id"), in, AdminCreator("admin"))
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return

@@ -23,6 +23,7 @@ import (
 type Store interface {
 	gtmgate.AgentStore
 	gtmgate.TenantStore
+	gtmgate.CredentialStore
 }
 
 // Options configures a Scheduler. Store and Agents are required.
@@ -161,13 +162,32 @@ func (s *Scheduler) next(expr *Expression, sc *gtmgate.Schedule, t time.Time) *t
 	return &n
 }
 
-// Put validates and stores a schedule.
-func (s *Scheduler) Put(ctx context.Context, jobID string, in Input, by string) (*gtmgate.Schedule, bool, error) {
+// Creator is who puts a schedule: its runs act for Credential, with no
+// more than Scopes (nil: every right of the tenant).
+type Creator struct {
+	// By is recorded as the schedule's updated_by.
+	By         string
+	Credential gtmgate.Credential
+	Scopes     []string
+}
+
+// AdminCreator is an operator with the admin key.
+func AdminCreator(by string) Creator {
+	return Creator{By: by, Credential: gtmgate.Credential{Kind: gtmgate.CredentialAdmin}}
+}
+
+// Put validates and stores a schedule, bound to its creator's credential:
+// putting a schedule again (re-enabling one a revocation disabled, too)
+// binds it to the credential that puts it.
+func (s *Scheduler) Put(ctx context.Context, jobID string, in Input, c Creator) (*gtmgate.Schedule, bool, error) {
 	sc, err := s.Validate(ctx, jobID, in)
 	if err != nil {
 		return nil, false, err
 	}
-	sc.UpdatedBy = by
+	sc.UpdatedBy, sc.CreatedBy = c.By, &c.Credential
+	if c.Scopes != nil {
+		sc.Scopes = append([]string{}, c.Scopes...)
+	}
 	created, err := s.opts.Store.PutSchedule(ctx, sc)
 	return sc, created, err
 }
@@ -226,6 +246,9 @@ func (s *Scheduler) Tick(ctx context.Context) error {
 }
 
 func (s *Scheduler) fire(ctx context.Context, sc *gtmgate.Schedule, now time.Time) error {
+	if reason, err := s.standing(ctx, sc, now); err != nil || reason != "" {
+		return err // disabled: no tick runs for a revoked credential
+	}
 	from := *sc.NextRunAt
 	expr, err := Parse(sc.Cron, sc.Timezone)
 	if err != nil {
@@ -280,6 +303,12 @@ func (s *Scheduler) newRun(ctx context.Context, sc *gtmgate.Schedule, tick time.
 		r.Call = sc.Call
 	}
 	r.ScheduleID, r.ScheduledFor, r.Trigger = sc.JobID, &tick, trigger
+	// The run carries the schedule's rights: its creator's credential and
+	// scopes, never more.
+	r.Credential = sc.CreatedBy
+	if sc.Scopes != nil {
+		r.Scopes = append([]string{}, sc.Scopes...)
+	}
 	r.Rationale = "scheduled job " + sc.JobID + " (" + sc.Cron + " " + sc.Timezone + ")"
 	if trigger == gtmgate.TriggerSchedule {
 		r.ID = runID(sc.TenantID, sc.JobID, tick)
@@ -384,7 +413,16 @@ func (s *Scheduler) RunNow(ctx context.Context, tenantID, jobID string) (Ran, er
 // runManual starts a manual run of sc; a disabled schedule is skipped.
 func (s *Scheduler) runManual(ctx context.Context, sc *gtmgate.Schedule) (Ran, error) {
 	if !sc.Enabled {
-		return Ran{JobID: sc.JobID, TenantID: sc.TenantID, Status: gtmgate.RunSkipped, Reason: "the schedule is disabled"}, nil
+		reason := "the schedule is disabled"
+		if sc.DisabledReason != "" {
+			reason += ": " + sc.DisabledReason
+		}
+		return Ran{JobID: sc.JobID, TenantID: sc.TenantID, Status: gtmgate.RunSkipped, Reason: reason}, nil
+	}
+	if reason, err := s.standing(ctx, sc, s.opts.Now()); err != nil {
+		return Ran{}, err
+	} else if reason != "" {
+		return Ran{JobID: sc.JobID, TenantID: sc.TenantID, Status: gtmgate.RunSkipped, Reason: "the schedule is disabled: " + reason}, nil
 	}
 	r, err := s.start(ctx, sc, s.opts.Now(), gtmgate.TriggerManual)
 	if err != nil {

@@ -21,7 +21,8 @@ func (s *Scheduler) Tool() gtmgate.Tool {
 		Name: "agent_schedules", Domain: "agents", Title: "Schedule recurring agent work",
 		Description: "Manage this tenant's recurring jobs: a cron expression in a time zone (\"0 8 * * MON\", Europe/Berlin) and what to run — " +
 			"an agent task (as run_agent takes it) or one tool call with its input. Each tick runs once; every run is recorded. " +
-			"upsert and delete change schedules and follow the tenant's approval policy.",
+			"upsert and delete change schedules and follow the tenant's approval policy. A schedule acts for the credential that put it, with its scopes; " +
+			"revoking that credential disables it until it is put again.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "this tenant's schedules with next run and last runs", Category: gtmgate.CategoryAgentOrchestration},
 			{Name: "get", Description: "one schedule", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"job_id"}},
@@ -94,9 +95,16 @@ func (s *Scheduler) runTool(ctx context.Context, call *gtmgate.Call) (any, error
 		return map[string]string{"deleted": in.JobID}, nil
 	}
 	// The store keys schedules by tenant and job id: this writes the
-	// tenant's own job, whatever names other tenants use.
+	// tenant's own job, whatever names other tenants use. It acts for the
+	// credential that called (the principal the runner authorized), with
+	// its scopes: revoking that credential disables it.
 	in.TenantID = call.TenantID
-	sc, created, err := s.Put(ctx, in.JobID, in.Input, "agent:"+call.RequestID)
+	p := gtmgate.PrincipalFromContext(ctx)
+	c := Creator{By: "agent:" + call.RequestID, Credential: p.Credential()}
+	if p != nil && p.Kind == gtmgate.PrincipalOAuth {
+		c.Scopes = p.Scopes
+	}
+	sc, created, err := s.Put(ctx, in.JobID, in.Input, c)
 	if err != nil {
 		return nil, err
 	}

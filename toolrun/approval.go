@@ -123,8 +123,13 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 // The call's audit entry carries the key "approval:<id>", which is how a
 // gate left approved by a stopped process is matched to what it did.
 func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, requestID string) (*gtmgate.Approval, error) {
+	p := &gtmgate.Principal{TenantID: a.TenantID, KeyID: approvalKey(a.ID), Kind: "approval"}
+	// Tools that act for their caller (run_agent, agent_schedules) read it
+	// from the context: here the operator who approved, not whoever's
+	// request the approval arrived on.
+	ctx = gtmgate.NewContextWithPrincipal(ctx, p)
 	out, callErr := r.Call(ctx, &Request{
-		Principal: &gtmgate.Principal{TenantID: a.TenantID, KeyID: approvalKey(a.ID), Kind: "approval"},
+		Principal: p,
 		TenantID:  a.TenantID, Tool: a.Tool, Input: a.Input, Source: a.Source, RequestID: requestID, approved: true,
 		ParentRequestID: a.ParentRequestID,
 	})

@@ -10,8 +10,10 @@ import (
 )
 
 // Schedules are keyed by (tenant_id, job_id). The body holds the schedule as
-// JSON; the columns a statement moves on its own (next_run_at, created_at)
-// are the truth and are read over the body.
+// JSON; the columns a statement moves on its own (enabled, next_run_at,
+// created_at, disabled_reason, disabled_at) are the truth and are read over
+// the body. credential_kind and credential_id copy the body's created_by for
+// DisableSchedules.
 
 // PutSchedule creates or replaces the schedule (sc.TenantID, sc.JobID) in
 // one statement: a replace keeps the creation time, and the revision it
@@ -33,15 +35,22 @@ func (s *Store) PutSchedule(ctx context.Context, sc *gtmgate.Schedule) (bool, er
 	if sc.NextRunAt != nil {
 		next = s.t(*sc.NextRunAt)
 	}
+	var cred gtmgate.Credential
+	if sc.CreatedBy != nil {
+		cred = *sc.CreatedBy
+	}
 	var revision int64
 	var created time.Time
 	err = s.write.QueryRowContext(ctx, s.q(`INSERT INTO agent_schedules (tenant_id, job_id, cron, enabled, next_run_at,
-		created_at, updated_at, revision, body) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+		created_at, updated_at, revision, credential_kind, credential_id, disabled_reason, disabled_at, body)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
 		ON CONFLICT (tenant_id, job_id) DO UPDATE SET cron = excluded.cron, enabled = excluded.enabled,
 		next_run_at = excluded.next_run_at, updated_at = excluded.updated_at, revision = agent_schedules.revision + 1,
-		body = excluded.body
+		credential_kind = excluded.credential_kind, credential_id = excluded.credential_id,
+		disabled_reason = excluded.disabled_reason, disabled_at = excluded.disabled_at, body = excluded.body
 		RETURNING revision, created_at`),
-		sc.TenantID, sc.JobID, sc.Cron, sc.Enabled, next, s.t(sc.CreatedAt), s.t(sc.UpdatedAt), string(body)).
+		sc.TenantID, sc.JobID, sc.Cron, sc.Enabled, next, s.t(sc.CreatedAt), s.t(sc.UpdatedAt), cred.Kind, cred.ID,
+		sc.DisabledReason, s.tp(sc.DisabledAt), string(body)).
 		Scan(&revision, timeCol{&created})
 	if err != nil {
 		return false, s.fail("put schedule", err)
@@ -50,20 +59,21 @@ func (s *Store) PutSchedule(ctx context.Context, sc *gtmgate.Schedule) (bool, er
 	return revision == 1, nil
 }
 
-const scheduleCols = "next_run_at, created_at, body"
+const scheduleCols = "enabled, next_run_at, created_at, disabled_reason, disabled_at, body"
 
 func scanSchedule(sc scanner) (*gtmgate.Schedule, error) {
-	var next *time.Time
+	var enabled bool
+	var next, disabledAt *time.Time
 	var created time.Time
-	var body string
-	if err := sc.Scan(nullTimeCol{&next}, timeCol{&created}, &body); err != nil {
+	var disabledReason, body string
+	if err := sc.Scan(&enabled, nullTimeCol{&next}, timeCol{&created}, &disabledReason, nullTimeCol{&disabledAt}, &body); err != nil {
 		return nil, err
 	}
 	var out gtmgate.Schedule
 	if err := json.Unmarshal([]byte(body), &out); err != nil {
 		return nil, fmt.Errorf("decode schedule: %w", err)
 	}
-	out.NextRunAt, out.CreatedAt = next, created
+	out.Enabled, out.NextRunAt, out.CreatedAt, out.DisabledReason, out.DisabledAt = enabled, next, created, disabledReason, disabledAt
 	return &out, nil
 }
 
@@ -121,4 +131,26 @@ func (s *Store) AdvanceSchedule(ctx context.Context, tenantID, jobID string, fro
 			from.Format(time.RFC3339))
 	}
 	return nil
+}
+
+// DisableSchedules disables the enabled schedules of a tenant created by a
+// revoked credential, in one statement.
+func (s *Store) DisableSchedules(ctx context.Context, d gtmgate.ScheduleDisable) (int64, error) {
+	if d.TenantID == "" || d.Credential.Kind == "" {
+		return 0, s.fail("disable schedules", gtmgate.Errorf(gtmgate.EValidation, "tenant and credential are required"))
+	}
+	if d.At.IsZero() {
+		d.At = s.now()
+	}
+	res, err := s.write.ExecContext(ctx, s.q(`UPDATE agent_schedules SET enabled = ?, next_run_at = NULL, disabled_reason = ?,
+		disabled_at = ?, updated_at = ? WHERE tenant_id = ? AND credential_kind = ? AND credential_id = ? AND enabled = ?`),
+		false, d.Reason, s.t(d.At), s.t(d.At), d.TenantID, d.Credential.Kind, d.Credential.ID, true)
+	if err != nil {
+		return 0, s.fail("disable schedules", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, s.fail("disable schedules", err)
+	}
+	return n, nil
 }

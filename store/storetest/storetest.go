@@ -67,6 +67,8 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"AgentRuns", testAgentRuns},
 		{"Schedules", testSchedules},
 		{"SchedulesPerTenant", testSchedulesPerTenant},
+		{"ScheduleCredentials", testScheduleCredentials},
+		{"CredentialRevoked", testCredentialRevoked},
 		{"DailyBriefs", testDailyBriefs},
 		{"BillingPlans", testBillingPlans},
 		{"UsageRollups", testUsageRollups},
