@@ -41,6 +41,9 @@ type AuditEntry struct {
 	TraceID string `json:"trace_id,omitempty"`
 	// ParentRequestID is the request an agent run's call was made for.
 	ParentRequestID string `json:"parent_request_id,omitempty"`
+	// CorrelationID is the X-Request-Id the client sent, if any: its own
+	// name for the call, meaningful only within the entry's tenant.
+	CorrelationID string `json:"correlation_id,omitempty"`
 }
 
 // AuditFilter selects audit entries, newest first.
@@ -53,10 +56,24 @@ type AuditFilter struct {
 	Parent string
 	// RequestID selects the entries of one request.
 	RequestID string
-	Since     time.Time
+	// CorrelationID selects the entries whose client sent this X-Request-Id;
+	// it needs TenantID (see Validate).
+	CorrelationID string
+	Since         time.Time
 	// Before is the cursor: only entries with ID < Before (0 = no bound).
 	Before int64
 	Limit  int
+}
+
+// Validate returns a VALIDATION_ERROR when f would select by correlation id
+// across tenants: clients choose correlation ids, so two tenants can share
+// one, and only (tenant, correlation id) names a client's calls.
+func (f AuditFilter) Validate() error {
+	if f.CorrelationID != "" && f.TenantID == "" {
+		return Errorf(EValidation, "correlation_id needs tenant: a correlation id is the client's own X-Request-Id "+
+			"and is only looked up within one tenant").WithHint("add tenant=<tenant id>, or use request_id, the server's id of the call")
+	}
+	return nil
 }
 
 // AuditStats aggregates the audit log over fixed windows.

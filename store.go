@@ -67,12 +67,14 @@ type TokenStore interface {
 // after it returns, so an acknowledged call is never lost.
 type AuditStore interface {
 	WriteCalls(ctx context.Context, audit []AuditEntry, usage []UsageEvent) error
-	// QueryAudit returns entries newest first and the cursor of the next page (0 = none).
+	// QueryAudit returns entries newest first and the cursor of the next page
+	// (0 = none). A filter Validate refuses is VALIDATION_ERROR.
 	QueryAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int64, error)
 	// FollowAudit returns entries after a follow cursor ("" = from the
 	// first), oldest first in commit order, and the cursor to pass next. It
 	// never skips an entry that commits after a later one was returned. An
-	// unreadable cursor is ErrInvalidCursor (wrapped).
+	// unreadable cursor is ErrInvalidCursor (wrapped); a filter Validate
+	// refuses is VALIDATION_ERROR.
 	FollowAudit(ctx context.Context, f AuditFilter, after string) ([]AuditEntry, string, error)
 	// AuditStats counts entries over the 24 h, 7 d and 30 d before now.
 	AuditStats(ctx context.Context, now time.Time) (*AuditStats, error)

@@ -154,7 +154,7 @@ func (h *Handler) run(r *http.Request, start time.Time, source, key string) *buf
 		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, r.Pattern), Source: source,
 		Key: key, Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
 		DurationMS: float64(h.opts.Now().Sub(start).Microseconds()) / 1000, Detail: buf.auditDetail,
-		TraceID: telemetry.TraceID(r.Context()),
+		TraceID: telemetry.TraceID(r.Context()), CorrelationID: gtmgate.CorrelationIDFromContext(r.Context()),
 	}
 	if buf.status >= 400 {
 		entry.Outcome = gtmgate.OutcomeError

@@ -17,11 +17,16 @@ const (
 	maxAuditLimit     = 1000
 )
 
-// queryAudit serves GET /admin/audit?tenant&action&source&key&parent&since&limit&cursor.
+// queryAudit serves GET /admin/audit?tenant&action&source&key&parent&request_id&correlation_id&since&limit&cursor.
+// correlation_id needs tenant: it is the client's id, not the server's.
 func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: q.Get("key"),
-		Parent: q.Get("parent"), RequestID: q.Get("request_id")}
+		Parent: q.Get("parent"), RequestID: q.Get("request_id"), CorrelationID: q.Get("correlation_id")}
+	if err := f.Validate(); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
 	var err error
 	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err != nil {
 		jsonapi.WriteError(w, r, err)

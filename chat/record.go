@@ -27,7 +27,9 @@ type call struct {
 	start     time.Time
 	principal *gtmgate.Principal
 	requestID string
-	model     string
+	// correlationID is the client's X-Request-Id, if it sent one.
+	correlationID string
+	model         string
 
 	upstreamStart time.Time
 	upstreamEnd   time.Time
@@ -45,10 +47,11 @@ type usage struct {
 func newCall(r *http.Request, action string) *call {
 	ctx := r.Context()
 	return &call{
-		action:    action,
-		start:     time.Now(),
-		principal: gtmgate.PrincipalFromContext(ctx),
-		requestID: gtmgate.RequestIDFromContext(ctx),
+		action:        action,
+		start:         time.Now(),
+		principal:     gtmgate.PrincipalFromContext(ctx),
+		requestID:     gtmgate.RequestIDFromContext(ctx),
+		correlationID: gtmgate.CorrelationIDFromContext(ctx),
 	}
 }
 
@@ -79,6 +82,7 @@ func (h *Handler) record(ctx context.Context, c *call) error {
 		Time: c.start, TenantID: tenantID, Action: c.action, Source: gtmgate.SourceChat,
 		Key: keyID, Outcome: outcome, Status: c.status, ErrorCode: c.code,
 		DurationMS: millis(now.Sub(c.start)), RequestID: c.requestID, Detail: c.model, TraceID: telemetry.TraceID(ctx),
+		CorrelationID: c.correlationID,
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		span.SetAttributes(telemetry.GenAIRequestModel.String(c.model), telemetry.TenantID.String(tenantID),

@@ -302,8 +302,8 @@ func (c *Console) signOut(w http.ResponseWriter, r *http.Request, s *session) {
 
 func (c *Console) auditSignIn(r *http.Request, start time.Time, action, outcome string, status int, key, detail string) {
 	e := gtmgate.AuditEntry{Time: start, Action: action, Source: gtmgate.SourceConsole, Key: key, Outcome: outcome, Status: status,
-		RequestID: gtmgate.RequestIDFromContext(r.Context()), Detail: detail,
-		DurationMS: float64(c.opts.Now().Sub(start).Microseconds()) / 1000}
+		RequestID: gtmgate.RequestIDFromContext(r.Context()), CorrelationID: gtmgate.CorrelationIDFromContext(r.Context()),
+		Detail: detail, DurationMS: float64(c.opts.Now().Sub(start).Microseconds()) / 1000}
 	if err := c.opts.Recorder.Record(r.Context(), e, nil); err != nil {
 		c.opts.Logger.Error("console: audit "+action, "error", err)
 	}

@@ -280,8 +280,9 @@ func (c *Console) decide(w http.ResponseWriter, r *http.Request, s *session) {
 		"/console/approvals", "Approval "+id+": "+decision+"d.")
 }
 
-// auditFilters are the audit API's filters the explorer passes on.
-var auditFilters = []string{"tenant", "action", "source", "key", "request_id", "since", "limit", "cursor"}
+// auditFilters are the audit API's filters the explorer passes on
+// (correlation_id only with tenant: the API refuses it alone).
+var auditFilters = []string{"tenant", "action", "source", "key", "request_id", "correlation_id", "since", "limit", "cursor"}
 
 func (c *Console) audit(w http.ResponseWriter, r *http.Request, _ *session) {
 	q := url.Values{}

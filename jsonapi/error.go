@@ -103,13 +103,17 @@ func surfaceLogger(ctx context.Context) *slog.Logger {
 }
 
 // LoggerFrom returns the request's logger, or slog.Default, with the
-// request id and the trace id attached when ctx has them. The attribute is added here, when
+// request id, the client's correlation id and the trace id attached when ctx
+// has them. The attribute is added here, when
 // something is logged, rather than once per request: most requests log
 // nothing but their access line.
 func LoggerFrom(ctx context.Context) *slog.Logger {
 	l := surfaceLogger(ctx)
 	if id := gtmgate.RequestIDFromContext(ctx); id != "" {
 		l = l.With("request_id", id)
+	}
+	if id := gtmgate.CorrelationIDFromContext(ctx); id != "" {
+		l = l.With("correlation_id", id)
 	}
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		l = l.With("trace_id", sc.TraceID().String())

@@ -36,6 +36,7 @@ func auditSessions(rec gtmgate.Recorder) mcp.Middleware {
 					entry.TenantID, entry.Key = p.TenantID, p.KeyID
 				}
 				entry.RequestID, _ = extra.TokenInfo.Extra[string(requestIDExtra)].(string)
+				entry.CorrelationID, _ = extra.TokenInfo.Extra[string(correlationExtra)].(string)
 			}
 			if init, ok := req.GetParams().(*mcp.InitializeParams); ok && init.ClientInfo != nil {
 				entry.Detail = clip(init.ClientInfo.Name+" "+init.ClientInfo.Version+" protocol "+init.ProtocolVersion, 200)

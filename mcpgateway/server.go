@@ -49,6 +49,9 @@ const (
 	requestIDExtra extraKey = "request_id"
 	stepUpExtra    extraKey = "step_up"
 	traceExtra     extraKey = "trace"
+
+	// correlationExtra is the client's X-Request-Id, when it sent one.
+	correlationExtra extraKey = "correlation_id"
 )
 
 type stepUpKey struct{}
@@ -75,13 +78,17 @@ func New(opts Options) http.Handler {
 		Logger:              opts.Logger,
 	})
 	// The SDK hands tool handlers the bearer token's TokenInfo; carry the
-	// principal (already authenticated by Require) and request id in it.
+	// principal (already authenticated by Require), request id and
+	// correlation id in it.
 	withInfo := auth.RequireBearerToken(func(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
 		p := gtmgate.PrincipalFromContext(r.Context())
 		if p == nil {
 			return nil, auth.ErrInvalidToken
 		}
 		extra := map[string]any{string(principalExtra): p, string(requestIDExtra): gtmgate.RequestIDFromContext(r.Context())}
+		if cid := gtmgate.CorrelationIDFromContext(r.Context()); cid != "" {
+			extra[string(correlationExtra)] = cid
+		}
 		if sc := trace.SpanContextFromContext(r.Context()); sc.IsValid() {
 			extra[string(traceExtra)] = sc
 		}
@@ -132,6 +139,9 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 			p, _ = req.Extra.TokenInfo.Extra[string(principalExtra)].(*gtmgate.Principal)
 			rid, _ = req.Extra.TokenInfo.Extra[string(requestIDExtra)].(string)
 			su, _ = req.Extra.TokenInfo.Extra[string(stepUpExtra)].(*stepUp)
+			if cid, _ := req.Extra.TokenInfo.Extra[string(correlationExtra)].(string); cid != "" {
+				ctx = gtmgate.NewContextWithCorrelationID(ctx, cid)
+			}
 			// Continue the HTTP request's trace whether or not the SDK
 			// handed its context down.
 			if sc, ok := req.Extra.TokenInfo.Extra[string(traceExtra)].(trace.SpanContext); ok && !trace.SpanContextFromContext(ctx).IsValid() {

@@ -1,8 +1,11 @@
 // Package middleware holds the HTTP middleware every listener shares: request
-// ids, structured access logs, Prometheus metrics and panic recovery.
+// and correlation ids, structured access logs, Prometheus metrics and panic
+// recovery.
 package middleware
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -23,48 +26,71 @@ func Chain(h http.Handler, mw ...func(http.Handler) http.Handler) http.Handler {
 	return h
 }
 
-// RequestIDHeader carries the request id in both directions.
+// RequestIDHeader carries the server's request id in responses. A client
+// may send one too: it is kept as the call's correlation id, never as its
+// request id.
 const RequestIDHeader = "X-Request-Id"
 
-// RequestID takes a well-formed inbound X-Request-Id or makes one, sets it on
-// the response and puts it and a logger carrying it in the context.
+// CorrelationIDHeader echoes a well-formed inbound X-Request-Id back.
+const CorrelationIDHeader = "X-Correlation-Id"
+
+// RequestID gives every request a new server-made id, sets it on the
+// response and puts it and a logger carrying it in the context. A
+// well-formed inbound X-Request-Id becomes the correlation id: in the
+// context, echoed as X-Correlation-Id and recorded beside the request id.
+// The request id itself is never the client's: ids the client chooses could
+// collide with another tenant's, and the audit log joins a call's entries
+// by request id.
 func RequestID(logger *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			id := r.Header.Get(RequestIDHeader)
-			if !validRequestID(id) {
-				id = NewRequestID()
-			}
+			id := NewRequestID()
 			w.Header()[RequestIDHeader] = []string{id}
 			ctx := gtmgate.NewContextWithRequestID(r.Context(), id)
+			if cid := r.Header.Get(RequestIDHeader); validRequestID(cid) {
+				w.Header()[CorrelationIDHeader] = []string{cid}
+				ctx = gtmgate.NewContextWithCorrelationID(ctx, cid)
+			}
 			ctx = jsonapi.WithLogger(ctx, logger)
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
 }
 
-// requestIDPrefix makes this process's request ids distinct from every
-// other's; a counter makes them distinct from each other.
+// requestIDCipher is keyed once per process with random bytes; it encrypts
+// requestIDCounter into each request id.
 var (
-	requestIDPrefix = func() [8]byte {
-		var b [8]byte
-		rand.Read(b[:])
+	requestIDCipher = func() cipher.Block {
+		key := make([]byte, 16)
+		rand.Read(key) // never fails (it crashes the program instead)
+		b, err := aes.NewCipher(key)
+		if err != nil {
+			panic(err) // a 16-byte key is always accepted
+		}
 		return b
 	}()
 	requestIDCounter atomic.Uint64
 )
 
-// NewRequestID returns 32 hex characters unique to this request: a random
-// per-process prefix and a counter. Ids identify requests in logs and the
-// audit log; they are not secrets, so a counter serves better than drawing
-// random bytes for every request.
+// NewRequestID returns 32 hex characters naming one request: this process's
+// next counter value encrypted with AES-128 under the process's random key.
+// AES is a permutation, so no two calls of one process return the same id;
+// another process has another key, so its ids collide with these no more
+// often than random 128-bit values would. Without the key an id tells
+// nothing about the next one, nor how many came before: ids cannot be
+// guessed or used to count the gateway's traffic. It costs about as much as
+// reading 16 bytes from crypto/rand and, unlike random ids, is unique by
+// construction within a process.
 func NewRequestID() string {
 	var b [16]byte
-	copy(b[:8], requestIDPrefix[:])
 	binary.BigEndian.PutUint64(b[8:], requestIDCounter.Add(1))
+	requestIDCipher.Encrypt(b[:], b[:])
 	return hex.EncodeToString(b[:])
 }
 
+// validRequestID reports whether an inbound X-Request-Id may be kept as a
+// correlation id: 1 to 64 characters that are safe in a header, a log line
+// and a URL.
 func validRequestID(id string) bool {
 	if id == "" || len(id) > 64 {
 		return false

@@ -78,6 +78,26 @@ func formBody(s Schema) *RequestBody {
 	return &RequestBody{Required: true, Content: map[string]MediaType{"application/x-www-form-urlencoded": {Schema: s}}}
 }
 
+// idHeaders are on every gateway response (middleware.RequestID sets them).
+var idHeaders = map[string]Header{
+	"X-Request-Id": {Description: "The server's id of this request, unique and unguessable; never the client's. " +
+		"It names the call in request_id bodies, logs and the audit log.", Schema: str},
+	"X-Correlation-Id": {Description: "The X-Request-Id the client sent, when it was 1 to 64 letters, digits, '-', '_' or '.'. " +
+		"Recorded as the audit entry's correlation_id.", Schema: str},
+}
+
+// withIDHeaders returns copies of responses that declare idHeaders: the
+// tables share Response values between operations.
+func withIDHeaders(responses map[string]*Response) map[string]*Response {
+	out := make(map[string]*Response, len(responses))
+	for status, r := range responses {
+		c := *r
+		c.Headers = idHeaders
+		out[status] = &c
+	}
+	return out
+}
+
 // limitOf is a page size parameter with its own default and maximum.
 func limitOf(def, max int) Parameter {
 	return queryParam("limit", fmt.Sprintf("Page size, 1 to %d (default %d).", max, def), Schema{"type": "integer", "minimum": 1, "maximum": max})
@@ -283,7 +303,10 @@ func adminOperations() []operation {
 			tenantQ, queryParam("action", "Only this tool or admin action.", str), queryParam("source", "rest, mcp, chat, admin…", str),
 			queryParam("key", "Only entries of this credential (token id or prefix).", str),
 			queryParam("parent", "Only the calls made for this request id (an agent run's request_id).", str),
-			queryParam("request_id", "Only the entries of this request.", str), since, limit,
+			queryParam("request_id", "Only the entries of this request (the server's id: X-Request-Id of the response).", str),
+			queryParam("correlation_id", "Only the entries of calls whose client sent this X-Request-Id. Requires tenant "+
+				"(400 VALIDATION_ERROR without it): clients choose these ids, so they only name calls within one tenant.", str),
+			since, limit,
 			queryParam("cursor", "next_cursor of the previous page.", str),
 			queryParam("after", "Follow the log forward instead: entries oldest first in commit order after this next_cursor "+
 				"of a previous follow (empty = from the first, or from since). An entry that commits late is never skipped. "+
@@ -420,7 +443,8 @@ func Gateway(reg *registry.Registry, patterns []string) (*Document, error) {
 		OpenAPI: "3.1.0",
 		Info: Info{Title: "gtmgate gateway", Version: GatewayVersion,
 			Description: "The REST proxy, MCP endpoint, chat pass-through, OAuth authorization server, health and admin API of a gtmgate gateway. " +
-				"Tool input schemas come from the tool registry."},
+				"Tool input schemas come from the tool registry. Every response carries X-Request-Id, the server's id of the request; " +
+				"an X-Request-Id sent by the client is echoed as X-Correlation-Id and recorded as the call's correlation_id."},
 		Paths:    map[string]*PathItem{},
 		Security: []map[string][]string{}, // each operation names its own
 		Components: &Components{
@@ -449,9 +473,10 @@ func Gateway(reg *registry.Registry, patterns []string) (*Document, error) {
 		} else {
 			methods = []string{strings.ToLower(method)}
 		}
+		responses := withIDHeaders(op.responses)
 		for _, m := range methods {
 			o := &Operation{OperationID: op.id, Summary: op.summary, Description: op.description, Tags: []string{op.tag},
-				Parameters: append(pathParams(path), op.query...), Responses: op.responses}
+				Parameters: append(pathParams(path), op.query...), Responses: responses}
 			if len(methods) > 1 {
 				o.OperationID = op.id + strings.ToUpper(m[:1]) + m[1:]
 			}

@@ -328,7 +328,7 @@ func (r *Runner) finish(ctx context.Context, c *call, result any, err error) (fl
 	entry := gtmgate.AuditEntry{
 		Time: c.start, TenantID: c.recordTenant(), Action: action, Source: req.Source, Outcome: outcomeOf(code),
 		Status: 200, ErrorCode: code, DurationMS: ms, RequestID: req.RequestID, TraceID: telemetry.TraceID(ctx),
-		ParentRequestID: req.ParentRequestID,
+		ParentRequestID: req.ParentRequestID, CorrelationID: gtmgate.CorrelationIDFromContext(ctx),
 	}
 	if req.Principal != nil {
 		entry.Key = req.Principal.KeyID

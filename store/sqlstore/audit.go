@@ -13,10 +13,10 @@ import (
 
 const (
 	auditInsert = `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status,
-		error_code, duration_ms, request_id, detail, trace_id, parent_request_id) VALUES `
+		error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id) VALUES `
 	usageInsert = `INSERT INTO usage_events (time, tenant_id, source, tool, action, ok, duration_ms,
 		upstream_ms, prompt_tokens, completion_tokens) VALUES `
-	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id, parent_request_id"
+	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id"
 )
 
 // WriteCalls writes audit entries and usage events in one transaction, with
@@ -93,10 +93,10 @@ func (s *Store) ForgetJournal(ctx context.Context, journal string) error {
 }
 
 func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
-	err := s.insertMany(ctx, tx, auditInsert, "", 13, len(audit), func(i int, dst []any) []any {
+	err := s.insertMany(ctx, tx, auditInsert, "", 14, len(audit), func(i int, dst []any) []any {
 		a := &audit[i]
 		return append(dst, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
-			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID, a.ParentRequestID)
+			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID, a.ParentRequestID, a.CorrelationID)
 	})
 	if err != nil {
 		return err
@@ -153,6 +153,9 @@ func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, insert, suffix strin
 // the id of the last entry returned when more exist, else 0. Passing it as
 // f.Before continues the listing.
 func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error) {
+	if err := f.Validate(); err != nil {
+		return nil, 0, err
+	}
 	n := limit(f.Limit, defaultLimit, maxLimit)
 	c := s.auditConditions(f)
 	if f.Before > 0 {
@@ -187,7 +190,7 @@ func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgat
 
 func scanAudit(r scanner, a *gtmgate.AuditEntry, extra ...any) error {
 	return r.Scan(append([]any{&a.ID, timeCol{&a.Time}, &a.TenantID, &a.Action, &a.Source, &a.Key, &a.Outcome,
-		&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID, &a.ParentRequestID}, extra...)...)
+		&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID, &a.ParentRequestID, &a.CorrelationID}, extra...)...)
 }
 
 // auditConditions are f's filters other than its cursor.
@@ -199,6 +202,7 @@ func (s *Store) auditConditions(f gtmgate.AuditFilter) *conditions {
 	c.eq("key_id", f.Key)
 	c.eq("parent_request_id", f.Parent)
 	c.eq("request_id", f.RequestID)
+	c.eq("correlation_id", f.CorrelationID)
 	if !f.Since.IsZero() {
 		c.add("time >= ?", s.t(f.Since))
 	}
@@ -212,6 +216,9 @@ func (s *Store) auditConditions(f gtmgate.AuditFilter) *conditions {
 // before it, so a follower never skips an entry that commits late; a long
 // transaction elsewhere in the database delays, never loses, entries.
 func (s *Store) FollowAudit(ctx context.Context, f gtmgate.AuditFilter, after string) ([]gtmgate.AuditEntry, string, error) {
+	if err := f.Validate(); err != nil {
+		return nil, "", err
+	}
 	key, id, err := parseFollowCursor(after)
 	if err != nil {
 		return nil, "", err

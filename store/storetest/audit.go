@@ -30,6 +30,8 @@ func testQueryAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	}
 	in[1].ErrorCode, in[1].Status = gtmgate.EUpstream, 502
 	in[2].ParentRequestID = "req-run"
+	// Two tenants' clients sent the same X-Request-Id.
+	in[0].CorrelationID, in[1].CorrelationID, in[2].CorrelationID = "client-7", "client-8", "client-7"
 	must(t, s.WriteCalls(ctx, in, nil))
 	must(t, s.WriteCalls(ctx, nil, nil))
 
@@ -60,6 +62,9 @@ func testQueryAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"parent", gtmgate.AuditFilter{Parent: "req-run"}, []string{"req-2"}},
 		{"since", gtmgate.AuditFilter{Since: t0.Add(timeStep(2))}, []string{"req-3", "req-2"}},
 		{"combined", gtmgate.AuditFilter{TenantID: "acme", Source: gtmgate.SourceREST}, []string{"req-0"}},
+		{"correlation", gtmgate.AuditFilter{TenantID: "acme", CorrelationID: "client-7"}, []string{"req-0"}},
+		{"correlation other tenant", gtmgate.AuditFilter{TenantID: "beta", CorrelationID: "client-7"}, []string{"req-2"}},
+		{"correlation none", gtmgate.AuditFilter{TenantID: "beta", CorrelationID: "client-8"}, nil},
 		{"before", gtmgate.AuditFilter{Before: all[1].ID}, []string{"req-1", "req-0"}},
 		{"limit", gtmgate.AuditFilter{Limit: 1}, []string{"req-3"}},
 		{"none", gtmgate.AuditFilter{TenantID: "nobody"}, nil},
@@ -75,6 +80,20 @@ func testQueryAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 				t.Errorf("request ids (-want +got):\n%s", diff)
 			}
 		})
+	}
+
+	// A correlation id alone would join tenants' entries: refused, both ways of reading.
+	lone := gtmgate.AuditFilter{CorrelationID: "client-7"}
+	if _, _, err := s.QueryAudit(ctx, lone); gtmgate.ErrorCode(err) != gtmgate.EValidation {
+		t.Errorf("QueryAudit by correlation id without tenant: err %v, want VALIDATION_ERROR", err)
+	}
+	if _, _, err := s.FollowAudit(ctx, lone, ""); gtmgate.ErrorCode(err) != gtmgate.EValidation {
+		t.Errorf("FollowAudit by correlation id without tenant: err %v, want VALIDATION_ERROR", err)
+	}
+	followed, _, err := s.FollowAudit(ctx, gtmgate.AuditFilter{TenantID: "beta", CorrelationID: "client-7"}, "")
+	must(t, err)
+	if len(followed) != 1 || followed[0].RequestID != "req-2" {
+		t.Errorf("FollowAudit by tenant and correlation id = %+v, want req-2 only", followed)
 	}
 }
 
