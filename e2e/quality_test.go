@@ -64,8 +64,10 @@ func (g *judgeGateway) serve(w http.ResponseWriter, r *http.Request) {
 		} `json:"input"`
 	}
 	for _, m := range req.Messages {
-		if _, rest, ok := strings.Cut(m.Content, "```json"); ok && m.Role == "user" {
-			block, _, _ := strings.Cut(rest, "```")
+		// The trace is the JSON between the prompt's trace_data tags.
+		if _, rest, ok := strings.Cut(m.Content, "<trace_data id=\""); ok && m.Role == "user" {
+			_, rest, _ = strings.Cut(rest, "\">")
+			block, _, _ := strings.Cut(rest, "</trace_data")
 			json.Unmarshal([]byte(block), &tr)
 		}
 	}
