@@ -2,15 +2,11 @@ package agent
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
-	"github.com/gtmgate/gtmgate/secret"
-	"github.com/gtmgate/gtmgate/store/sqlite"
-	"github.com/gtmgate/gtmgate/store/sqlstore"
 	"github.com/gtmgate/gtmgate/store/storetest"
 )
 
@@ -21,17 +17,7 @@ import (
 // principal, so a run of the admin key goes on.
 func TestStepOfARevokedCredential(t *testing.T) {
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "gtmgate.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.PutTenant(ctx, &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CreateTenantToken(ctx, &gtmgate.TenantToken{ID: "tok_1", TenantID: "acme", Hash: secret.HashToken("t1"), Prefix: "t1"}); err != nil {
-		t.Fatal(err)
-	}
+	st := storetest.TenantWithToken(t)
 	now := time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC)
 	a := New(Options{Store: st, Now: func() time.Time { return now }})
 	run := func(id string, c *gtmgate.Credential) *gtmgate.AgentRun {

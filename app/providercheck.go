@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -31,9 +32,11 @@ func (a *App) providerChecker() *providercheck.Checker {
 // It answers 200 with the per-account results whether or not they pass;
 // "ok" says whether every account works.
 func (a *App) mountProviderCheck(mux gtmgate.Router) {
-	checker := a.providerChecker()
+	// Built by the first check, not at start-up: it parses every
+	// provider's facts, which most processes never need.
+	checker := sync.OnceValue(a.providerChecker)
 	mux.HandleFunc("POST /admin/providers/check", func(w http.ResponseWriter, r *http.Request) {
-		rep, err := checker.Check(r.Context(), r.URL.Query().Get("tenant"))
+		rep, err := checker().Check(r.Context(), r.URL.Query().Get("tenant"))
 		if err != nil {
 			jsonapi.WriteError(w, r, err)
 			return
@@ -41,9 +44,6 @@ func (a *App) mountProviderCheck(mux gtmgate.Router) {
 		jsonapi.Write(w, http.StatusOK, rep)
 	})
 }
-
-// linkedInScopesNote says why LinkedIn accounts' scopes are not checked.
-const linkedInScopesNote = "LinkedIn reports a token's scopes only through token introspection with the OAuth app's client id and secret, which gtmgate does not hold"
 
 // buildTokenInfoClient makes the client of Google's tokeninfo endpoint
 // (GTMGATE_UPSTREAM_GOOGLE_OAUTH overrides it; the demo serves sandbox).
@@ -75,14 +75,13 @@ func (a *App) scopeFacts() map[string]providercheck.ScopeFacts {
 		if p.spec == nil {
 			continue
 		}
-		f := providercheck.ScopeFacts{Spec: p.spec(), NotReported: linkedInScopesNote}
+		f := providercheck.ScopeFacts{Spec: p.spec(), NotReported: p.scopesNote}
 		c, read := a.clients[p.key], p.granted
 		if p.googleScopes {
 			c, read = a.clients[googleapi.TokenInfoProvider], googleapi.GrantedScopes
 		}
 		if read != nil {
 			f.Granted = func(ctx context.Context, ts gtmgate.TokenSource) ([]string, error) { return read(ctx, c, ts) }
-			f.NotReported = ""
 		}
 		out[p.key] = f
 	}

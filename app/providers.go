@@ -41,6 +41,8 @@ type providerSpec struct {
 	// googleScopes: the credential's scopes come from Google's tokeninfo
 	// endpoint, through its own client.
 	googleScopes bool
+	// scopesNote says why a provider with neither reports no scopes.
+	scopesNote string
 }
 
 // grantedScopes reads the scopes a credential holds with the provider's client.
@@ -68,7 +70,8 @@ func providers() []providerSpec {
 		{key: metaads.Provider, spec: metaads.Spec, granted: metaads.GrantedScopes, probe: providercheck.Probe{Tool: "meta_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: metaads.DefaultBaseURL, options: func(cfg *config.Config, baseURL string) upstream.Options {
 			return metaads.Options(baseURL, cfg.APIVersion(metaads.Provider))
 		}, tools: metaads.Tools, sandbox: metaads.NewSandbox},
-		{key: linkedinads.Provider, spec: linkedinads.Spec, probe: providercheck.Probe{Tool: "linkedin_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: linkedinads.DefaultBaseURL, tools: linkedinads.Tools, sandbox: linkedinads.NewSandbox,
+		{key: linkedinads.Provider, spec: linkedinads.Spec,
+			scopesNote: "LinkedIn reports a token's scopes only through token introspection with the OAuth app's client id and secret, which gtmgate does not hold", probe: providercheck.Probe{Tool: "linkedin_ads_campaigns", Input: `{"action":"list","limit":1}`}, baseURL: linkedinads.DefaultBaseURL, tools: linkedinads.Tools, sandbox: linkedinads.NewSandbox,
 			options: func(cfg *config.Config, baseURL string) upstream.Options {
 				return linkedinads.Options(baseURL, cfg.APIVersion(linkedinads.Provider))
 			}},

@@ -2,15 +2,11 @@ package schedule
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
-	"github.com/gtmgate/gtmgate/secret"
-	"github.com/gtmgate/gtmgate/store/sqlite"
-	"github.com/gtmgate/gtmgate/store/sqlstore"
 	"github.com/gtmgate/gtmgate/store/storetest"
 )
 
@@ -21,17 +17,7 @@ import (
 // operator's is left to run.
 func TestTickChecksTheCredential(t *testing.T) {
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "gtmgate.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.PutTenant(ctx, &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CreateTenantToken(ctx, &gtmgate.TenantToken{ID: "tok_1", TenantID: "acme", Hash: secret.HashToken("t1"), Prefix: "t1"}); err != nil {
-		t.Fatal(err)
-	}
+	st := storetest.TenantWithToken(t)
 	now := time.Date(2026, 11, 30, 7, 0, 30, 0, time.UTC)
 	due := now.Add(-30 * time.Second)
 	put := func(job, updatedBy string, by *gtmgate.Credential) {

@@ -58,6 +58,9 @@ func (p Provider) Lookup(name string) (Version, bool) {
 	return Version{}, false
 }
 
+// Newest is the name of the newest version the catalogue knows.
+func (p Provider) Newest() string { return p.Versions[len(p.Versions)-1].Name }
+
 // Live reports whether version name is one the provider still serves on day
 // now: known to the catalogue and not past its sunset. A version the
 // catalogue does not know is taken as live (an operator may move to a version
@@ -105,7 +108,7 @@ func (p Provider) Status(version string, now time.Time) Status {
 	if !ok {
 		s.Level = LevelUnknown
 		s.Message = fmt.Sprintf("%s version %s is not in this release's catalogue, so its sunset date is unknown; the catalogue's newest is %s (%s)",
-			p.Name, version, p.Versions[len(p.Versions)-1].Name, p.Setting)
+			p.Name, version, p.Newest(), p.Setting)
 		return s
 	}
 	s.Released, s.Sunset, s.Source = v.Released, v.Sunset, v.Source
@@ -119,11 +122,11 @@ func (p Provider) Status(version string, now time.Time) Status {
 	case !now.Before(v.Sunset):
 		s.Level = LevelSunset
 		s.Message = fmt.Sprintf("%s version %s was sunset on %s: calls fail; set %s to a current version (newest known: %s)",
-			p.Name, version, v.Sunset.Format(time.DateOnly), p.Setting, p.Versions[len(p.Versions)-1].Name)
+			p.Name, version, v.Sunset.Format(time.DateOnly), p.Setting, p.Newest())
 	case v.Sunset.Sub(now) <= WarnBefore:
 		s.Level = LevelWarning
 		s.Message = fmt.Sprintf("%s version %s is sunset on %s (%d days): move %s to a newer version (newest known: %s)",
-			p.Name, version, v.Sunset.Format(time.DateOnly), s.DaysLeft, p.Setting, p.Versions[len(p.Versions)-1].Name)
+			p.Name, version, v.Sunset.Format(time.DateOnly), s.DaysLeft, p.Setting, p.Newest())
 	default:
 		s.Level = LevelOK
 		s.Message = fmt.Sprintf("%s version %s is supported until %s", p.Name, version, v.Sunset.Format(time.DateOnly))

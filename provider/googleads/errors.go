@@ -57,7 +57,7 @@ func versionNotServed(version string, now time.Time) (message, hint string) {
 	if s := p.Status(version, now); s.Level == apiversion.LevelSunset {
 		message += " (sunset on " + s.Sunset.Format(time.DateOnly) + ")"
 	}
-	newest := p.Versions[len(p.Versions)-1].Name
+	newest := p.Newest()
 	message += fmt.Sprintf(": set %s to a version Google still serves (default %s, newest known %s)", p.Setting, p.Default, newest)
 	hint = fmt.Sprintf("unset %s to use the default %s; Google's schedule: https://developers.google.com/google-ads/api/docs/sunset-dates", p.Setting, p.Default)
 	return message, hint

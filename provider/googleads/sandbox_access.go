@@ -30,7 +30,7 @@ func servedVersion(v string, now time.Time) bool {
 	if _, known := p.Lookup(v); known {
 		return p.Live(v, now)
 	}
-	return major(v) > major(p.Versions[len(p.Versions)-1].Name)
+	return major(v) > major(p.Newest())
 }
 
 func major(v string) int {

@@ -61,7 +61,7 @@ func (a *api) versionRefused(err error) error {
 	}
 	e.Message += fmt.Sprintf("; LinkedIn does not serve Marketing API version %s: set %s to an active version", version, cat.Setting)
 	e.Hint = fmt.Sprintf("the gateway's operator must set %s to a LinkedIn-Version LinkedIn still serves (this release's default is %s, the newest it knows %s)",
-		cat.Setting, cat.Default, cat.Versions[len(cat.Versions)-1].Name)
+		cat.Setting, cat.Default, cat.Newest())
 	return err
 }
 

@@ -155,7 +155,7 @@ func (s *Sandbox) active(version string) bool {
 	if _, known := cat.Lookup(version); known {
 		return cat.Live(version, s.now())
 	}
-	return month > cat.Versions[len(cat.Versions)-1].Name
+	return month > cat.Newest()
 }
 
 // dated spells a version as LinkedIn's errors do: 202410 is 20241001.

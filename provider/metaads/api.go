@@ -107,7 +107,7 @@ func (a *api) graphError(err error) error {
 		cat := catalogue()
 		e.Message += fmt.Sprintf("; Meta no longer serves Marketing API %s: set %s to a current version", a.version(), cat.Setting)
 		e.Hint = fmt.Sprintf("the gateway's operator must set %s to a Marketing API version Meta still serves (this release's default is %s, the newest it knows %s)",
-			cat.Setting, cat.Default, cat.Versions[len(cat.Versions)-1].Name)
+			cat.Setting, cat.Default, cat.Newest())
 	case slices.Contains([]int{4, 17, 32, 613}, code) || (code >= 80000 && code <= 80014):
 		e.Code = gtmgate.ERateLimited
 		e.Hint = "Meta throttles per ad account; wait a few minutes before retrying"

@@ -127,7 +127,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.expired(version) {
-		newest := catalogue().Versions[len(catalogue().Versions)-1].Name
+		newest := catalogue().Newest()
 		writeGraphError(w, 400, errDeprecatedVersion, "(#2635) You are calling a deprecated version of the Ads API. Please update to the latest version: "+newest+".")
 		return
 	}
