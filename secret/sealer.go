@@ -30,7 +30,8 @@ var ErrMalformed = errors.New("secret: malformed sealed value")
 // Sealer encrypts and decrypts secrets with one AES-256-GCM key. It is safe
 // for concurrent use.
 type Sealer struct {
-	aead cipher.AEAD
+	aead  cipher.AEAD
+	check KeyCheck
 }
 
 // NewSealer returns a Sealer for a 32-byte key.
@@ -46,7 +47,7 @@ func NewSealer(key []byte) (*Sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("secret: new gcm: %w", err)
 	}
-	return &Sealer{aead: aead}, nil
+	return &Sealer{aead: aead, check: newKeyCheck(key)}, nil
 }
 
 // Seal encrypts plaintext with a fresh random nonce and returns a versioned,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/internal/pgtest"
+	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/store/postgres"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
 	"github.com/gtmgate/gtmgate/store/storetest"
@@ -216,4 +217,14 @@ func TestFollowAuditKeysOrderAsNumbers(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("followed %v, want %v", got, want)
 	}
+}
+
+func TestEncryptionKeyCheck(t *testing.T) {
+	url := testURL(t)
+	storetest.ExerciseKeyCheck(t, func(t *testing.T) storetest.KeyOpener {
+		schema := freshSchema(t, url)
+		return func(ctx context.Context, sealer *secret.Sealer) (*sqlstore.Store, error) {
+			return postgres.Open(ctx, url, &sqlstore.Options{Sealer: sealer, Schema: schema})
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/store/sqlite"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
 	"github.com/gtmgate/gtmgate/store/storetest"
@@ -41,4 +42,13 @@ func openTest(t testing.TB) *sqlstore.Store {
 
 func TestStore(t *testing.T) {
 	storetest.Exercise(t, func(t *testing.T) gtmgate.Store { return testStore{openTest(t)} })
+}
+
+func TestEncryptionKeyCheck(t *testing.T) {
+	storetest.ExerciseKeyCheck(t, func(t *testing.T) storetest.KeyOpener {
+		path := filepath.Join(t.TempDir(), "keys.db")
+		return func(ctx context.Context, sealer *secret.Sealer) (*sqlstore.Store, error) {
+			return sqlite.Open(ctx, path, &sqlstore.Options{Sealer: sealer})
+		}
+	})
 }

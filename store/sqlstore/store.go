@@ -135,13 +135,22 @@ func (s *Store) q(query string) string {
 }
 
 // fail wraps err with the backend name and operation, mapping driver errors
-// to the gtmgate sentinels. Any other failure is the store's, not the
+// to the gtmgate sentinels. A secret the Sealer cannot open is an UNAVAILABLE
+// error that says so (wrapping secret.ErrOpen). Any other failure is the store's, not the
 // caller's: an UNAVAILABLE error wrapping gtmgate.ErrStoreUnavailable, whose
 // message names neither hosts nor queries.
 func (s *Store) fail(op string, err error) error {
 	err = s.d.InterpretError(err)
 	if errors.Is(err, gtmgate.ErrNotFound) || errors.Is(err, gtmgate.ErrConflict) {
 		return fmt.Errorf("%s: %s: %w", s.d.Name(), op, err)
+	}
+	if errors.Is(err, secret.ErrOpen) || errors.Is(err, secret.ErrMalformed) {
+		// The store answered; this replica's key cannot open what it holds.
+		// Not ErrStoreUnavailable: waiting will not help, and the cache must
+		// not mistake it for an outage.
+		return &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "a stored secret cannot be decrypted with this replica's encryption key",
+			Hint: "the operator must give every replica the same GTMGATE_ENCRYPTION_KEY (see the storage docs)",
+			Err:  fmt.Errorf("%s: %s: %w", s.d.Name(), op, err)}
 	}
 	return &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the store is unavailable",
 		Hint: "retry shortly; if it persists, the operator should check the database",
