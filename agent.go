@@ -238,6 +238,13 @@ type AgentStore interface {
 	// (same TenantID, ScheduleID and ScheduledFor, trigger schedule) is
 	// ErrConflict.
 	CreateAgentRun(ctx context.Context, r *AgentRun) error
+	// CreateAgentRunWith stores a new run as CreateAgentRun does, calling
+	// admit inside the same transaction to decide on it and enqueue its
+	// job: the run and its job are stored together or not at all. admit's
+	// error is returned unchanged.
+	CreateAgentRunWith(ctx context.Context, r *AgentRun, admit RunAdmission) error
+	// CountAgentRuns counts a tenant's queued and running runs.
+	CountAgentRuns(ctx context.Context, tenantID string) (TenantRuns, error)
 	// GetAgentRun returns ErrNotFound for an unknown id.
 	GetAgentRun(ctx context.Context, id string) (*AgentRun, error)
 	// SaveAgentRun replaces a run whose stored Version equals r.Version and
@@ -251,6 +258,9 @@ type AgentStore interface {
 	// PutSchedule creates or replaces the schedule (s.TenantID, s.JobID) in
 	// one statement; created reports which.
 	PutSchedule(ctx context.Context, s *Schedule) (created bool, err error)
+	// CountEnabledSchedules counts a tenant's enabled schedules other than
+	// exceptJobID.
+	CountEnabledSchedules(ctx context.Context, tenantID, exceptJobID string) (int, error)
 	// GetSchedule returns ErrNotFound when the tenant has no such job.
 	GetSchedule(ctx context.Context, tenantID, jobID string) (*Schedule, error)
 	ListSchedules(ctx context.Context, f ScheduleFilter) ([]*Schedule, error)

@@ -23,6 +23,9 @@ type Tenant struct {
 	Production bool `json:"production,omitempty"`
 	// RateLimits bound the tenant's requests per second.
 	RateLimits *RateLimits `json:"rate_limits,omitempty"`
+	// Limits bound the tenant's runs, schedules and run steps (nil: the
+	// gateway's defaults).
+	Limits *TenantLimits `json:"limits,omitempty"`
 	CreatedAt  time.Time   `json:"created_at"`
 	UpdatedAt  time.Time   `json:"updated_at"`
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -10,8 +11,21 @@ import (
 
 // CreateAgentRun stores a new run at version 1 (see gtmgate.AgentStore).
 func (s *Store) CreateAgentRun(ctx context.Context, r *gtmgate.AgentRun) error {
+	if err := s.insertAgentRun(ctx, s.write, r); err != nil {
+		return s.fail("create agent run", err)
+	}
+	return nil
+}
+
+// execer is a pool or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// insertAgentRun inserts a new run at version 1 through x.
+func (s *Store) insertAgentRun(ctx context.Context, x execer, r *gtmgate.AgentRun) error {
 	if r.ID == "" || r.TenantID == "" {
-		return s.fail("create agent run", gtmgate.Errorf(gtmgate.EValidation, "run id and tenant are required"))
+		return gtmgate.Errorf(gtmgate.EValidation, "run id and tenant are required")
 	}
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = s.now()
@@ -24,12 +38,12 @@ func (s *Store) CreateAgentRun(ctx context.Context, r *gtmgate.AgentRun) error {
 	if r.ScheduledFor != nil {
 		tick = s.t(*r.ScheduledFor)
 	}
-	_, err = s.write.ExecContext(ctx, s.q(`INSERT INTO agent_runs (id, tenant_id, status, trigger_kind, schedule_id,
+	_, err = x.ExecContext(ctx, s.q(`INSERT INTO agent_runs (id, tenant_id, status, trigger_kind, schedule_id,
 		scheduled_for, waiting_for, created_at, updated_at, version, messages, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`),
 		r.ID, r.TenantID, r.Status, r.Trigger, r.ScheduleID, tick, r.WaitingFor, s.t(r.CreatedAt), s.t(s.now()),
 		string(r.Messages), string(body))
 	if err != nil {
-		return s.fail("create agent run", err)
+		return err
 	}
 	r.Version = 1
 	return nil

@@ -65,6 +65,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"VerdictsConcurrent", testVerdictsConcurrent},
 		{"Deliveries", testDeliveries},
 		{"AgentRuns", testAgentRuns},
+		{"TenantWork", testTenantWork},
 		{"Schedules", testSchedules},
 		{"SchedulesPerTenant", testSchedulesPerTenant},
 		{"ScheduleCredentials", testScheduleCredentials},

@@ -1,0 +1,58 @@
+package gtmgate
+
+import (
+	"context"
+	"database/sql"
+)
+
+// TenantLimits bound one tenant's background work, so that no tenant can
+// hold the others up. A zero field takes the gateway's default (the
+// GTMGATE_TENANT_* settings).
+type TenantLimits struct {
+	// RunsInFlight is the most runs of the tenant being worked at once
+	// (status running) over all replicas. A queued run past it stays
+	// queued, and says so, until one of the tenant's runs finishes or parks.
+	RunsInFlight int `json:"runs_in_flight,omitempty"`
+	// RunsQueued is the most runs of the tenant waiting to start (status
+	// queued). A run start past it is refused with RATE_LIMITED.
+	RunsQueued int `json:"runs_queued,omitempty"`
+	// Schedules is the most enabled schedules of the tenant. Putting one
+	// more is refused with QUOTA_EXCEEDED.
+	Schedules int `json:"schedules,omitempty"`
+	// StepsPerMinute is the most tool calls the tenant's runs (agent
+	// steps and scheduled calls) make in a minute, over all replicas. A
+	// step past it waits, and its run says so, until the minute allows it.
+	StepsPerMinute int `json:"steps_per_minute,omitempty"`
+}
+
+// Or returns l with its zero fields taken from def.
+func (l *TenantLimits) Or(def TenantLimits) TenantLimits {
+	if l == nil {
+		return def
+	}
+	out := *l
+	for _, f := range []struct {
+		v *int
+		d int
+	}{{&out.RunsInFlight, def.RunsInFlight}, {&out.RunsQueued, def.RunsQueued},
+		{&out.Schedules, def.Schedules}, {&out.StepsPerMinute, def.StepsPerMinute}} {
+		if *f.v == 0 {
+			*f.v = f.d
+		}
+	}
+	return out
+}
+
+// TenantRuns counts a tenant's runs that have not finished.
+type TenantRuns struct {
+	Queued  int
+	Running int
+}
+
+// RunAdmission decides, inside the transaction that creates a run, whether
+// the run may be stored, and enqueues its job in that transaction (tx is
+// the store's). runs counts the tenant's runs before this one, read in
+// the transaction under a lock on the tenant, so concurrent starts of one
+// tenant are counted one after the other on every replica. An error rolls
+// the run back and is returned as it is.
+type RunAdmission func(ctx context.Context, tx *sql.Tx, runs TenantRuns) error
