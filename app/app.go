@@ -179,6 +179,9 @@ func (a *App) openStore(ctx context.Context) error {
 		return fmt.Errorf("open %s store: %w", a.backend, err)
 	}
 	a.store = st
+	if err := a.checkEncryptionKey(ctx, st); err != nil {
+		return err
+	}
 	// Every tool call reads its token, tenant and provider token; a short
 	// cache keeps those reads off the hot path (see storecache for the TTL).
 	a.store = storecache.New(a.store, 0, nil)
@@ -193,13 +196,13 @@ func (a *App) encryptionKey() ([]byte, error) {
 		}
 		return k, nil
 	}
-	path := filepath.Join(a.cfg.DataDir, "encryption.key")
+	path := a.keyFile()
 	k, created, err := secret.LoadOrCreateKey(path)
 	if err != nil {
 		return nil, fmt.Errorf("GTMGATE_ENCRYPTION_KEY: %w", err)
 	}
 	if created {
-		a.logger.Warn("generated an encryption key; back it up or set GTMGATE_ENCRYPTION_KEY — without it stored provider tokens cannot be read", "path", path)
+		a.logger.Warn("generated an encryption key; back it up or set GTMGATE_ENCRYPTION_KEY — without it stored provider tokens cannot be read, and every other replica of this store must be started with it", "path", path)
 	}
 	return k, nil
 }

@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/config"
 	"github.com/gtmgate/gtmgate/secret"
+	"github.com/gtmgate/gtmgate/store/sqlstore"
 )
 
 func adminKeyHash(cfg config.Config) (hash, generated string, err error) {
@@ -71,3 +73,30 @@ func (a *App) derivedKey(purpose string) []byte {
 	m.Write([]byte(purpose))
 	return m.Sum(nil)
 }
+
+// checkEncryptionKey refuses to start a replica whose encryption key is not
+// the one that seals the store's secrets: it would otherwise answer every
+// call that needs a provider token with an error. The refusal is one line
+// naming GTMGATE_ENCRYPTION_KEY, where this key came from and what to do.
+func (a *App) checkEncryptionKey(ctx context.Context, st *sqlstore.Store) error {
+	outcome, err := st.CheckEncryptionKey(ctx)
+	if errors.Is(err, secret.ErrWrongKey) {
+		from := "it came from GTMGATE_ENCRYPTION_KEY"
+		if a.cfg.EncryptionKey == "" {
+			from = "GTMGATE_ENCRYPTION_KEY is unset, so this replica uses the key generated into " + a.keyFile()
+		}
+		return fmt.Errorf("GTMGATE_ENCRYPTION_KEY: this replica's encryption key is not the one the store's secrets are sealed with (%s; %w); "+
+			"every replica must use the key of the first replica that started on this store: set GTMGATE_ENCRYPTION_KEY "+
+			"(or GTMGATE_ENCRYPTION_KEY_FILE) to it on every replica — a key gtmgate generated is the file encryption.key in that replica's data directory", from, err)
+	}
+	if err != nil {
+		return fmt.Errorf("check the encryption key against the store: %w", err)
+	}
+	if outcome != sqlstore.KeyMatched {
+		a.logger.Info("encryption key check "+string(outcome), "key_id", a.sealer.KeyCheck().ID)
+	}
+	return nil
+}
+
+// keyFile is where a generated encryption key is kept.
+func (a *App) keyFile() string { return filepath.Join(a.cfg.DataDir, "encryption.key") }
