@@ -9,6 +9,7 @@ package agent
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -33,9 +34,11 @@ type Store interface {
 	QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error)
 }
 
-// Inserter enqueues jobs (jobs.Engine).
+// Inserter enqueues jobs (jobs.Engine): on their own, or inside a
+// transaction of the store (a new run's).
 type Inserter interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
 // Limits are the defaults and ceilings of a run's limits.
@@ -61,7 +64,15 @@ type Options struct {
 	// StepTimeout bounds one step: a model turn or a tool call (default 2m).
 	StepTimeout time.Duration
 	Limits      Limits
-	Now         func() time.Time
+	// TenantLimits are the gateway's tenant limits, for the fields a
+	// tenant's own leave at zero (default DefaultTenantLimits).
+	TenantLimits gtmgate.TenantLimits
+	// Steps, when set, holds run steps over their tenant's rate limits.
+	Steps StepLimiter
+	// QueueWorkers is how many jobs of a queue this process works at once
+	// (fair share leaves one of them to other tenants; default 4).
+	QueueWorkers func(queue string) int
+	Now          func() time.Time
 	Logger      *slog.Logger
 }
 
@@ -70,6 +81,7 @@ type Agents struct {
 	opts   Options
 	runner *toolrun.Runner
 	jobs   Inserter
+	share  share
 }
 
 // New returns Agents; UseRunner and Attach complete it before Start.
@@ -86,6 +98,7 @@ func New(opts Options) *Agents {
 	if opts.Limits == (Limits{}) {
 		opts.Limits = DefaultLimits
 	}
+	opts.TenantLimits = opts.TenantLimits.Or(DefaultTenantLimits)
 	return &Agents{opts: opts}
 }
 
@@ -131,21 +144,32 @@ func (a *Agents) Create(ctx context.Context, r *gtmgate.AgentRun) error {
 	if err := a.opts.Store.CreateAgentRun(ctx, r); err != nil {
 		return err
 	}
-	return a.Enqueue(ctx, r.ID)
+	return a.Enqueue(ctx, r)
 }
 
 // Enqueue makes sure a run's job is queued (once: a job already waiting for
-// the run is kept).
-func (a *Agents) Enqueue(ctx context.Context, runID string) error {
-	return a.enqueue(ctx, runArgs{RunID: runID})
+// the run is kept), on the run's queue (RunQueue).
+func (a *Agents) Enqueue(ctx context.Context, r *gtmgate.AgentRun) error {
+	return a.enqueue(ctx, runArgs{RunID: r.ID}, r)
 }
 
-func (a *Agents) enqueue(ctx context.Context, args runArgs) error {
+// RunQueue is the queue a run's job goes on: a run a schedule started
+// (its tick, or run now) on the schedules queue behind the tick, any other
+// on the agents queue.
+func RunQueue(r *gtmgate.AgentRun) (queue string, priority int) {
+	if r.ScheduleID != "" {
+		return jobs.QueueSchedules, jobs.PrioritySecond
+	}
+	return jobs.QueueAgents, jobs.PriorityFirst
+}
+
+func (a *Agents) enqueue(ctx context.Context, args runArgs, r *gtmgate.AgentRun) error {
 	runID := args.RunID
 	if a.jobs == nil {
 		return errors.New("agent: no job engine attached")
 	}
-	if _, err := a.jobs.Insert(ctx, args, nil); err != nil {
+	queue, priority := RunQueue(r)
+	if _, err := a.jobs.Insert(ctx, args, &river.InsertOpts{Queue: queue, Priority: priority}); err != nil {
 		return fmt.Errorf("enqueue run %s: %w", runID, err)
 	}
 	return nil
@@ -229,7 +253,7 @@ func (a *Agents) Decided(ctx context.Context, ap *gtmgate.Approval) {
 		// A wake names the gate: the job that parked the run may still be
 		// marked running for a moment, and a plain enqueue would be
 		// dropped as its duplicate, leaving the run to the sweep.
-		if err := a.enqueue(ctx, runArgs{RunID: r.ID, Wake: ap.ID}); err != nil {
+		if err := a.enqueue(ctx, runArgs{RunID: r.ID, Wake: ap.ID}, r); err != nil {
 			a.opts.Logger.Warn("agent: waking a run; the sweep will retry", "run_id", r.ID, "err", err)
 		}
 	}
@@ -254,9 +278,10 @@ type runArgs struct {
 
 func (runArgs) Kind() string { return "agent_run" }
 
-// InsertOpts implements river.JobArgsWithInsertOpts.
+// InsertOpts implements river.JobArgsWithInsertOpts (enqueue sets the
+// queue and priority from the run).
 func (runArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 10, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	return river.InsertOpts{Queue: jobs.QueueAgents, MaxAttempts: 10, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled,
 		rivertype.JobStateRetryable}}}
 }
@@ -267,7 +292,7 @@ func (sweepArgs) Kind() string { return "agent_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one sweep at a time.
 func (sweepArgs) InsertOpts() river.InsertOpts {
-	return jobs.OneAtATime()
+	return jobs.OneAtATime(jobs.QueueMaintenance)
 }
 
 type sweepWorker struct {
@@ -293,7 +318,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
 		if err == nil && ap.AsOf(now).Status == gtmgate.ApprovalPending {
 			continue
 		}
-		if err := a.Enqueue(ctx, r.ID); err != nil {
+		if err := a.Enqueue(ctx, r); err != nil {
 			return err
 		}
 	}
@@ -302,7 +327,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
 		return fmt.Errorf("list queued runs: %w", err)
 	}
 	for _, r := range stale {
-		if err := a.Enqueue(ctx, r.ID); err != nil {
+		if err := a.Enqueue(ctx, r); err != nil {
 			return err
 		}
 	}

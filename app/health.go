@@ -77,7 +77,7 @@ func (healthArgs) Kind() string { return "health_snapshot" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one at a time.
 func (healthArgs) InsertOpts() river.InsertOpts {
-	return jobs.OneAtATime()
+	return jobs.OneAtATime(jobs.QueueMaintenance)
 }
 
 type healthWorker struct {

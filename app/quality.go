@@ -149,7 +149,7 @@ func (a *App) openJobs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := jobs.Options{Workers: workers, Concurrency: int(a.cfg.JobWorkers), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger,
+	opts := jobs.Options{Workers: workers, Queues: a.jobQueues(), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger,
 		FinishedJobsKept: a.cfg.Retention.Jobs,
 		Periodic: append(periodic, healthJob(), retentionJob(), river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}))}
@@ -170,6 +170,16 @@ func (a *App) openJobs(ctx context.Context) error {
 	return nil
 }
 
+// jobQueues is the workers of each job queue (0: the queue's default). The
+// legacy queue, holding jobs an older version queued, gets GTMGATE_JOB_WORKERS
+// when it is set.
+func (a *App) jobQueues() map[string]int {
+	c := a.cfg
+	return map[string]int{jobs.QueueGrading: int(c.JobWorkersGrading), jobs.QueueAgents: int(c.JobWorkersAgents),
+		jobs.QueueSchedules: int(c.JobWorkersSchedules), jobs.QueueWebhooks: int(c.JobWorkersWebhooks),
+		jobs.QueueMaintenance: int(c.JobWorkersMaintenance), jobs.QueueLegacy: int(c.JobWorkers)}
+}
+
 // gradingHealth is /health's view of the harness.
 func (a *App) gradingHealth() *gateway.GradingHealth {
 	return &gateway.GradingHealth{Enabled: a.grading.Enabled, SampleRate: a.grading.SampleRate, Reason: a.grading.Reason}
@@ -184,7 +194,7 @@ func (approvalSweepArgs) Kind() string { return "approval_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one sweep at a time.
 func (approvalSweepArgs) InsertOpts() river.InsertOpts {
-	return jobs.OneAtATime()
+	return jobs.OneAtATime(jobs.QueueMaintenance)
 }
 
 // approvalSweepEvery is how often gates left executing, and gates past

@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/modelgw"
 	"github.com/gtmgate/gtmgate/provider/apiversion"
@@ -133,7 +134,7 @@ func (jobArgs) Kind() string { return "daily_brief" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts.
 func (jobArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	return river.InsertOpts{Queue: jobs.QueueMaintenance, MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled,
 		rivertype.JobStateRetryable, rivertype.JobStateCompleted}}}
 }

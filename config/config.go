@@ -71,8 +71,14 @@ type Config struct {
 	// AlertWebhookURL receives quality alerts and incidents, signed with AlertWebhookSecret.
 	AlertWebhookURL    string
 	AlertWebhookSecret string
-	// JobWorkers is how many background jobs one process works at once.
+	// JobWorkers, when set (above 0), is the workers of every job queue
+	// whose own setting is unset. Before the queues were split it was the
+	// workers of the one queue.
 	JobWorkers int64
+	// JobWorkersGrading, …Agents, …Schedules, …Webhooks and …Maintenance
+	// are how many jobs of each queue one process works at once (0: the
+	// queue's default, jobs.DefaultWorkers).
+	JobWorkersGrading, JobWorkersAgents, JobWorkersSchedules, JobWorkersWebhooks, JobWorkersMaintenance int64
 	// JobRescueAfter is how long a job left running by a stopped process
 	// waits before another process runs it again.
 	JobRescueAfter time.Duration
@@ -131,7 +137,6 @@ func Default() Config {
 		Upstreams:          map[string]string{},
 		APIVersions:        map[string]string{},
 		GraderSampleRate:   0.1,
-		JobWorkers:         4,
 		JobRescueAfter:     5 * time.Minute,
 		JudgeTimeout:       90 * time.Second,
 		AgentStepTimeout:   2 * time.Minute,
@@ -301,8 +306,10 @@ func (c *Config) validateQuality() error {
 			return fmt.Errorf("ALERT_WEBHOOK_SECRET: required when ALERT_WEBHOOK_URL is set (alerts are signed with it)")
 		}
 	}
-	if c.JobWorkers < 1 || c.JobWorkers > 256 {
-		return fmt.Errorf("GTMGATE_JOB_WORKERS: %d is outside 1..256", c.JobWorkers)
+	for _, w := range c.jobWorkerSettings() {
+		if *w.dst < 0 || *w.dst > 256 {
+			return fmt.Errorf("%s: %d is outside 1..256", w.Env, *w.dst)
+		}
 	}
 	return nil
 }

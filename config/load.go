@@ -106,6 +106,11 @@ func Load(args []string, environ []string) (Config, error) {
 	if c.JobWorkers, err = env.int64("GTMGATE_JOB_WORKERS", c.JobWorkers); err != nil {
 		return c, err
 	}
+	for _, w := range c.jobWorkerSettings() {
+		if *w.dst, err = env.int64(w.Env, c.JobWorkers); err != nil {
+			return c, err
+		}
+	}
 	if err := readRetention(&c.Retention, &env); err != nil {
 		return c, err
 	}
@@ -236,6 +241,25 @@ const agentStepMeaning = "time-out of one agent step (a model turn, its retries 
 
 const catchUpMeaning = "how old a schedule tick missed while no replica was running may be and still run once at start; older ticks are recorded as skipped"
 
+const jobWorkersMeaning = "when set, the workers of every job queue whose own GTMGATE_JOB_WORKERS_<QUEUE> is unset (before the queues were split: all background jobs of one process)"
+
+type int64Setting struct {
+	Setting
+	dst *int64
+}
+
+// jobWorkerSettings are the workers of each job queue (defaults:
+// jobs.DefaultWorkers).
+func (c *Config) jobWorkerSettings() []int64Setting {
+	return []int64Setting{
+		{Setting{"GTMGATE_JOB_WORKERS_SCHEDULES", "", "4", "schedule ticks (first) and the runs schedules start one process works at once"}, &c.JobWorkersSchedules},
+		{Setting{"GTMGATE_JOB_WORKERS_AGENTS", "", "4", "agent runs not started by a schedule (run_agent, admin) one process works at once"}, &c.JobWorkersAgents},
+		{Setting{"GTMGATE_JOB_WORKERS_WEBHOOKS", "", "2", "webhook deliveries one process makes at once"}, &c.JobWorkersWebhooks},
+		{Setting{"GTMGATE_JOB_WORKERS_GRADING", "", "4", "traces one process grades at once (degraded paths first)"}, &c.JobWorkersGrading},
+		{Setting{"GTMGATE_JOB_WORKERS_MAINTENANCE", "", "2", "periodic sweeps (agent and approval sweeps, retention, daily brief, health snapshot) one process works at once"}, &c.JobWorkersMaintenance},
+	}
+}
+
 const jobRescueMeaning = "how long a job left running by a stopped process waits before another process runs it again"
 
 const graderSampleMeaning = "share of finished tool calls graded, 0.0 to 1.0; raised for mutating categories, production tenants and degraded tool paths"
@@ -267,12 +291,15 @@ func Settings() []Setting {
 		Setting{"GTMGATE_AUDIT_JOURNAL", "audit-journal", "true", auditJournalMeaning},
 		Setting{"GRADER_SAMPLE_RATE", "grader-sample-rate", "0.1", graderSampleMeaning},
 		Setting{"JUDGE_ALLOW_SAME_MODEL", "", "false", "accept two judges on the same model"},
-		Setting{"GTMGATE_JOB_WORKERS", "", "4", "background jobs (grading, webhooks, agent runs, schedule ticks) one process works at once"},
+		Setting{"GTMGATE_JOB_WORKERS", "", "", jobWorkersMeaning},
 		Setting{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", "5m", jobRescueMeaning},
 		Setting{"JUDGE_TIMEOUT", "judge-timeout", "90s", judgeTimeoutMeaning},
 		Setting{"AGENT_STEP_TIMEOUT", "agent-step-timeout", "2m", agentStepMeaning},
 		Setting{"SCHEDULE_CATCH_UP", "schedule-catch-up", "1h", catchUpMeaning},
 	)
+	for _, s := range (&Config{}).jobWorkerSettings() {
+		out = append(out, s.Setting)
+	}
 	for _, s := range retentionSettings(&Retention{}) {
 		out = append(out, s.Setting)
 	}

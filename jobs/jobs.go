@@ -38,8 +38,10 @@ type Options struct {
 	Workers *river.Workers
 	// Periodic jobs are enqueued by the elected leader only.
 	Periodic []*river.PeriodicJob
-	// Concurrency is the number of jobs worked at once by this process (default 4).
-	Concurrency int
+	// Queues is the number of jobs of each queue this process works at
+	// once; a queue missing or at zero has DefaultWorkers. Every queue of
+	// Queues is worked.
+	Queues map[string]int
 	// RescueAfter is how long a job left running by a process that stopped
 	// waits before it is run again (default 5 minutes). It also bounds a
 	// job's run time. Workers are idempotent, so a slow job rescued while
@@ -78,9 +80,6 @@ type client interface {
 
 // Open connects, runs River's migrations and builds the client; Start begins working.
 func Open(ctx context.Context, opts Options) (*Engine, error) {
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 4
-	}
 	if opts.RescueAfter <= 0 {
 		opts.RescueAfter = 5 * time.Minute
 	}
@@ -93,8 +92,12 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Workers == nil {
 		opts.Workers = river.NewWorkers()
 	}
+	queues, err := queueConfig(opts.Queues)
+	if err != nil {
+		return nil, err
+	}
 	cfg := &river.Config{
-		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: opts.Concurrency}},
+		Queues:               queues,
 		Workers:              opts.Workers,
 		PeriodicJobs:         opts.Periodic,
 		Logger:               opts.Logger.With("component", "jobs"),
@@ -202,10 +205,11 @@ func (e *Engine) InsertMany(ctx context.Context, params []river.InsertManyParams
 	return nil
 }
 
-// OneAtATime is the insert options of a periodic sweep: one attempt, and no
-// second copy while one is queued or running (the leader enqueues it on
-// every interval, and a slow run must not pile up behind itself).
-func OneAtATime() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
+// OneAtATime is the insert options of a periodic sweep on queue: one
+// attempt, and no second copy while one is queued or running (the leader
+// enqueues it on every interval, and a slow run must not pile up behind
+// itself).
+func OneAtATime(queue string) river.InsertOpts {
+	return river.InsertOpts{Queue: queue, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
 }

@@ -37,7 +37,7 @@ func BenchmarkGradingThroughput(b *testing.B) {
 	h := quality.New(quality.Options{Store: st, Jury: jury, Sampler: quality.NewSampler(1, quality.DefaultFactors), QueueSize: 1 << 16})
 	workers := river.NewWorkers()
 	h.AddWorkers(workers)
-	e, err := jobs.Open(context.Background(), jobs.Options{SQLitePath: path, Workers: workers, Concurrency: 8, PollInterval: 50 * time.Millisecond})
+	e, err := jobs.Open(context.Background(), jobs.Options{SQLitePath: path, Workers: workers, Queues: map[string]int{jobs.QueueGrading: 8}, PollInterval: 50 * time.Millisecond})
 	if err != nil {
 		b.Fatal(err)
 	}

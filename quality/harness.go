@@ -8,12 +8,14 @@ package quality
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jobs"
 )
 
 // Options configures a Harness. Store, Jury and Sampler are required.
@@ -141,7 +143,21 @@ func (h *Harness) batch(c *gtmgate.FinishedCall) []river.InsertManyParams {
 
 func (h *Harness) job(c *gtmgate.FinishedCall) river.InsertManyParams {
 	tr := NewTrace(c)
-	return river.InsertManyParams{Args: GradeArgs{VerdictID: "vrd_" + tr.ID[len("trc_"):], Trace: *tr}}
+	return river.InsertManyParams{Args: GradeArgs{VerdictID: "vrd_" + tr.ID[len("trc_"):], Trace: *tr},
+		InsertOpts: &river.InsertOpts{Priority: gradePriority(c.Sample)}}
+}
+
+// gradePriority orders the grading queue: degraded paths first (they
+// decide whether an incident closes), then mutating categories and
+// production tenants, then the rest.
+func gradePriority(s gtmgate.Sample) int {
+	switch {
+	case slices.Contains(s.Reasons, "degraded_path"):
+		return jobs.PriorityFirst
+	case slices.Contains(s.Reasons, "mutating_category"), slices.Contains(s.Reasons, "production_tenant"):
+		return jobs.PrioritySecond
+	}
+	return jobs.PriorityThird
 }
 
 // insertTimeout bounds one insert of grading jobs.
@@ -219,7 +235,8 @@ func (h *Harness) Regrade(ctx context.Context, tr *gtmgate.Trace) (string, error
 	id := gtmgate.NewID("vrd_")
 	t := *tr
 	t.KnownGood = nil
-	if err := h.jobs.InsertMany(ctx, []river.InsertManyParams{{Args: GradeArgs{VerdictID: id, Trace: t}}}); err != nil {
+	if err := h.jobs.InsertMany(ctx, []river.InsertManyParams{{Args: GradeArgs{VerdictID: id, Trace: t},
+		InsertOpts: &river.InsertOpts{Priority: jobs.PrioritySecond}}}); err != nil {
 		return "", err
 	}
 	return id, nil

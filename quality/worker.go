@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/webhook"
 )
 
@@ -29,9 +30,11 @@ func (GradeArgs) Kind() string { return "grade_trace" }
 // (with a failed verdict kept).
 const GradeAttempts = 5
 
-// InsertOpts implements river.JobArgsWithInsertOpts.
+// InsertOpts implements river.JobArgsWithInsertOpts: the grading queue, at
+// the last priority unless the sample says otherwise (gradePriority).
 func (GradeArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: GradeAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{Queue: jobs.QueueGrading, Priority: jobs.PriorityThird, MaxAttempts: GradeAttempts,
+		UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
 // Inserter enqueues jobs (jobs.Engine).

@@ -198,9 +198,12 @@ type TickArgs struct{}
 // Kind implements river.JobArgs.
 func (TickArgs) Kind() string { return "schedule_tick" }
 
-// InsertOpts implements river.JobArgsWithInsertOpts: one tick job at a time.
+// InsertOpts implements river.JobArgsWithInsertOpts: one tick job at a
+// time, first on the schedules queue (ahead of the runs ticks start).
 func (TickArgs) InsertOpts() river.InsertOpts {
-	return jobs.OneAtATime()
+	o := jobs.OneAtATime(jobs.QueueSchedules)
+	o.Priority = jobs.PriorityFirst
+	return o
 }
 
 // TickEvery is how often due schedules are looked for: a tick starts at
@@ -341,7 +344,7 @@ func (s *Scheduler) start(ctx context.Context, sc *gtmgate.Schedule, tick time.T
 			return nil, gerr
 		}
 		if !gtmgate.RunFinished(existing.Status) {
-			return existing, s.opts.Agents.Enqueue(ctx, existing.ID)
+			return existing, s.opts.Agents.Enqueue(ctx, existing)
 		}
 		return existing, nil
 	}

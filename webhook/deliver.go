@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jobs"
 )
 
 // Args is one webhook message to deliver. WebhookID is the message's
@@ -35,7 +36,7 @@ const MaxAttempts = 13
 
 // InsertOpts implements river.JobArgsWithInsertOpts.
 func (Args) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: MaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{Queue: jobs.QueueWebhooks, MaxAttempts: MaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
 // Envelope is the body of every message: Standard Webhooks' recommended shape.
