@@ -113,6 +113,9 @@ type UsageEvent struct {
 	// Tokens, for chat calls.
 	PromptTokens     int64
 	CompletionTokens int64
+	// Reservation is the quota place the call was admitted with, if any:
+	// counting the event settles it (see QuotaReservation).
+	Reservation QuotaReservation `json:"-"`
 }
 
 // ChatUsageTool is the Tool of a chat call's usage; its Action is the model.

@@ -121,8 +121,39 @@ const (
 // ahead past a quota.
 const QuotaWarningHeader = "Gtmgate-Quota-Warning"
 
-// QuotaChecker decides whether a tenant may make another call now. A hard
-// limit reached is a QUOTA_EXCEEDED error; a soft one a warning.
+// QuotaUse is one call a QuotaChecker is asked to admit.
+type QuotaUse struct {
+	TenantID string
+	// Use is UseTool or UseChat.
+	Use string
+	// Tool and Action name a tool call's action, whose category prices it.
+	Tool, Action string
+	// Model and MaxTokens describe a chat completion: its model and the
+	// most tokens it may generate (0 when the request sets no cap).
+	Model     string
+	MaxTokens int64
+}
+
+// QuotaReservation is an admitted call's place in its tenant's quotas, held
+// from admission until the call is settled, so that calls in flight count
+// against a quota before their usage is known. It is settled exactly once:
+// by counting the call's usage event, which carries it
+// (UsageEvent.Reservation), or by Release when no usage is counted (the call
+// was refused later in the path, gated, failed unbilled, panicked or its
+// record could not be kept).
+type QuotaReservation interface {
+	// Warning is set when the call goes ahead past a soft limit.
+	Warning() string
+	// Release gives the place back. It does nothing once the reservation is
+	// settled, so callers defer it right after admission.
+	Release()
+}
+
+// QuotaChecker admits calls within the tenants' billing plans.
 type QuotaChecker interface {
-	CheckQuota(ctx context.Context, tenantID, use string) (warning string, err error)
+	// ReserveQuota admits one call and holds its place in the tenant's
+	// quotas until the reservation is settled. A hard limit that the call
+	// would pass is QUOTA_EXCEEDED; usage that could not be read,
+	// UNAVAILABLE. Past a soft limit the call is admitted with a warning.
+	ReserveQuota(ctx context.Context, u QuotaUse) (QuotaReservation, error)
 }

@@ -42,9 +42,14 @@ func (h *Handler) ServeChatCompletions(w http.ResponseWriter, r *http.Request) {
 		err = h.recorder.Check()
 	}
 	if err == nil && h.quota != nil {
-		var warning string
-		if warning, err = h.quota.CheckQuota(r.Context(), c.principal.TenantID, gtmgate.UseChat); warning != "" {
-			w.Header().Set(gtmgate.QuotaWarningHeader, warning)
+		c.quota, err = h.quota.ReserveQuota(r.Context(), gtmgate.QuotaUse{TenantID: c.principal.TenantID, Use: gtmgate.UseChat,
+			Model: req.Model, MaxTokens: req.tokenCap()})
+		if err == nil {
+			// Counting the usage event settles the place; otherwise it is given back.
+			defer c.quota.Release()
+			if warning := c.quota.Warning(); warning != "" {
+				w.Header().Set(gtmgate.QuotaWarningHeader, warning)
+			}
 		}
 	}
 	if err != nil {

@@ -36,6 +36,9 @@ type call struct {
 	status        int
 	code          string // gtmgate error code, "" on success
 	usage         usage
+	// quota is the completion's place in its tenant's quotas, settled by
+	// counting its usage event.
+	quota gtmgate.QuotaReservation
 }
 
 // usage is the token count of an OpenAI usage object.
@@ -103,6 +106,7 @@ func (h *Handler) record(ctx context.Context, c *call) error {
 			Time: c.start, TenantID: tenantID, Source: gtmgate.SourceChat, Tool: gtmgate.ChatUsageTool,
 			Action: c.model, OK: outcome == gtmgate.OutcomeOK, DurationMS: a.DurationMS,
 			UpstreamMS: upstream, PromptTokens: c.usage.PromptTokens, CompletionTokens: c.usage.CompletionTokens,
+			Reservation: c.quota,
 		}
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)

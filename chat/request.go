@@ -18,6 +18,22 @@ type chatRequest struct {
 	Stream bool   `json:"stream"`
 	// StreamOptions is nil when absent, "null" when null.
 	StreamOptions json.RawMessage `json:"stream_options"`
+	// The completion's token caps, read leniently: the upstream judges them.
+	MaxCompletionTokens json.RawMessage `json:"max_completion_tokens"`
+	MaxTokens           json.RawMessage `json:"max_tokens"`
+}
+
+// tokenCap is the most tokens the completion may generate, as far as the
+// gateway can tell (0 when the request sets no cap it can read). The quota
+// holds it while the completion runs.
+func (c *chatRequest) tokenCap() int64 {
+	for _, raw := range []json.RawMessage{c.MaxCompletionTokens, c.MaxTokens} {
+		var n float64
+		if len(raw) > 0 && json.Unmarshal(raw, &n) == nil && n > 0 && n < 1<<40 {
+			return int64(n)
+		}
+	}
+	return 0
 }
 
 // wantsUsage reports whether the client asked for the streamed usage chunk.

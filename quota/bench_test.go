@@ -9,7 +9,8 @@ import (
 )
 
 // BenchmarkCheckAndCount is the meter's work on one tool call of a tenant
-// with hard quotas and a budget: the check before it and the count after.
+// with hard quotas and a budget: the reservation before it and the count
+// that settles it after.
 func BenchmarkCheckAndCount(b *testing.B) {
 	st := &memStore{plans: map[string]*gtmgate.BillingPlan{"acme": {TenantID: "acme", Currency: "EUR", Limit: gtmgate.LimitHard,
 		IncludedCalls: 1 << 40, IncludedTokens: 1 << 40, MonthlyBudget: 1e9, BillingDay: 1, Timezone: "Europe/Berlin",
@@ -22,9 +23,11 @@ func BenchmarkCheckAndCount(b *testing.B) {
 	e := call(time.Now())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := m.CheckQuota(ctx, "acme", gtmgate.UseTool); err != nil {
+		res, err := m.ReserveQuota(ctx, toolUse)
+		if err != nil {
 			b.Fatal(err)
 		}
+		e.Reservation = res
 		m.Count(e)
 	}
 }

@@ -1,14 +1,24 @@
 // Package quota enforces billing plans' quotas and budgets on every tool call
 // and chat completion. Each replica counts the usage it records itself
 // (exactly, in memory) and every SyncEvery stores its count for the period
-// and reads the sum of the other replicas' counts. A check compares own plus
-// others with the plan, in memory: no store round trip on the call's path.
+// and reads the sum of the other replicas' counts. Admission compares own
+// plus others plus what admitted calls still hold with the plan, in memory,
+// and reserves the call's place under the same lock (ReserveQuota): no store
+// round trip on the call's path, and calls in flight count before they end.
+// Counting the call's usage event turns its place into its counted use;
+// Release gives back the place of a call whose usage is not counted.
+//
+// The bound on one replica: a tool call is admitted only if it fits (one
+// call, its category's price), so a hard calls quota or budget is never
+// passed under any concurrency. A chat completion is admitted while the
+// tokens quota and budget are not reached and holds its max_tokens cap; its
+// real token count is known only when it ends (see ReserveQuota).
 //
 // The bound across replicas: another replica's usage is seen at most one
-// sync interval (plus one store write) late, so a tenant can overshoot a
-// hard quota by at most the usage the other replicas record in that time,
-// and by nothing on a single replica. A replica that dies loses at most its
-// last interval's count.
+// sync interval (plus one store write) late, and its calls in flight not at
+// all, so a tenant can overshoot a hard quota by at most the usage the other
+// replicas record in that time. A replica that dies loses at most its last
+// interval's count.
 //
 // Counters count from when a replica first applies a plan with quotas. So
 // that usage from before (a plan set or given quotas mid-period) counts as
@@ -91,9 +101,13 @@ type usage struct {
 	// priced under the current plan, and countedAt own plus others then.
 	persisted, countedAt gtmgate.QuotaCounter
 	persistedAt          time.Time
-	synced               bool // others has been read for this period
-	dirty                bool // own changed since it was stored
-	warned               map[string]bool
+	// reserved is what admitted calls not yet settled hold (on this
+	// replica only); it carries over into the next period, where the calls
+	// will be counted.
+	reserved gtmgate.QuotaCounter
+	synced   bool // others has been read for this period
+	dirty    bool // own changed since it was stored
+	warned   map[string]bool
 }
 
 // New returns a Meter; Load reads the plans and Run exchanges counters.
@@ -187,116 +201,14 @@ func (m *Meter) state(tenantID string, plan *gtmgate.BillingPlan, now time.Time)
 	u := m.tenants[tenantID]
 	if u == nil || !now.Before(u.period.End) {
 		p := billing.PeriodAt(plan, now)
-		u = &usage{period: p, own: gtmgate.QuotaCounter{TenantID: tenantID, PeriodStart: p.Start.UTC(), Replica: m.opts.Replica}}
+		next := &usage{period: p, own: gtmgate.QuotaCounter{TenantID: tenantID, PeriodStart: p.Start.UTC(), Replica: m.opts.Replica}}
+		if u != nil {
+			next.reserved = u.reserved
+		}
+		u = next
 		m.tenants[tenantID] = u
 	}
 	return u
-}
-
-// CheckQuota implements gtmgate.QuotaChecker.
-func (m *Meter) CheckQuota(ctx context.Context, tenantID, use string) (string, error) {
-	now := m.opts.Now()
-	m.mu.Lock()
-	plan := m.plans[tenantID]
-	if !limited(plan) {
-		m.mu.Unlock()
-		return "", nil
-	}
-	u := m.state(tenantID, plan, now)
-	if !u.synced {
-		// The first check of a period reads the other replicas' count.
-		m.mu.Unlock()
-		if err := m.syncTenant(ctx, tenantID); err != nil {
-			return "", &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the tenant's quota usage could not be read",
-				Hint: "retry shortly", Err: err}
-		}
-		m.mu.Lock()
-		u = m.state(tenantID, plan, now)
-	}
-	quota, limit, used := reached(plan, u, use)
-	if quota == "" {
-		m.mu.Unlock()
-		return "", nil
-	}
-	first := !u.warned[quota]
-	if plan.Limit == gtmgate.LimitSoft && first {
-		if u.warned == nil {
-			u.warned = map[string]bool{}
-		}
-		u.warned[quota] = true
-	}
-	period := u.period
-	m.mu.Unlock()
-
-	if plan.Limit == gtmgate.LimitHard {
-		return "", &gtmgate.Error{Code: gtmgate.EQuotaExceeded,
-			Message: fmt.Sprintf("tenant %q has used its %s for this billing period (%s of %s); it resets at %s",
-				tenantID, quota, format(quota, used), format(quota, limit), period.End.UTC().Format(time.RFC3339)),
-			Hint:       "ask the operator to raise the quota, or wait for the period to reset",
-			Detail:     map[string]any{"quota": quota, "limit": limit, "used": used, "resets_at": period.End.UTC()},
-			RetryAfter: int(period.End.Sub(now).Seconds()) + 1}
-	}
-	warning := fmt.Sprintf("%s reached (%s of %s); resets %s", quota, format(quota, used), format(quota, limit), period.End.UTC().Format(time.RFC3339))
-	if first {
-		m.opts.Logger.Warn("quota: soft limit reached; calls go on", "tenant_id", tenantID, "quota", quota, "used", used, "limit", limit)
-		if m.opts.SoftLimit != nil {
-			m.opts.SoftLimit(ctx, Event{TenantID: tenantID, Quota: quota, Limit: limit, Used: used, Period: period.Label(), ResetsAt: period.End.UTC()})
-		}
-	}
-	return warning, nil
-}
-
-// reached returns the first quota use has reached, with its limit and use.
-func reached(p *gtmgate.BillingPlan, u *usage, use string) (string, float64, float64) {
-	used := func(own, others, persisted, countedAt int64) int64 {
-		return max(own+others, persisted+own+others-countedAt)
-	}
-	calls := used(u.own.Calls, u.others.Calls, u.persisted.Calls, u.countedAt.Calls)
-	tokens := used(u.own.Tokens, u.others.Tokens, u.persisted.Tokens, u.countedAt.Tokens)
-	cost := billing.Micros(used(u.own.CostMicros, u.others.CostMicros, u.persisted.CostMicros, u.countedAt.CostMicros)).Float()
-	if use == gtmgate.UseTool && p.IncludedCalls > 0 && calls >= p.IncludedCalls {
-		return gtmgate.QuotaCalls, float64(p.IncludedCalls), float64(calls)
-	}
-	if use == gtmgate.UseChat && p.IncludedTokens > 0 && tokens >= p.IncludedTokens {
-		return gtmgate.QuotaTokens, float64(p.IncludedTokens), float64(tokens)
-	}
-	if p.MonthlyBudget > 0 && cost >= p.MonthlyBudget {
-		return gtmgate.QuotaBudget, p.MonthlyBudget, cost
-	}
-	return "", 0, 0
-}
-
-func format(quota string, v float64) string {
-	if quota == gtmgate.QuotaBudget {
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
-// Count adds one recorded call's usage to this replica's count.
-func (m *Meter) Count(e gtmgate.UsageEvent) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	plan := m.plans[e.TenantID]
-	if !limited(plan) {
-		return
-	}
-	ok := int64(1)
-	if e.OK {
-		ok = 0
-	}
-	calls, tokens, cost := billing.Pricing{Plan: plan, Category: m.opts.Category}.Usage(gtmgate.UsageRollup{
-		Tool: e.Tool, Action: e.Action, Calls: 1, Errors: ok, PromptTokens: e.PromptTokens, CompletionTokens: e.CompletionTokens})
-	if calls == 0 && tokens == 0 && cost == 0 {
-		return
-	}
-	// The meter's clock, not the call's start: a call that began before a
-	// period's end and finished after it counts in the new period.
-	u := m.state(e.TenantID, plan, m.opts.Now())
-	u.own.Calls += calls
-	u.own.Tokens += tokens
-	u.own.CostMicros += int64(cost)
-	u.dirty = true
 }
 
 // Sync stores this replica's changed counts, reads the others' and reloads

@@ -81,6 +81,20 @@ type clock struct {
 
 func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *clock) Set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
+// toolUse is the quota use of the calls call makes.
+var toolUse = gtmgate.QuotaUse{TenantID: "acme", Use: gtmgate.UseTool, Tool: "crm_contacts", Action: "list"}
+
+// admitAndCount reserves a place for e and, when admitted, counts e on it.
+func admitAndCount(ctx context.Context, m *quota.Meter, e gtmgate.UsageEvent) error {
+	res, err := m.ReserveQuota(ctx, toolUse)
+	if err != nil {
+		return err
+	}
+	e.Reservation = res
+	m.Count(e)
+	return nil
+}
+
 func call(at time.Time) gtmgate.UsageEvent {
 	return gtmgate.UsageEvent{Time: at, TenantID: "acme", Tool: "crm_contacts", Action: "list", OK: true}
 }
@@ -98,11 +112,7 @@ func TestTwoReplicasShareAHardQuota(t *testing.T) {
 		}
 	}
 	admit := func(m *quota.Meter) error {
-		_, err := m.CheckQuota(ctx, "acme", gtmgate.UseTool)
-		if err == nil {
-			m.Count(call(clk.Now()))
-		}
-		return err
+		return admitAndCount(ctx, m, call(clk.Now()))
 	}
 	for range 3 {
 		if err := admit(a); err != nil {
@@ -147,12 +157,14 @@ func TestSoftLimitAnnouncedOnce(t *testing.T) {
 	}
 	var warnings []string
 	for range 4 {
-		w, err := m.CheckQuota(ctx, "acme", gtmgate.UseTool)
+		res, err := m.ReserveQuota(ctx, toolUse)
 		if err != nil {
 			t.Fatal(err)
 		}
-		warnings = append(warnings, w)
-		m.Count(call(time.Now()))
+		warnings = append(warnings, res.Warning())
+		e := call(time.Now())
+		e.Reservation = res
+		m.Count(e)
 	}
 	if warnings[0] != "" || warnings[1] != "" || warnings[2] == "" || warnings[3] == "" {
 		t.Errorf("warnings %q: want none until the budget of 1.00 is spent (2 calls at 0.50)", warnings)
@@ -168,8 +180,8 @@ func TestSoftLimitAnnouncedOnce(t *testing.T) {
 		e.OK = false
 		m2.Count(e)
 	}
-	if w, _ := m2.CheckQuota(ctx, "acme", gtmgate.UseTool); w != "" {
-		t.Errorf("failed calls counted: %q", w)
+	if res, err := m2.ReserveQuota(ctx, toolUse); err != nil || res.Warning() != "" {
+		t.Errorf("failed calls counted: %v", err)
 	}
 }
 
@@ -193,13 +205,7 @@ func TestPlanSetMidPeriodCountsEarlierUsage(t *testing.T) {
 	if err := m.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	check := func() error {
-		_, err := m.CheckQuota(ctx, "acme", gtmgate.UseTool)
-		if err == nil {
-			m.Count(call(clk.Now()))
-		}
-		return err
-	}
+	check := func() error { return admitAndCount(ctx, m, call(clk.Now())) }
 	if err := check(); err != nil { // no plan: not limited
 		t.Fatal(err)
 	}

@@ -124,6 +124,9 @@ type call struct {
 	account  gtmgate.Account
 	upstream *upstream.Timing
 	warning  string
+	// quota is the call's place in its tenant's quotas: counting its usage
+	// event settles it, and Call releases it otherwise.
+	quota gtmgate.QuotaReservation
 }
 
 // Call runs req through the whole path. Errors are *gtmgate.Error values;
@@ -133,6 +136,7 @@ func (r *Runner) Call(ctx context.Context, req *Request) (*Outcome, error) {
 		telemetry.GenAIToolName.String(req.Tool), telemetry.CallSource.String(req.Source))
 	defer span.End()
 	c := &call{req: req, start: r.opts.Now()}
+	defer c.releaseQuota()
 	result, err := r.execute(ctx, c)
 	outcome, recordErr := r.finish(ctx, c, result, err)
 	if recordErr != nil && err == nil {
@@ -158,11 +162,12 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 		return nil, err
 	}
 	if r.opts.Quota != nil {
-		warning, err := r.opts.Quota.CheckQuota(ctx, c.tenant.ID, gtmgate.UseTool)
+		res, err := r.opts.Quota.ReserveQuota(ctx, gtmgate.QuotaUse{TenantID: c.tenant.ID, Use: gtmgate.UseTool,
+			Tool: c.entry.Name, Action: c.action.Name})
 		if err != nil {
 			return nil, err
 		}
-		c.warning = warning
+		c.quota, c.warning = res, res.Warning()
 	}
 	if !c.req.approved {
 		if gated(c.tenant, c.entry.Tool, c.action) {
@@ -342,7 +347,7 @@ func (r *Runner) finish(ctx context.Context, c *call, result any, err error) (fl
 	var usage *gtmgate.UsageEvent
 	if c.entry != nil && c.action.Name != "" && metered(code) {
 		usage = &gtmgate.UsageEvent{Time: c.start, TenantID: c.recordTenant(), Source: req.Source, Tool: c.entry.Name,
-			Action: c.action.Name, OK: err == nil, DurationMS: ms}
+			Action: c.action.Name, OK: err == nil, DurationMS: ms, Reservation: c.quota}
 		if c.upstream != nil {
 			usage.UpstreamMS = float64(c.upstream.Total().Microseconds()) / 1000
 		}
@@ -396,6 +401,15 @@ func asUnavailable(err error) error {
 	}
 	return &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the call's audit record could not be made durable",
 		Hint: "retry shortly; the operator should check the audit journal's disk and the store", Err: err}
+}
+
+// releaseQuota gives back the call's quota place unless its usage was
+// counted: a call gated, refused after admission, failed unbilled, not
+// recorded or panicking holds no place once Call returns.
+func (c *call) releaseQuota() {
+	if c.quota != nil {
+		c.quota.Release()
+	}
 }
 
 // recordTenant is the tenant a call's records belong to: the credential's own,
