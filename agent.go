@@ -73,11 +73,18 @@ type AgentRun struct {
 	// ScheduleID and ScheduledFor name the schedule tick that started it.
 	ScheduleID   string     `json:"job_id,omitempty"`
 	ScheduledFor *time.Time `json:"scheduled_for,omitempty"`
-	Steps        []RunStep  `json:"steps"`
-	Answer       string     `json:"answer,omitempty"`
-	Cost         RunCost    `json:"cost"`
+	// LateBySeconds is, for a schedule tick's run, how late it was created
+	// after the tick's time (StartedAt tells when its first step began).
+	LateBySeconds float64   `json:"late_by_seconds,omitempty"`
+	Steps         []RunStep `json:"steps"`
+	Answer        string    `json:"answer,omitempty"`
+	Cost          RunCost   `json:"cost"`
 	// WaitingFor is the approval a waiting run is parked on.
 	WaitingFor string `json:"waiting_for,omitempty"`
+	// Held says why a queued or running run is waiting for one of its
+	// tenant's limits (runs_in_flight, steps_per_minute) and since when;
+	// it is cleared when the run moves on.
+	Held string `json:"held,omitempty"`
 	// Messages is the model conversation so far, kept so a run resumes
 	// where it stopped; not shown in answers.
 	Messages   json.RawMessage `json:"-"`
@@ -149,6 +156,8 @@ type AgentRunFilter struct {
 	Status     string
 	// WaitingFor selects the run parked on one approval.
 	WaitingFor string
+	// ExceptTenantID leaves out one tenant's runs (is another tenant waiting?).
+	ExceptTenantID string
 	// CreatedBefore selects runs created before a time (queued ones left behind).
 	CreatedBefore time.Time
 	Limit         int

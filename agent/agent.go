@@ -9,7 +9,6 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -34,11 +33,9 @@ type Store interface {
 	QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error)
 }
 
-// Inserter enqueues jobs (jobs.Engine): on their own, or inside a
-// transaction of the store (a new run's).
+// Inserter enqueues jobs (jobs.Engine).
 type Inserter interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
 // Limits are the defaults and ceilings of a run's limits.
@@ -64,15 +61,7 @@ type Options struct {
 	// StepTimeout bounds one step: a model turn or a tool call (default 2m).
 	StepTimeout time.Duration
 	Limits      Limits
-	// TenantLimits are the gateway's tenant limits, for the fields a
-	// tenant's own leave at zero (default DefaultTenantLimits).
-	TenantLimits gtmgate.TenantLimits
-	// Steps, when set, holds run steps over their tenant's rate limits.
-	Steps StepLimiter
-	// QueueWorkers is how many jobs of a queue this process works at once
-	// (fair share leaves one of them to other tenants; default 4).
-	QueueWorkers func(queue string) int
-	Now          func() time.Time
+	Now         func() time.Time
 	Logger      *slog.Logger
 }
 
@@ -81,7 +70,6 @@ type Agents struct {
 	opts   Options
 	runner *toolrun.Runner
 	jobs   Inserter
-	share  share
 }
 
 // New returns Agents; UseRunner and Attach complete it before Start.
@@ -98,7 +86,6 @@ func New(opts Options) *Agents {
 	if opts.Limits == (Limits{}) {
 		opts.Limits = DefaultLimits
 	}
-	opts.TenantLimits = opts.TenantLimits.Or(DefaultTenantLimits)
 	return &Agents{opts: opts}
 }
 

@@ -32,6 +32,7 @@ func (a *App) buildAgents() error {
 	a.agents = agent.New(agent.Options{Store: a.store, Recorder: a.calls, Model: model, DefaultModel: c.AgentModel,
 		StepTimeout: max(c.AgentStepTimeout, a.callTimeout()), Logger: a.logger.With("component", "agent")})
 	a.scheduler = schedule.New(schedule.Options{Store: a.store, Agents: a.agents, CatchUp: c.ScheduleCatchUp,
+		RunningSince: a.replicasRunningSince, Registerer: a.metrics.Registry,
 		MaxBodyBytes: c.MaxBodyBytes, Logger: a.logger.With("component", "schedule")})
 	_, loc, err := c.DailyBrief()
 	if err != nil {
@@ -44,6 +45,23 @@ func (a *App) buildAgents() error {
 	a.brief = brief.New(brief.Options{Store: a.store, Recorder: a.recorder, Model: model, ModelName: briefModel, Location: loc,
 		Timeout: c.AgentStepTimeout, Logger: a.logger.With("component", "daily-brief"), APIVersions: a.apiVersions})
 	return nil
+}
+
+// replicasRunningSince is when the longest-running live replica started,
+// from the heartbeats: ticks due since then were not missed for want of a
+// replica.
+func (a *App) replicasRunningSince(ctx context.Context) (time.Time, error) {
+	live, err := a.store.ListReplicas(ctx, time.Now().Add(-3*heartbeatEvery))
+	if err != nil {
+		return time.Time{}, err
+	}
+	var since time.Time
+	for _, r := range live {
+		if since.IsZero() || r.StartedAt.Before(since) {
+			since = r.StartedAt
+		}
+	}
+	return since, nil
 }
 
 // credentialsRevoked is told of every revoked tenant token and OAuth grant:

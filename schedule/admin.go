@@ -18,9 +18,11 @@ type RunSummary struct {
 	Trigger      string     `json:"trigger"`
 	Reason       string     `json:"reason,omitempty"`
 	ScheduledFor *time.Time `json:"scheduled_for,omitempty"`
-	CreatedAt    time.Time  `json:"created_at"`
-	StartedAt    *time.Time `json:"started_at,omitempty"`
-	FinishedAt   *time.Time `json:"finished_at,omitempty"`
+	// LateBySeconds is how late the tick's run was created after its time.
+	LateBySeconds float64    `json:"late_by_seconds,omitempty"`
+	CreatedAt     time.Time  `json:"created_at"`
+	StartedAt     *time.Time `json:"started_at,omitempty"`
+	FinishedAt    *time.Time `json:"finished_at,omitempty"`
 }
 
 // View is a schedule with its last runs.
@@ -40,7 +42,7 @@ func (s *Scheduler) view(ctx context.Context, sc *gtmgate.Schedule, n int) (View
 	v := View{Schedule: sc, LastRuns: make([]RunSummary, len(runs))}
 	for i, r := range runs {
 		v.LastRuns[i] = RunSummary{RunID: r.ID, Status: r.Status, Trigger: r.Trigger, Reason: r.Reason, ScheduledFor: r.ScheduledFor,
-			CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+			LateBySeconds: r.LateBySeconds, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 	}
 	return v, nil
 }

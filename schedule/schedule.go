@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
 	"github.com/gtmgate/gtmgate"
@@ -30,17 +31,28 @@ type Store interface {
 type Options struct {
 	Store  Store
 	Agents *agent.Agents
-	// CatchUp is the oldest a missed tick may be and still run when a
-	// replica comes back (default 1h); older ones are recorded as skipped.
+	// CatchUp is the oldest a missed tick may be and still run (default
+	// 1h); older ones are recorded as skipped.
 	CatchUp time.Duration
-	Now     func() time.Time
-	Logger  *slog.Logger
+	// RunningSince returns when the longest-running live replica started,
+	// from the replicas' heartbeats: a tick due after it was late because
+	// the tick job was delayed, one before it was missed while no replica
+	// was running. Nil, or an error: this process's start.
+	RunningSince func(ctx context.Context) (time.Time, error)
+	// Registerer receives the tick lateness metric (nil: not registered).
+	Registerer prometheus.Registerer
+	Now        func() time.Time
+	Logger     *slog.Logger
 	// MaxBodyBytes bounds admin request bodies.
 	MaxBodyBytes int64
 }
 
 // Scheduler validates, stores and fires schedules.
-type Scheduler struct{ opts Options }
+type Scheduler struct {
+	opts    Options
+	started time.Time
+	late    *lateness
+}
 
 // New returns a Scheduler.
 func New(opts Options) *Scheduler {
@@ -53,7 +65,7 @@ func New(opts Options) *Scheduler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Scheduler{opts: opts}
+	return &Scheduler{opts: opts, started: opts.Now(), late: newLateness(opts.Registerer)}
 }
 
 // Input is a schedule as the admin API and the agent_schedules tool take it.
@@ -228,27 +240,52 @@ func (w *tickWorker) Work(ctx context.Context, _ *river.Job[TickArgs]) error {
 	return w.s.Tick(ctx)
 }
 
-// Tick fires every schedule due now. For each, the latest due tick runs
-// when it is at most CatchUp old (else it is recorded skipped), ticks
-// before it that were missed are recorded as one skipped run, and the
-// schedule moves to its next tick. Running it twice, or on two replicas,
-// creates each tick's run once.
+// Tick fires every schedule due now. For each, the due ticks at most
+// CatchUp old run when the tick job was merely late (the newest
+// MaxLateRuns of them), or the latest one alone after a time with no
+// replica running (planTicks); the others are recorded as skipped with
+// what happened, and the schedule moves to its next tick. Each run records
+// how late it started (late_by_seconds). Running Tick twice, or on two
+// replicas, creates each tick's run once.
 func (s *Scheduler) Tick(ctx context.Context) error {
 	now := s.opts.Now()
 	due, err := s.opts.Store.ListSchedules(ctx, gtmgate.ScheduleFilter{DueBy: now})
 	if err != nil {
 		return fmt.Errorf("list due schedules: %w", err)
 	}
+	if len(due) == 0 {
+		return nil
+	}
+	since := s.runningSince(ctx)
 	var errs []error
 	for _, sc := range due {
-		if err := s.fire(ctx, sc, now); err != nil {
+		if err := s.fire(ctx, sc, now, since); err != nil {
 			errs = append(errs, fmt.Errorf("schedule %s/%s: %w", sc.TenantID, sc.JobID, err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (s *Scheduler) fire(ctx context.Context, sc *gtmgate.Schedule, now time.Time) error {
+// runningSince is when the longest-running live replica started, or this
+// process's start when that cannot be told.
+func (s *Scheduler) runningSince(ctx context.Context) time.Time {
+	if s.opts.RunningSince == nil {
+		return s.started
+	}
+	t, err := s.opts.RunningSince(ctx)
+	if err != nil || t.IsZero() {
+		if err != nil {
+			s.opts.Logger.Warn("reading replica heartbeats; missed ticks are judged from this process's start", "err", err)
+		}
+		return s.started
+	}
+	if s.started.Before(t) {
+		return s.started
+	}
+	return t
+}
+
+func (s *Scheduler) fire(ctx context.Context, sc *gtmgate.Schedule, now, runningSince time.Time) error {
 	if reason, err := s.standing(ctx, sc, now); err != nil || reason != "" {
 		return err // disabled: no tick runs for a revoked credential
 	}
@@ -257,24 +294,16 @@ func (s *Scheduler) fire(ctx context.Context, sc *gtmgate.Schedule, now time.Tim
 	if err != nil {
 		return err
 	}
-	latest, earlier := expr.Missed(from, now)
-	if sc.EndsAt != nil && latest.After(*sc.EndsAt) {
-		latest = *sc.EndsAt
-	}
-	if earlier > 0 {
-		reason := fmt.Sprintf("%d tick(s) from %s were missed while no replica was running", earlier, from.Format(time.RFC3339))
-		if err := s.record(ctx, sc, from, gtmgate.RunSkipped, reason); err != nil {
+	plan := planTicks(expr, from, now, sc.EndsAt, s.opts.CatchUp, runningSince)
+	for _, sk := range plan.skipped {
+		if err := s.record(ctx, sc, sk.first, gtmgate.RunSkipped, sk.reason); err != nil {
 			return err
 		}
 	}
-	if age := now.Sub(latest); age > s.opts.CatchUp {
-		reason := fmt.Sprintf("the tick of %s was missed by %s, more than the catch-up limit of %s", latest.Format(time.RFC3339),
-			age.Round(time.Second), s.opts.CatchUp)
-		if err := s.record(ctx, sc, latest, gtmgate.RunSkipped, reason); err != nil {
+	for _, tick := range plan.run {
+		if _, err := s.start(ctx, sc, tick, gtmgate.TriggerSchedule); err != nil {
 			return err
 		}
-	} else if _, err := s.start(ctx, sc, latest, gtmgate.TriggerSchedule); err != nil {
-		return err
 	}
 	err = s.opts.Store.AdvanceSchedule(ctx, sc.TenantID, sc.JobID, from, s.next(expr, sc, now))
 	if errors.Is(err, gtmgate.ErrConflict) {
@@ -306,6 +335,9 @@ func (s *Scheduler) newRun(ctx context.Context, sc *gtmgate.Schedule, tick time.
 		r.Call = sc.Call
 	}
 	r.ScheduleID, r.ScheduledFor, r.Trigger = sc.JobID, &tick, trigger
+	if trigger == gtmgate.TriggerSchedule {
+		r.LateBySeconds = max(0, s.opts.Now().Sub(tick).Round(time.Millisecond).Seconds())
+	}
 	// The run carries the schedule's rights: its creator's credential and
 	// scopes, never more.
 	r.Credential = sc.CreatedBy
@@ -338,6 +370,15 @@ func (s *Scheduler) start(ctx context.Context, sc *gtmgate.Schedule, tick time.T
 		return r, nil
 	}
 	err = s.opts.Agents.Create(ctx, r)
+	if gtmgate.ErrorCode(err) == gtmgate.ERateLimited && trigger == gtmgate.TriggerSchedule {
+		// Past the tenant's runs_queued limit: the tick is recorded as
+		// skipped with the reason, not retried at every tick.
+		r.Status, r.Reason = gtmgate.RunSkipped, "not started: "+gtmgate.AsError(err).Message
+		return r, s.record(ctx, sc, tick, r.Status, r.Reason)
+	}
+	if err == nil && trigger == gtmgate.TriggerSchedule {
+		s.late.observe(Lateness{TenantID: sc.TenantID, JobID: sc.JobID, Tick: tick, LateBySeconds: r.LateBySeconds})
+	}
 	if errors.Is(err, gtmgate.ErrConflict) {
 		existing, gerr := s.opts.Store.GetAgentRun(ctx, r.ID)
 		if gerr != nil {
@@ -355,7 +396,8 @@ func (s *Scheduler) start(ctx context.Context, sc *gtmgate.Schedule, tick time.T
 func (s *Scheduler) record(ctx context.Context, sc *gtmgate.Schedule, tick time.Time, status, reason string) error {
 	now := s.opts.Now()
 	r := &gtmgate.AgentRun{ID: runID(sc.TenantID, sc.JobID, tick), TenantID: sc.TenantID, Status: status, Reason: reason, Trigger: gtmgate.TriggerSchedule,
-		ScheduleID: sc.JobID, ScheduledFor: &tick, CreatedAt: now, FinishedAt: &now, Steps: []gtmgate.RunStep{}}
+		ScheduleID: sc.JobID, ScheduledFor: &tick, CreatedAt: now, FinishedAt: &now, Steps: []gtmgate.RunStep{},
+		LateBySeconds: max(0, now.Sub(tick).Round(time.Millisecond).Seconds())}
 	if sc.Agent != nil {
 		r.Task = sc.Agent.Task
 	} else {
