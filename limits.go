@@ -56,3 +56,21 @@ type TenantRuns struct {
 // tenant are counted one after the other on every replica. An error rolls
 // the run back and is returned as it is.
 type RunAdmission func(ctx context.Context, tx *sql.Tx, runs TenantRuns) error
+
+// Validate checks a tenant's limits; errors are VALIDATION_ERRORs naming
+// the field. Zero keeps the gateway's default.
+func (l *TenantLimits) Validate() error {
+	if l == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name    string
+		v, most int
+	}{{"runs_in_flight", l.RunsInFlight, 10_000}, {"runs_queued", l.RunsQueued, 1_000_000},
+		{"schedules", l.Schedules, 100_000}, {"steps_per_minute", l.StepsPerMinute, 1_000_000}} {
+		if f.v < 0 || f.v > f.most {
+			return Errorf(EValidation, "limits.%s: %d is not from 1 to %d (0 or absent takes the gateway's default)", f.name, f.v, f.most)
+		}
+	}
+	return nil
+}

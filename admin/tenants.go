@@ -27,6 +27,8 @@ type TenantBody struct {
 	// Production is also set by PUT /admin/billing.
 	Production bool                `json:"production,omitempty"`
 	RateLimits *gtmgate.RateLimits `json:"rate_limits,omitempty"`
+	// Limits override the gateway's tenant limits field by field.
+	Limits *gtmgate.TenantLimits `json:"limits,omitempty"`
 }
 
 func (h *Handler) listTenants(w http.ResponseWriter, r *http.Request) {
@@ -73,7 +75,7 @@ func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 	}
 	now := h.opts.Now().UTC()
 	t := &gtmgate.Tenant{ID: id, Name: body.Name, Status: body.Status, Providers: body.Providers,
-		AllowedModels: body.AllowedModels, Approval: body.Approval, Production: body.Production, RateLimits: body.RateLimits,
+		AllowedModels: body.AllowedModels, Approval: body.Approval, Production: body.Production, RateLimits: body.RateLimits, Limits: body.Limits,
 		CreatedAt: now, UpdatedAt: now}
 	created, err := h.opts.Store.PutTenant(r.Context(), t)
 	if err != nil {
@@ -101,6 +103,9 @@ func (h *Handler) validateTenant(id string, b *TenantBody) error {
 		return bad("name is required")
 	}
 	if err := ratelimit.Validate(b.RateLimits); err != nil {
+		return err
+	}
+	if err := b.Limits.Validate(); err != nil {
 		return err
 	}
 	switch b.Status {

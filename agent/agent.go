@@ -9,6 +9,7 @@ package agent
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -33,9 +34,11 @@ type Store interface {
 	QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgate.AuditEntry, int64, error)
 }
 
-// Inserter enqueues jobs (jobs.Engine).
+// Inserter enqueues jobs (jobs.Engine): on their own, or inside a
+// transaction of the store (a new run's).
 type Inserter interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
 // Limits are the defaults and ceilings of a run's limits.
@@ -61,7 +64,15 @@ type Options struct {
 	// StepTimeout bounds one step: a model turn or a tool call (default 2m).
 	StepTimeout time.Duration
 	Limits      Limits
-	Now         func() time.Time
+	// TenantLimits are the gateway's tenant limits, for the fields a
+	// tenant's own leave at zero (default DefaultTenantLimits).
+	TenantLimits gtmgate.TenantLimits
+	// Steps, when set, holds run steps over their tenant's rate limits.
+	Steps StepLimiter
+	// QueueWorkers is how many jobs of a queue this process works at once
+	// (fair share leaves one of them to other tenants; default 4).
+	QueueWorkers func(queue string) int
+	Now          func() time.Time
 	Logger      *slog.Logger
 }
 
@@ -70,6 +81,7 @@ type Agents struct {
 	opts   Options
 	runner *toolrun.Runner
 	jobs   Inserter
+	share  share
 }
 
 // New returns Agents; UseRunner and Attach complete it before Start.
@@ -86,6 +98,7 @@ func New(opts Options) *Agents {
 	if opts.Limits == (Limits{}) {
 		opts.Limits = DefaultLimits
 	}
+	opts.TenantLimits = opts.TenantLimits.Or(DefaultTenantLimits)
 	return &Agents{opts: opts}
 }
 
@@ -114,7 +127,9 @@ func SweepJob() *river.PeriodicJob {
 
 const sweepEvery = time.Minute
 
-// Create stores a new run and enqueues it.
+// Create stores a new run and enqueues its job in the same transaction, so
+// no run is left without a job (nor a job without its run). A start past
+// the tenant's runs_queued limit is RATE_LIMITED (RunsQueuedLimit).
 func (a *Agents) Create(ctx context.Context, r *gtmgate.AgentRun) error {
 	if r.ID == "" {
 		r.ID = gtmgate.NewID("run_")
@@ -128,10 +143,14 @@ func (a *Agents) Create(ctx context.Context, r *gtmgate.AgentRun) error {
 	if r.Steps == nil {
 		r.Steps = []gtmgate.RunStep{}
 	}
-	if err := a.opts.Store.CreateAgentRun(ctx, r); err != nil {
+	if a.jobs == nil {
+		return errors.New("agent: no job engine attached")
+	}
+	lim, err := a.tenantLimits(ctx, r.TenantID)
+	if err != nil {
 		return err
 	}
-	return a.Enqueue(ctx, r)
+	return a.opts.Store.CreateAgentRunWith(ctx, r, a.admission(r, lim))
 }
 
 // Enqueue makes sure a run's job is queued (once: a job already waiting for

@@ -39,6 +39,21 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	} else if err != nil {
 		return err
 	}
+	if gtmgate.RunFinished(r.Status) {
+		return nil
+	}
+	release, ok, err := a.takeShare(ctx, job.Queue, r.TenantID)
+	if err != nil {
+		return err
+	} else if !ok {
+		return river.JobSnooze(shareWait)
+	}
+	defer release()
+	if r.Status == gtmgate.RunQueued {
+		if err := a.holdIfInFlight(ctx, r); err != nil {
+			return err
+		}
+	}
 	for !gtmgate.RunFinished(r.Status) {
 		parked, err := a.advance(ctx, r)
 		if errors.Is(err, gtmgate.ErrConflict) {
@@ -72,7 +87,7 @@ func (a *Agents) advance(ctx context.Context, r *gtmgate.AgentRun) (parked bool,
 	}
 	switch r.Status {
 	case gtmgate.RunQueued:
-		r.Status, r.StartedAt = gtmgate.RunRunning, &unit
+		r.Status, r.StartedAt, r.Held = gtmgate.RunRunning, &unit, ""
 		if r.Call == nil && len(r.Messages) == 0 {
 			if err := a.setMessages(r, a.opening(r)); err != nil {
 				return false, err
@@ -98,6 +113,9 @@ func (a *Agents) advance(ctx context.Context, r *gtmgate.AgentRun) (parked bool,
 			}
 			return false, a.save(ctx, r, unit)
 		case gtmgate.StepPlanned:
+			if err := a.throttle(ctx, r); err != nil {
+				return false, err
+			}
 			return a.execute(ctx, r, i, unit)
 		}
 	}
@@ -180,7 +198,7 @@ func (a *Agents) execute(ctx context.Context, r *gtmgate.AgentRun, i int, unit t
 		a.settle(r, st, nil, err)
 		return false, a.save(ctx, r, unit)
 	}
-	st.Status, st.StartedAt = gtmgate.StepRunning, a.opts.Now()
+	st.Status, st.StartedAt, r.Held = gtmgate.StepRunning, a.opts.Now(), ""
 	if err := a.save(ctx, r, unit); err != nil {
 		return false, err
 	}

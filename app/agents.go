@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtmgate/gtmgate/agent"
 	"github.com/gtmgate/gtmgate/brief"
+	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/modelgw"
 	"github.com/gtmgate/gtmgate/modelsandbox"
 	"github.com/gtmgate/gtmgate/schedule"
@@ -30,7 +31,10 @@ func (a *App) buildAgents() error {
 		}
 	}
 	a.agents = agent.New(agent.Options{Store: a.store, Recorder: a.calls, Model: model, DefaultModel: c.AgentModel,
-		StepTimeout: max(c.AgentStepTimeout, a.callTimeout()), Logger: a.logger.With("component", "agent")})
+		StepTimeout: max(c.AgentStepTimeout, a.callTimeout()), Logger: a.logger.With("component", "agent"),
+		TenantLimits: gtmgate.TenantLimits{RunsInFlight: int(c.TenantRunsInFlight), RunsQueued: int(c.TenantRunsQueued),
+			Schedules: int(c.TenantSchedules), StepsPerMinute: int(c.TenantStepsPerMinute)},
+		Steps: a.limiter, QueueWorkers: a.queueWorkers})
 	a.scheduler = schedule.New(schedule.Options{Store: a.store, Agents: a.agents, CatchUp: c.ScheduleCatchUp,
 		RunningSince: a.replicasRunningSince, Registerer: a.metrics.Registry,
 		MaxBodyBytes: c.MaxBodyBytes, Logger: a.logger.With("component", "schedule")})
@@ -126,4 +130,12 @@ func (a *App) seedDemoSchedule(ctx context.Context) error {
 		return fmt.Errorf("demo schedule: %w", err)
 	}
 	return nil
+}
+
+// queueWorkers is how many jobs of a queue this process works at once.
+func (a *App) queueWorkers(queue string) int {
+	if n := a.jobQueues()[queue]; n > 0 {
+		return n
+	}
+	return jobs.DefaultWorkers[queue]
 }

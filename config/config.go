@@ -79,6 +79,10 @@ type Config struct {
 	// are how many jobs of each queue one process works at once (0: the
 	// queue's default, jobs.DefaultWorkers).
 	JobWorkersGrading, JobWorkersAgents, JobWorkersSchedules, JobWorkersWebhooks, JobWorkersMaintenance int64
+	// TenantRunsInFlight, TenantRunsQueued, TenantSchedules and
+	// TenantStepsPerMinute are the gateway's tenant limits (a tenant's own
+	// limits override them field by field).
+	TenantRunsInFlight, TenantRunsQueued, TenantSchedules, TenantStepsPerMinute int64
 	// JobRescueAfter is how long a job left running by a stopped process
 	// waits before another process runs it again.
 	JobRescueAfter time.Duration
@@ -153,6 +157,9 @@ func Enabled(addr string) bool { return addr != "" && addr != Off }
 // Validate checks every setting and fills derived defaults (public URLs from
 // listen addresses). Its error names the setting.
 func (c *Config) Validate() error {
+	if err := c.validateTenantLimits(); err != nil {
+		return err
+	}
 	for _, a := range []struct{ name, v string }{{"GTMGATE_SITE_ADDR", c.SiteAddr}, {"GTMGATE_GATEWAY_ADDR", c.GatewayAddr}, {"GTMGATE_DOCS_ADDR", c.DocsAddr}, {"GTMGATE_DEBUG_ADDR", c.DebugAddr}} {
 		if !Enabled(a.v) {
 			continue

@@ -114,6 +114,9 @@ func Load(args []string, environ []string) (Config, error) {
 	if err := readRetention(&c.Retention, &env); err != nil {
 		return c, err
 	}
+	if err := c.loadTenantLimits(&env); err != nil {
+		return c, err
+	}
 	for _, p := range apiversion.All() {
 		if v := strings.TrimSpace(env.str(p.Setting, "")); v != "" {
 			c.APIVersions[p.Key] = v
@@ -301,6 +304,9 @@ func Settings() []Setting {
 		out = append(out, s.Setting)
 	}
 	for _, s := range retentionSettings(&Retention{}) {
+		out = append(out, s.Setting)
+	}
+	for _, s := range (&Config{}).tenantLimitSettings() {
 		out = append(out, s.Setting)
 	}
 	for _, p := range apiversion.All() {

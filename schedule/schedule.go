@@ -196,6 +196,9 @@ func (s *Scheduler) Put(ctx context.Context, jobID string, in Input, c Creator) 
 	if err != nil {
 		return nil, false, err
 	}
+	if err := s.withinLimit(ctx, sc); err != nil {
+		return nil, false, err
+	}
 	sc.UpdatedBy, sc.CreatedBy = c.By, &c.Credential
 	if c.Scopes != nil {
 		sc.Scopes = append([]string{}, c.Scopes...)

@@ -106,6 +106,9 @@ func (s *Store) ListAgentRuns(ctx context.Context, f gtmgate.AgentRunFilter) ([]
 	c.eq("schedule_id", f.ScheduleID)
 	c.eq("status", f.Status)
 	c.eq("waiting_for", f.WaitingFor)
+	if f.ExceptTenantID != "" {
+		c.add("tenant_id <> ?", f.ExceptTenantID)
+	}
 	if !f.CreatedBefore.IsZero() {
 		c.add("created_at < ?", s.t(f.CreatedBefore))
 	}
