@@ -18,7 +18,8 @@ ENV GTMGATE_DATA_DIR=/data \
 VOLUME ["/data"]
 EXPOSE 8080 8081 8082
 
-# The image has no shell or curl: the binary checks its own /health.
+# The image has no shell or curl: the binary checks its own /health/ready
+# (200 while it can serve calls, a store outage it rides out included).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["/usr/local/bin/gtmgate", "health"]
 

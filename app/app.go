@@ -20,6 +20,7 @@ import (
 	"github.com/gtmgate/gtmgate/audit"
 	"github.com/gtmgate/gtmgate/brief"
 	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/provider/upstream"
@@ -43,9 +44,14 @@ type App struct {
 	logger  *slog.Logger
 	version string
 
-	store   gtmgate.Store
+	store gtmgate.Store
+	// cache is the read-through cache in front of the store; readiness
+	// asks it whether it could serve calls through a store outage.
+	cache   *storecache.Store
 	backend string
-	sealer  *secret.Sealer
+	// lifecycle is starting, serving or draining, for /health/ready.
+	lifecycle gateway.Lifecycle
+	sealer    *secret.Sealer
 	// key is the encryption key; the demo token is derived from it.
 	key      []byte
 	recorder *audit.Writer
@@ -184,7 +190,8 @@ func (a *App) openStore(ctx context.Context) error {
 	}
 	// Every tool call reads its token, tenant and provider token; a short
 	// cache keeps those reads off the hot path (see storecache for the TTL).
-	a.store = storecache.New(a.store, 0, nil)
+	a.cache = storecache.New(a.store, 0, nil)
+	a.store = a.cache
 	return nil
 }
 
@@ -257,6 +264,7 @@ func (a *App) Start() error {
 	if err := a.jobs.Start(wctx); err != nil {
 		return err
 	}
+	a.lifecycle.Serve()
 	return nil
 }
 
@@ -281,6 +289,7 @@ func (a *App) Errors() <-chan error { return a.serveErr }
 func (a *App) Close(ctx context.Context) error {
 	var errs []error
 	a.closeOnce.Do(func() {
+		a.lifecycle.Drain()
 		results := make(chan error, len(a.servers))
 		var cancelOnce sync.Once
 		for name, srv := range a.servers {

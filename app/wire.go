@@ -184,6 +184,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, Console: operatorConsole, MCP: mcp,
 		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder, Grading: a.gradingHealth(), Snapshot: a.snapshotStatus,
+		Cache: a.cache, Lifecycle: &a.lifecycle,
 		OpenAPI: gatewayAPI,
 	})
 	a.handlers[SurfaceGateway] = gw

@@ -115,3 +115,7 @@ func notDurable(journalErr, storeErr error) *gtmgate.Error {
 		Hint: "the operator must free disk space or restore the store (" + cause + "); retry afterwards",
 		Err:  fmt.Errorf("%w: %s", ErrNotDurable, cause)}
 }
+
+// Journaled reports whether records go to the local journal first, so that
+// they stay durable while the store is unreachable.
+func (w *Writer) Journaled() bool { return w.opts.JournalDir != "" }

@@ -37,6 +37,12 @@ type Options struct {
 	Grading *GradingHealth
 	// Audit, when set, is reported by /health.
 	Audit AuditState
+	// Cache, when set, is the store cache: readiness holds through a store
+	// outage while it can serve calls.
+	Cache CacheState
+	// Lifecycle, when set, is the process's state: /health/ready answers
+	// 503 while starting or draining. Nil counts as serving.
+	Lifecycle *Lifecycle
 	// Snapshot, when set, returns the latest system health snapshot's
 	// status and reasons: /health reports degraded with them.
 	Snapshot func(ctx context.Context) (status string, reasons []string, takenAt time.Time)
@@ -87,7 +93,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux := routes.NewRecorder(root)
 	s.mux, s.recorded = root, mux
 	auth := s.opts.Auth.Require
-	mux.HandleFunc("GET /health", s.handleHealth)
+	// /health is /health/ready under its first name, so a load balancer
+	// pointed at it keeps replicas that serve through a store outage.
+	mux.HandleFunc("GET /health", s.handleReady)
+	mux.HandleFunc("GET /health/ready", s.handleReady)
+	mux.HandleFunc("GET /health/live", s.handleLive)
 	if s.opts.Metrics != nil {
 		mux.Handle("GET /metrics", s.opts.Metrics.Handler())
 	}

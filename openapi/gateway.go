@@ -141,6 +141,12 @@ func oauthOK(s Schema) map[string]*Response {
 
 var preflight = map[string]*Response{"204": {Description: "CORS preflight answered"}}
 
+// readyResponses are the answers of GET /health/ready and GET /health.
+var readyResponses = map[string]*Response{
+	"200": {Description: "Ready: status ok, or degraded with reasons", Content: jsonContent(responseOf[gateway.Health]())},
+	"503": {Description: "Not ready: the reasons say why", Content: jsonContent(responseOf[gateway.Health]())},
+}
+
 // gatewayOperations lists every route the gateway listener can register.
 func gatewayOperations() []operation {
 	toolErrors := append([]int{404, 409, 422, 424, 502, 503, 504}, bearerErrors...)
@@ -148,11 +154,19 @@ func gatewayOperations() []operation {
 	toolResponses["202"] = &Response{Description: "The call waits for an operator's approval (APPROVAL_REQUIRED with approval_id).",
 		Content: jsonContent(ref("ErrorBody"))}
 	ops := []operation{
-		{pattern: "GET /health", id: "getHealth", tag: "health", summary: "Liveness and store reachability",
-			description: "No authentication. 503 when the store cannot be reached.",
+		{pattern: "GET /health", id: "getHealth", tag: "health", summary: "Readiness, under its first name (same as /health/ready)",
+			description: "No authentication. The same answer as GET /health/ready.",
+			responses: readyResponses},
+		{pattern: "GET /health/ready", id: "getHealthReady", tag: "health", summary: "Readiness: whether this replica can serve calls",
+			description: "No authentication. 200 while the replica can serve calls, status degraded with reasons when it serves them " +
+				"from its cache and audit journal during a store outage; 503 when it cannot (audit records cannot be made durable, " +
+				"store unreachable with no usable cache or no journal, starting, shutting down).",
+			responses: readyResponses},
+		{pattern: "GET /health/live", id: "getHealthLive", tag: "health", summary: "Liveness: the process is up and answers",
+			description: "No authentication. 200 unless the process is shutting down; never depends on the store.",
 			responses: map[string]*Response{
-				"200": {Description: "OK", Content: jsonContent(responseOf[gateway.Health]())},
-				"503": {Description: "The store is unreachable", Content: jsonContent(responseOf[gateway.Health]())},
+				"200": {Description: "The process is up", Content: jsonContent(responseOf[gateway.Liveness]())},
+				"503": {Description: "The process is shutting down", Content: jsonContent(responseOf[gateway.Liveness]())},
 			}},
 		{pattern: "GET /metrics", id: "getMetrics", tag: "health", summary: "Prometheus metrics",
 			responses: map[string]*Response{"200": {Description: "Prometheus text exposition format",

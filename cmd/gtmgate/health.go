@@ -12,21 +12,26 @@ import (
 	"time"
 )
 
-// healthCheck serves `gtmgate health`: GET /health of a running gateway and
-// exit 0 when it answers 200, 1 otherwise. Container images have no curl, so
-// their HEALTHCHECK runs this.
+// healthCheck serves `gtmgate health`: GET /health/ready (or, with --live,
+// /health/live) of a running gateway and exit 0 when it answers 200, 1
+// otherwise. Container images have no curl, so their HEALTHCHECK runs this.
 func healthCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("health", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	def := defaultHealthURL(os.Getenv)
 	url := fs.String("url", def, "base URL of the gateway (default from GTMGATE_HEALTH_URL, GTMGATE_GATEWAY_ADDR)")
 	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for the answer")
+	live := fs.Bool("live", false, "ask /health/live (the process answers) instead of /health/ready (it can serve calls)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(*url, "/")+"/health", nil)
+	path := "/health/ready"
+	if *live {
+		path = "/health/live"
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(*url, "/")+path, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "gtmgate health:", err)
 		return 2

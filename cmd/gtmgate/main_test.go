@@ -22,12 +22,15 @@ func TestVersion(t *testing.T) {
 func TestHealthCommand(t *testing.T) {
 	status := http.StatusOK
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/health" {
+		switch r.URL.Path {
+		case "/health/ready":
+			w.WriteHeader(status)
+			w.Write([]byte(`{"status":"ok"}`))
+		case "/health/live":
+			w.Write([]byte(`{"status":"live"}`))
+		default:
 			http.NotFound(w, r)
-			return
 		}
-		w.WriteHeader(status)
-		w.Write([]byte(`{"status":"ok"}`))
 	}))
 	defer srv.Close()
 	var out, errOut bytes.Buffer
@@ -37,6 +40,10 @@ func TestHealthCommand(t *testing.T) {
 	status = http.StatusServiceUnavailable
 	if code := run([]string{"health", "--url", srv.URL}, &out, &errOut); code != 1 {
 		t.Fatalf("503: exit %d", code)
+	}
+	out.Reset()
+	if code := run([]string{"health", "--live", "--url", srv.URL}, &out, &errOut); code != 0 || !strings.Contains(out.String(), `"live"`) {
+		t.Fatalf("--live while not ready: exit %d, %q", code, out.String())
 	}
 	srv.Close()
 	if code := run([]string{"health", "--url", srv.URL}, &out, &errOut); code != 1 {

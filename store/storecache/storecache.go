@@ -153,3 +153,22 @@ func (s *Store) dropProvider(tenant, provider, account string) {
 	key := [3]string{tenant, provider, account}
 	drop(s, s.providers, func(k [3]string, _ *gtmgate.ProviderToken) bool { return k != key })
 }
+
+// Servable reports how many bearer tokens the cache could serve calls for
+// now if the store were unreachable: the token's entry and its tenant's are
+// both fresh or within StaleFor. Readiness reads it to tell a replica that
+// can ride out a store outage from one with nothing to serve from (a cold
+// start, or an outage longer than StaleFor).
+func (s *Store) Servable() int {
+	now := s.now()
+	usable := func(expires time.Time) bool { return now.Before(expires.Add(StaleFor - s.ttl)) }
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, e := range s.tokens {
+		if t, ok := s.tenants[e.v.TenantID]; ok && usable(e.expires) && usable(t.expires) {
+			n++
+		}
+	}
+	return n
+}

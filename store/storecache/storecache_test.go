@@ -97,3 +97,29 @@ func TestStaleWhileStoreUnavailable(t *testing.T) {
 		t.Errorf("uncached tenant during outage: %v, want UNAVAILABLE", err)
 	}
 }
+
+// TestServable: a credential counts while its token and tenant are both
+// cached and within StaleFor; cold, or past the outage allowance, it does not.
+func TestServable(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(0, 0)
+	base := &countingStore{tenant: &gtmgate.Tenant{ID: "t"}}
+	s := New(base, time.Second, func() time.Time { return now })
+	for _, step := range []struct {
+		name string
+		do   func()
+		want int
+	}{
+		{"cold", func() {}, 0},
+		{"token without its tenant", func() { s.FindTenantToken(ctx, "a") }, 0},
+		{"token and tenant", func() { s.GetTenant(ctx, "t") }, 1},
+		{"two tokens of the tenant", func() { s.FindTenantToken(ctx, "b") }, 2},
+		{"past the TTL, within StaleFor", func() { now = now.Add(StaleFor / 2) }, 2},
+		{"past StaleFor", func() { now = now.Add(StaleFor) }, 0},
+	} {
+		step.do()
+		if got := s.Servable(); got != step.want {
+			t.Errorf("%s: Servable() = %d, want %d", step.name, got, step.want)
+		}
+	}
+}
