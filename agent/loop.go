@@ -21,15 +21,28 @@ type runWorker struct {
 	a *Agents
 }
 
-// Timeout bounds one job: a slice of steps plus the step under way. River
-// rescues a run left running by a stopped process only after it.
+// Timeout bounds one job: a slice of units started within its first
+// slice(), plus the unit under way (at most StepTimeout), plus 10 s to save
+// it. River rescues a run left running by a stopped process only after it
+// (or GTMGATE_JOB_RESCUE_AFTER, the longer), so it is kept short: see
+// RescueBound.
 func (w *runWorker) Timeout(*river.Job[runArgs]) time.Duration {
-	return 2*w.a.opts.StepTimeout + 10*time.Second
+	return w.a.JobTimeout()
 }
 
-// Work advances a run one unit at a time, saving after each, for up to one
-// step time-out; a longer run continues in the same job, snoozed, so no job
-// outlives its Timeout.
+// JobTimeout is how long one run job may work: StepTimeout plus the slice
+// plus 10 s.
+func (a *Agents) JobTimeout() time.Duration {
+	return a.opts.StepTimeout + a.slice() + 10*time.Second
+}
+
+// slice is how long a run job starts new units: a step time-out, at most
+// 10 s. Most units take well under a second; a run that goes on longer
+// continues in the same job, snoozed, so no job outlives its Timeout.
+func (a *Agents) slice() time.Duration { return min(a.opts.StepTimeout, 10*time.Second) }
+
+// Work advances a run one unit at a time, saving after each, starting new
+// units for up to slice(); a longer run continues in the same job, snoozed.
 func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 	a := w.a
 	start := a.opts.Now()
@@ -69,7 +82,7 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 		if parked {
 			return nil
 		}
-		if a.opts.Now().Sub(start) > a.opts.StepTimeout {
+		if a.opts.Now().Sub(start) > a.slice() {
 			return river.JobSnooze(0)
 		}
 	}

@@ -103,6 +103,9 @@ func Load(args []string, environ []string) (Config, error) {
 	if c.JudgeAllowSameModel, err = env.bool("JUDGE_ALLOW_SAME_MODEL", false); err != nil {
 		return c, err
 	}
+	if c.GraderMaxWaiting, err = env.int64("GRADER_MAX_WAITING", c.GraderMaxWaiting); err != nil {
+		return c, err
+	}
 	if c.JobWorkers, err = env.int64("GTMGATE_JOB_WORKERS", c.JobWorkers); err != nil {
 		return c, err
 	}
@@ -240,7 +243,7 @@ const readTimeoutMeaning = "time allowed to read one request, headers and body, 
 
 const judgeTimeoutMeaning = "how long one judge may take on one trace, retries included; a grading job killed mid-way is run again after this (or GTMGATE_JOB_RESCUE_AFTER, the longer) plus up to a minute"
 
-const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); an agent run killed mid-step resumes after twice this plus 10s (or GTMGATE_JOB_RESCUE_AFTER, the longer)"
+const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); the step time-out S is the longer of this and 4×GTMGATE_UPSTREAM_TIMEOUT+5s, and an agent run whose process was killed resumes within max(GTMGATE_JOB_RESCUE_AFTER, S+min(S,10s)+10s)+37s (+21s if it was River's leader)"
 
 const catchUpMeaning = "how old a schedule tick missed while no replica was running may be and still run once at start; older ticks are recorded as skipped"
 
@@ -293,6 +296,7 @@ func Settings() []Setting {
 		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},
 		Setting{"GTMGATE_AUDIT_JOURNAL", "audit-journal", "true", auditJournalMeaning},
 		Setting{"GRADER_SAMPLE_RATE", "grader-sample-rate", "0.1", graderSampleMeaning},
+		Setting{"GRADER_MAX_WAITING", "", "10000", "grading jobs that may wait; past it new samples are shed and counted (gtmgate_grader_dropped_total{reason=\"backlog\"}), degraded paths' up to a quarter more; 0: no bound"},
 		Setting{"JUDGE_ALLOW_SAME_MODEL", "", "false", "accept two judges on the same model"},
 		Setting{"GTMGATE_JOB_WORKERS", "", "", jobWorkersMeaning},
 		Setting{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", "5m", jobRescueMeaning},

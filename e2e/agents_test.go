@@ -131,6 +131,10 @@ type auditPage struct {
 // TestAgentRunSurvivesSIGKILL: a run is killed while its model plans the
 // third step, after two completed steps (one a mutation). After a restart
 // the run continues from there: it finishes, and no completed step ran twice.
+// It resumes within the documented bound (agents.md, "Rescue after a
+// crash"): max(GTMGATE_JOB_RESCUE_AFTER, the run job's time-out) plus 37 s,
+// plus 21 s as the killed process was River's leader. Here the step
+// time-out is max(3s, 4×1s+5s) = 9s, so the job's is 9+9+10 = 28 s.
 func TestAgentRunSurvivesSIGKILL(t *testing.T) {
 	g := newAgentGateway(t, 2)
 	env := []string{"MODEL_GATEWAY_URL=" + g.srv.URL + "/v1", "AGENT_MODEL=agent-model", "AGENT_STEP_TIMEOUT=3s",
@@ -155,10 +159,22 @@ func TestAgentRunSurvivesSIGKILL(t *testing.T) {
 		return len(run.Steps) == 2 && run.Steps[1].Status == "ok" && len(g.turns) == 3
 	})
 	p.cmd.Process.Signal(syscall.SIGKILL)
+	killed := time.Now()
 	p.cmd.Wait()
 
 	g.unhold()
 	p = start(t, dir, env...)
+	eventually(t, "the run to resume (its third turn asked again)", 150*time.Second, func() bool {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return len(g.turns) > 3
+	})
+	resumed := time.Since(killed)
+	const bound = 28*time.Second + 37*time.Second + 21*time.Second
+	t.Logf("rescue after kill -9: the run resumed %.1f s after the kill (documented bound %s)", resumed.Seconds(), bound)
+	if resumed > bound {
+		t.Errorf("the run resumed %s after the kill, past the documented bound %s", resumed.Round(time.Second), bound)
+	}
 	eventually(t, "the run to finish after the restart", 150*time.Second, func() bool {
 		call(t, p, "GET", "/admin/agent-runs/"+id, "", nil, &run)
 		return run.Status == "succeeded" || run.Status == "failed"
