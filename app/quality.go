@@ -121,8 +121,16 @@ func (a *App) buildQuality() error {
 	}
 	a.harness = quality.New(quality.Options{Store: a.store, Jury: quality.NewJury(client, judges, c.JudgeTimeout),
 		Sampler: quality.NewSampler(c.GraderSampleRate, quality.DefaultFactors), Alerting: c.AlertWebhookURL != "",
-		Registerer: a.metrics.Registry, Logger: a.logger})
+		MaxWaiting: int(c.GraderMaxWaiting), Waiting: a.gradingWaiting, Registerer: a.metrics.Registry, Logger: a.logger})
 	return nil
+}
+
+// gradingWaiting counts the grading jobs waiting, for the harness's bound.
+func (a *App) gradingWaiting(ctx context.Context) (int64, error) {
+	if a.jobs == nil {
+		return 0, nil
+	}
+	return a.jobs.CountWaiting(ctx, jobs.QueueGrading)
 }
 
 // openJobs opens the job engine with every worker this process runs.

@@ -61,6 +61,9 @@ type Config struct {
 
 	// GraderSampleRate is the base share of finished tool calls graded (0..1).
 	GraderSampleRate float64
+	// GraderMaxWaiting bounds the grading jobs waiting; past it new samples
+	// are shed (degraded paths' up to a quarter more). 0: no bound.
+	GraderMaxWaiting int64
 	// JudgeModels are the models of judges Alpha, Beta and Gamma.
 	JudgeAlphaModel, JudgeBetaModel, JudgeGammaModel string
 	// JudgeTimeout bounds one judge's answer on one trace, its corrective
@@ -141,6 +144,7 @@ func Default() Config {
 		Upstreams:          map[string]string{},
 		APIVersions:        map[string]string{},
 		GraderSampleRate:   0.1,
+		GraderMaxWaiting:   10_000,
 		JobRescueAfter:     5 * time.Minute,
 		JudgeTimeout:       90 * time.Second,
 		AgentStepTimeout:   2 * time.Minute,
@@ -293,6 +297,9 @@ func validAddrOrPrefix(s string) bool {
 func (c *Config) validateQuality() error {
 	if c.GraderSampleRate < 0 || c.GraderSampleRate > 1 || c.GraderSampleRate != c.GraderSampleRate {
 		return fmt.Errorf("GRADER_SAMPLE_RATE: %v is outside 0.0 to 1.0", c.GraderSampleRate)
+	}
+	if c.GraderMaxWaiting < 0 {
+		return fmt.Errorf("GRADER_MAX_WAITING: %d is negative (0 means no bound)", c.GraderMaxWaiting)
 	}
 	if !c.JudgeAllowSameModel {
 		judges := []struct{ name, model string }{{"JUDGE_ALPHA_MODEL", c.JudgeAlphaModel}, {"JUDGE_BETA_MODEL", c.JudgeBetaModel}, {"JUDGE_GAMMA_MODEL", c.JudgeGammaModel}}

@@ -63,6 +63,8 @@ type Engine struct {
 	close   func()
 	logger  *slog.Logger
 	count   counter
+	// countWaiting runs waitingQuery.
+	countWaiting func(ctx context.Context, queue string) (int64, error)
 }
 
 // client is what gtmgate uses of *river.Client; it hides River's generic
@@ -122,7 +124,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 			pool.Close()
 			return nil, err
 		}
-		return &Engine{client: c, backend: "postgres", close: pool.Close, logger: opts.Logger, count: pgxCounter(pool)}, nil
+		return &Engine{client: c, backend: "postgres", close: pool.Close, logger: opts.Logger, count: pgxCounter(pool),
+			countWaiting: func(ctx context.Context, queue string) (n int64, err error) {
+				err = pool.QueryRow(ctx, waitingQuery, queue).Scan(&n)
+				return n, err
+			}}, nil
 	case opts.SQLitePath != "":
 		db, err := sqlite.OpenJobsDB(opts.SQLitePath)
 		if err != nil {
@@ -137,7 +143,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 			db.Close()
 			return nil, err
 		}
-		return &Engine{client: c, backend: "sqlite", close: func() { db.Close() }, logger: opts.Logger, count: sqlCounter(db)}, nil
+		return &Engine{client: c, backend: "sqlite", close: func() { db.Close() }, logger: opts.Logger, count: sqlCounter(db),
+			countWaiting: func(ctx context.Context, queue string) (n int64, err error) {
+				err = db.QueryRowContext(ctx, waitingQuery, queue).Scan(&n)
+				return n, err
+			}}, nil
 	}
 	return nil, errors.New("jobs: open: neither a SQLite path nor a database URL")
 }

@@ -117,3 +117,16 @@ func (e *Engine) QueueStats(ctx context.Context, now time.Time) ([]QueueStat, er
 	slices.SortFunc(out, func(a, b QueueStat) int { return strings.Compare(a.Kind, b.Kind) })
 	return out, nil
 }
+
+const waitingQuery = `SELECT COUNT(*) FROM river_job WHERE queue = $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')`
+
+// CountWaiting counts the jobs of a queue not yet worked (available,
+// scheduled, retryable or pending): one indexed count, for callers that
+// cache it (the grading bound reads it every few seconds).
+func (e *Engine) CountWaiting(ctx context.Context, queue string) (int64, error) {
+	n, err := e.countWaiting(ctx, queue)
+	if err != nil {
+		return 0, fmt.Errorf("jobs: count waiting %s jobs: %w", queue, err)
+	}
+	return n, nil
+}

@@ -24,6 +24,9 @@ type Status struct {
 	Rules         gtmgate.PathRules `json:"rules"`
 	// AlertWebhook is the host alerts go to ("" = alerts off).
 	AlertWebhook string `json:"alert_webhook,omitempty"`
+	// Backlog is the grading jobs waiting, their bound and the samples
+	// not graded by reason (grading on only).
+	Backlog *Backlog `json:"backlog,omitempty"`
 }
 
 // AdminOptions configures the quality admin routes. Store is required;
@@ -65,7 +68,12 @@ func (a *Admin) Mount(mux gtmgate.Router) {
 }
 
 func (a *Admin) status(w http.ResponseWriter, r *http.Request) {
-	jsonapi.Write(w, http.StatusOK, a.opts.Status)
+	s := a.opts.Status
+	if a.opts.Harness != nil {
+		b := a.opts.Harness.Backlog()
+		s.Backlog = &b
+	}
+	jsonapi.Write(w, http.StatusOK, s)
 }
 
 // listVerdicts serves GET /admin/grader/verdicts?limit (default 50, max

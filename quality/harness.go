@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -32,6 +33,16 @@ type Options struct {
 	// QueueSize bounds the sampled calls waiting to become grading jobs
 	// (default 1024); past it, samples are dropped and counted.
 	QueueSize int
+	// MaxWaiting bounds the grading jobs waiting in the job engine
+	// (GRADER_MAX_WAITING; 0: no bound): past it new samples are shed,
+	// except degraded paths' up to DegradedMargin more.
+	MaxWaiting int
+	// Waiting counts the grading jobs waiting (jobs.Engine.CountWaiting),
+	// read every waitingRefresh; required with MaxWaiting.
+	Waiting func(ctx context.Context) (int64, error)
+	// RetryBuffer bounds the grading jobs kept for another insert after
+	// one failed (default 10,000); past it they are dropped and counted.
+	RetryBuffer int
 	// Registerer receives the harness's metrics (nil: not registered).
 	Registerer prometheus.Registerer
 	Logger     *slog.Logger
@@ -51,6 +62,10 @@ type Harness struct {
 	alerting bool
 	jobs     Inserter
 	pending  chan *gtmgate.FinishedCall
+	backlog  *backlog
+	waiting  func(ctx context.Context) (int64, error)
+	retries  *retryBuffer
+	dropped  map[string]*atomic.Int64
 	metrics  *metrics
 	logger   *slog.Logger
 	now      func() time.Time
@@ -73,8 +88,19 @@ func New(opts Options) *Harness {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.RetryBuffer <= 0 {
+		opts.RetryBuffer = 10_000
+	}
+	if opts.Waiting == nil {
+		opts.MaxWaiting = 0
+	}
+	dropped := map[string]*atomic.Int64{}
+	for _, r := range []string{DropBacklog, DropBacklogDegraded, DropQueueFull, DropRetryFull, DropShutdown} {
+		dropped[r] = &atomic.Int64{}
+	}
 	return &Harness{store: opts.Store, jury: opts.Jury, sampler: opts.Sampler, rules: opts.Rules, alerting: opts.Alerting,
-		pending: make(chan *gtmgate.FinishedCall, opts.QueueSize), metrics: newMetrics(opts.Registerer),
+		pending: make(chan *gtmgate.FinishedCall, opts.QueueSize), backlog: &backlog{max: int64(opts.MaxWaiting)}, waiting: opts.Waiting,
+		retries: &retryBuffer{max: opts.RetryBuffer}, dropped: dropped, metrics: newMetrics(opts.Registerer),
 		logger: opts.Logger.With("component", "quality"), now: opts.Now, done: make(chan struct{})}
 }
 
@@ -93,14 +119,51 @@ func (h *Harness) Sample(tenantID string, production bool, tool string, a gtmgat
 }
 
 // Observe implements gtmgate.CallObserver: it hands a sampled call to the
-// queue, or drops it (counted) when the queue is full. It never blocks.
+// queue, or sheds it (counted by reason) when the grading jobs waiting
+// reached their bound or the hand-off is full. It never blocks.
 func (h *Harness) Observe(c *gtmgate.FinishedCall) {
+	if reason := h.backlog.admit(isDegraded(c.Sample)); reason != "" {
+		h.drop(reason, 1)
+		return
+	}
 	select {
 	case h.pending <- c:
 		h.metrics.sampled.Inc()
 	default:
-		h.metrics.dropped.WithLabelValues("queue_full").Inc()
+		h.drop(DropQueueFull, 1)
 	}
+}
+
+// drop counts samples not graded.
+func (h *Harness) drop(reason string, n int) {
+	if n <= 0 {
+		return
+	}
+	h.dropped[reason].Add(int64(n))
+	h.metrics.dropped.WithLabelValues(reason).Add(float64(n))
+}
+
+// Backlog is what the grader status shows of the harness's load.
+type Backlog struct {
+	// MaxWaiting is GRADER_MAX_WAITING (0: no bound).
+	MaxWaiting int64 `json:"max_waiting"`
+	// Waiting is the grading jobs waiting, as last counted plus those
+	// this process queued since.
+	Waiting int64 `json:"waiting"`
+	// RetryBuffered are jobs whose insert failed, waiting for another.
+	RetryBuffered int `json:"retry_buffered"`
+	// Dropped counts the samples not graded since start, by reason.
+	Dropped map[string]int64 `json:"dropped"`
+}
+
+// Backlog reports the harness's load and what it shed.
+func (h *Harness) Backlog() Backlog {
+	b := Backlog{MaxWaiting: h.backlog.max, Waiting: h.backlog.waiting.Load() + h.backlog.added.Load(),
+		RetryBuffered: h.retries.len(), Dropped: map[string]int64{}}
+	for r, n := range h.dropped {
+		b.Dropped[r] = n.Load()
+	}
+	return b
 }
 
 // Rules returns the tool path rules.
@@ -116,13 +179,51 @@ const batchSize = 64
 func (h *Harness) Run(ctx context.Context) {
 	defer close(h.done)
 	go h.refreshDegraded(ctx)
+	if h.waiting != nil {
+		go h.refreshWaiting(ctx)
+	}
+	var retry <-chan time.Time
+	attempt := 0
 	for {
 		select {
 		case <-ctx.Done():
 			h.drain()
 			return
 		case c := <-h.pending:
-			h.insert(ctx, h.batch(c))
+			if !h.insert(ctx, h.batch(c)) && retry == nil {
+				attempt = 1
+				retry = time.After(retryBackoff(attempt))
+			}
+		case <-retry:
+			if h.retry(ctx) {
+				attempt, retry = 0, nil
+			} else {
+				attempt++
+				retry = time.After(retryBackoff(attempt))
+			}
+		}
+	}
+}
+
+// waitingRefresh is how often the grading jobs waiting are counted.
+const waitingRefresh = 5 * time.Second
+
+func (h *Harness) refreshWaiting(ctx context.Context) {
+	t := time.NewTicker(waitingRefresh)
+	defer t.Stop()
+	for {
+		rctx, cancel := context.WithTimeout(ctx, waitingRefresh)
+		n, err := h.waiting(rctx)
+		cancel()
+		if err == nil {
+			h.backlog.refreshed(n)
+		} else if ctx.Err() == nil {
+			h.logger.Warn("counting grading jobs waiting; the bound uses the last count", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
 	}
 }
@@ -147,13 +248,16 @@ func (h *Harness) job(c *gtmgate.FinishedCall) river.InsertManyParams {
 		InsertOpts: &river.InsertOpts{Priority: gradePriority(c.Sample)}}
 }
 
+// priorityDegraded is the grading priority of degraded paths.
+const priorityDegraded = jobs.PriorityFirst
+
 // gradePriority orders the grading queue: degraded paths first (they
 // decide whether an incident closes), then mutating categories and
 // production tenants, then the rest.
 func gradePriority(s gtmgate.Sample) int {
 	switch {
-	case slices.Contains(s.Reasons, "degraded_path"):
-		return jobs.PriorityFirst
+	case isDegraded(s):
+		return priorityDegraded
 	case slices.Contains(s.Reasons, "mutating_category"), slices.Contains(s.Reasons, "production_tenant"):
 		return jobs.PrioritySecond
 	}
@@ -163,23 +267,40 @@ func gradePriority(s gtmgate.Sample) int {
 // insertTimeout bounds one insert of grading jobs.
 const insertTimeout = 10 * time.Second
 
-func (h *Harness) insert(ctx context.Context, params []river.InsertManyParams) {
-	for attempt := 1; ; attempt++ {
-		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), insertTimeout)
-		err := h.jobs.InsertMany(ictx, params)
-		cancel()
-		if err == nil {
-			h.metrics.queued.Add(float64(len(params)))
-			return
+// insert queues grading jobs once; when that fails (the store is out) they
+// go to the retry buffer, and false is returned.
+func (h *Harness) insert(ctx context.Context, params []river.InsertManyParams) bool {
+	if err := h.insertOnce(ctx, params); err != nil {
+		dropped := h.retries.add(params)
+		h.drop(DropRetryFull, dropped)
+		h.logger.Warn("grading jobs could not be queued; kept for a retry", "count", len(params), "dropped", dropped,
+			"retry_buffered", h.retries.len(), "err", err)
+		return false
+	}
+	return true
+}
+
+func (h *Harness) insertOnce(ctx context.Context, params []river.InsertManyParams) error {
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), insertTimeout)
+	defer cancel()
+	if err := h.jobs.InsertMany(ictx, params); err != nil {
+		return err
+	}
+	h.metrics.queued.Add(float64(len(params)))
+	return nil
+}
+
+// retry inserts the retry buffer's jobs, a batch at a time, and reports
+// whether it is empty; a failed batch goes back.
+func (h *Harness) retry(ctx context.Context) bool {
+	for {
+		params := h.retries.take(batchSize)
+		if len(params) == 0 {
+			return true
 		}
-		if attempt == 3 || ctx.Err() != nil {
-			h.metrics.dropped.WithLabelValues("insert_failed").Add(float64(len(params)))
-			h.logger.Warn("grading jobs could not be queued; these samples are not graded", "count", len(params), "err", err)
-			return
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Duration(attempt) * time.Second):
+		if err := h.insertOnce(ctx, params); err != nil {
+			h.drop(DropRetryFull, h.retries.add(params))
+			return false
 		}
 	}
 }
@@ -194,11 +315,14 @@ func (h *Harness) drain() {
 		select {
 		case c := <-h.pending:
 			if ctx.Err() != nil {
-				h.metrics.dropped.WithLabelValues("shutdown").Inc()
+				h.drop(DropShutdown, 1)
 				continue
 			}
 			h.insert(ctx, h.batch(c))
 		default:
+			if ctx.Err() != nil || !h.retry(ctx) {
+				h.drop(DropShutdown, h.retries.len())
+			}
 			return
 		}
 	}
@@ -257,7 +381,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		queued: prometheus.NewCounter(prometheus.CounterOpts{Name: "gtmgate_grader_queued_total",
 			Help: "Grading jobs inserted."}),
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gtmgate_grader_dropped_total",
-			Help: "Sampled calls not graded, by reason (queue_full, insert_failed, shutdown)."}, []string{"reason"}),
+			Help: "Sampled calls not graded, by reason (backlog, backlog_degraded, queue_full, retry_buffer_full, shutdown)."}, []string{"reason"}),
 		verdicts: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gtmgate_grader_verdicts_total",
 			Help: "Verdicts recorded, by panel quality (or failed)."}, []string{"quality"}),
 		judgeFailures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gtmgate_grader_judge_failures_total",
