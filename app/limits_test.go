@@ -125,3 +125,39 @@ func TestTenantLimitsRefuseAndHold(t *testing.T) {
 	g.open()
 	waitRun(t, env, second["run_id"].(string), "succeeded")
 }
+
+// TestRunStepsWaitForStepsPerMinute: scheduled calls are run steps of
+// their tenant: past steps_per_minute the next one waits, running, and
+// its run says which limit holds it.
+func TestRunStepsWaitForStepsPerMinute(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	tenant := demoTenant(t, env)
+	tenant["limits"] = map[string]any{"steps_per_minute": 1}
+	if r := env.Admin("PUT", "/admin/tenants/demo", tenant); r.Status != 200 {
+		t.Fatalf("put tenant: %d %s", r.Status, r.Body)
+	}
+	call := map[string]any{"tool": "crm_deals", "input": map[string]any{"action": "list", "rationale": "pipeline"}}
+	if r := env.Admin("PUT", "/admin/agent-schedules/deals", map[string]any{"tenant_id": "demo", "cron": "@daily", "call": call}); r.Status != 201 {
+		t.Fatalf("schedule: %d %s", r.Status, r.Body)
+	}
+	runNow := func() string {
+		r := env.Admin("POST", "/admin/agent-schedules/deals/run?tenant=demo", nil)
+		if r.Status != 200 {
+			t.Fatalf("run now: %d %s", r.Status, r.Body)
+		}
+		return r.JSON(t)["run_id"].(string)
+	}
+	first := runNow()
+	waitRun(t, env, first, "succeeded")
+	second := runNow()
+	var run map[string]any
+	waitFor(t, "the second call to wait for steps_per_minute", func() bool {
+		run = getRun(t, env, second)
+		held, _ := run["held"].(string)
+		return strings.Contains(held, "steps_per_minute (1)")
+	})
+	if run["status"] != "running" {
+		t.Errorf("held run is %v, want running", run["status"])
+	}
+}
