@@ -124,7 +124,7 @@ func (s *Server) readiness(ctx context.Context) Health {
 	err := s.opts.Store.Ping(pctx)
 	bi := buildinfo.Get()
 	body := Health{Status: "ok", Version: s.opts.Version, Commit: bi.Commit, GoVersion: bi.GoVersion, Uptime: time.Since(s.started).Seconds(),
-		Store: StoreHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000},
+		Store:   StoreHealth{Backend: s.opts.StoreBackend, Reachable: err == nil, LatencyMS: float64(time.Since(start).Microseconds()) / 1000},
 		Grading: s.opts.Grading}
 	var notReady, degraded []string
 	switch s.opts.Lifecycle.State() {

@@ -156,7 +156,7 @@ func gatewayOperations() []operation {
 	ops := []operation{
 		{pattern: "GET /health", id: "getHealth", tag: "health", summary: "Readiness, under its first name (same as /health/ready)",
 			description: "No authentication. The same answer as GET /health/ready.",
-			responses: readyResponses},
+			responses:   readyResponses},
 		{pattern: "GET /health/ready", id: "getHealthReady", tag: "health", summary: "Readiness: whether this replica can serve calls",
 			description: "No authentication. 200 while the replica can serve calls, status degraded with reasons when it serves them " +
 				"from its cache and audit journal during a store outage; 503 when it cannot (audit records cannot be made durable, " +
