@@ -39,6 +39,21 @@ func (a *App) healthSources() health.Sources {
 	if a.jobs != nil {
 		src.Jobs = a.jobs.QueueStats
 	}
+	if a.scheduler != nil {
+		src.ScheduleTicks = func() []health.ScheduleTick {
+			var out []health.ScheduleTick
+			for _, l := range a.scheduler.RecentLateness() {
+				out = append(out, health.ScheduleTick{JobID: l.JobID, Tick: l.Tick, LateBySeconds: l.LateBySeconds})
+			}
+			return out
+		}
+	}
+	if a.harness != nil {
+		src.Grading = func() *health.Grading {
+			b := a.harness.Backlog()
+			return &health.Grading{Waiting: b.Waiting, MaxWaiting: b.MaxWaiting, RetryBuffered: b.RetryBuffered, Dropped: b.Dropped}
+		}
+	}
 	return src
 }
 

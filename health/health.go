@@ -33,7 +33,6 @@ const (
 // Thresholds past which a part degrades the status.
 const (
 	slowStore          = time.Second
-	stuckQueue         = 5 * time.Minute
 	journalBacklog     = 10_000
 	providerErrorRate  = 0.25
 	providerMinCalls   = 10
@@ -57,6 +56,12 @@ type Report struct {
 	Reasons   []string          `json:"reasons"`
 	Store     Store             `json:"store"`
 	Jobs      []jobs.QueueStat  `json:"jobs"`
+	// Queues sums Jobs per queue, with each queue's wait threshold.
+	Queues []jobs.QueueWait `json:"queues"`
+	// Schedules is the lateness of the latest ticks this replica fired.
+	Schedules Schedules `json:"schedules"`
+	// Grading is the grading backlog and the samples shed (grading on only).
+	Grading *Grading `json:"grading,omitempty"`
 	Audit     Audit             `json:"audit"`
 	Providers []Provider        `json:"providers"`
 	Accounts  Accounts          `json:"accounts"`
@@ -111,6 +116,28 @@ type Account struct {
 	AccountID string     `json:"account_id"`
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 	LastError string     `json:"last_error,omitempty"`
+}
+
+// Schedules is how late the latest schedule ticks this replica fired ran.
+type Schedules struct {
+	RecentTicks    []ScheduleTick `json:"recent_ticks"`
+	MaxLateSeconds float64        `json:"max_late_seconds"`
+}
+
+// ScheduleTick is one tick's lateness: when its run was created after
+// the tick's time.
+type ScheduleTick struct {
+	JobID         string    `json:"job_id"`
+	Tick          time.Time `json:"tick"`
+	LateBySeconds float64   `json:"late_by_seconds"`
+}
+
+// Grading is the grading backlog (quality.Backlog).
+type Grading struct {
+	Waiting       int64            `json:"waiting"`
+	MaxWaiting    int64            `json:"max_waiting"`
+	RetryBuffered int              `json:"retry_buffered"`
+	Dropped       map[string]int64 `json:"dropped"`
 }
 
 // Webhooks is the alert webhook's delivery queue.
@@ -168,6 +195,10 @@ type Sources struct {
 	WebhookKind string
 	// APIVersions grades the configured provider API versions (nil: not reported).
 	APIVersions func(now time.Time) []apiversion.Status
+	// ScheduleTicks are the latest ticks this replica fired (nil: none).
+	ScheduleTicks func() []ScheduleTick
+	// Grading reports the grading backlog (nil: grading off).
+	Grading func() *Grading
 }
 
 // Take gathers a snapshot. A part that cannot be read is reported with its
@@ -177,7 +208,7 @@ type Sources struct {
 func Take(ctx context.Context, src Sources) *Report {
 	now := src.Now()
 	r := &Report{ID: "hs_" + strconv.FormatInt(now.UnixNano(), 36), TakenAt: now.UTC(), Reasons: []string{},
-		Jobs: []jobs.QueueStat{}, Providers: []Provider{}, Replicas: []gtmgate.Replica{}, APIVersions: []apiversion.Status{},
+		Jobs: []jobs.QueueStat{}, Queues: []jobs.QueueWait{}, Providers: []Provider{}, Replicas: []gtmgate.Replica{}, APIVersions: []apiversion.Status{},
 		Accounts: Accounts{NeedsReauth: []Account{}, Expiring: []Account{}}}
 	r.Status = StatusOK
 	degrade := func(format string, args ...any) {
@@ -199,6 +230,10 @@ func Take(ctx context.Context, src Sources) *Report {
 		degrade("the store answers slowly (%.0f ms)", r.Store.LatencyMS)
 	}
 	r.jobs(ctx, src, now, degrade)
+	r.schedules(src, degrade)
+	if src.Grading != nil {
+		r.Grading = src.Grading()
+	}
 	r.providers(ctx, src, now, degrade)
 	r.accounts(ctx, src, now, degrade)
 	r.judges(ctx, src, now, degrade)
@@ -321,9 +356,12 @@ func (r *Report) jobs(ctx context.Context, src Sources, now time.Time, degrade f
 		return
 	}
 	r.Jobs = stats
+	r.Queues = jobs.ByQueue(stats)
 	for _, s := range stats {
-		if s.OldestAvailableSeconds > stuckQueue.Seconds() {
-			degrade("%s jobs wait unworked (the oldest for %s)", s.Kind, time.Duration(s.OldestAvailableSeconds*float64(time.Second)).Round(time.Second))
+		// Each queue has its own threshold (jobs.WaitThresholds).
+		if limit := jobs.WaitThreshold(s.Queue); s.OldestAvailableSeconds > limit.Seconds() {
+			degrade("%s jobs wait unworked (the oldest for %s; the %s queue's threshold is %s)", s.Kind,
+				time.Duration(s.OldestAvailableSeconds*float64(time.Second)).Round(time.Second), s.Queue, limit)
 		}
 		if s.Kind == src.WebhookKind {
 			r.Webhooks = Webhooks{Backlog: s.Available + s.Retryable, Failed: s.Discarded}
@@ -334,6 +372,25 @@ func (r *Report) jobs(ctx context.Context, src Sources, now time.Time, degrade f
 	}
 	if r.Webhooks.Failed > 0 {
 		degrade("%d alert webhook deliveries failed for good this week", r.Webhooks.Failed)
+	}
+}
+
+// lateTick is the lateness of a recent schedule tick past which the
+// status degrades (ticks are looked for every 10 s, so up to about 11 s is
+// normal).
+const lateTick = time.Minute
+
+func (r *Report) schedules(src Sources, degrade func(string, ...any)) {
+	r.Schedules.RecentTicks = []ScheduleTick{}
+	if src.ScheduleTicks == nil {
+		return
+	}
+	r.Schedules.RecentTicks = src.ScheduleTicks()
+	for _, t := range r.Schedules.RecentTicks {
+		r.Schedules.MaxLateSeconds = max(r.Schedules.MaxLateSeconds, t.LateBySeconds)
+	}
+	if r.Schedules.MaxLateSeconds > lateTick.Seconds() {
+		degrade("a recent schedule tick ran %s late", (time.Duration(r.Schedules.MaxLateSeconds) * time.Second).Round(time.Second))
 	}
 }
 

@@ -76,8 +76,11 @@ func TestSnapshotShowsEachFailure(t *testing.T) {
 			return s, nil
 		}, health.StatusDegraded, "hubspot calls fail at 50% over the last 15 minutes"},
 		"job queue stuck": {func(t *testing.T) (gtmgate.Store, []jobs.QueueStat) {
-			return openStore(t), []jobs.QueueStat{{Kind: "grade_trace", Available: 40, OldestAvailableSeconds: 900}}
-		}, health.StatusDegraded, "grade_trace jobs wait unworked (the oldest for 15m0s)"},
+			return openStore(t), []jobs.QueueStat{{Queue: jobs.QueueGrading, Kind: "grade_trace", Available: 40, OldestAvailableSeconds: 2400}}
+		}, health.StatusDegraded, "grade_trace jobs wait unworked (the oldest for 40m0s; the grading queue's threshold is 30m0s)"},
+		"schedule queue behind": {func(t *testing.T) (gtmgate.Store, []jobs.QueueStat) {
+			return openStore(t), []jobs.QueueStat{{Queue: jobs.QueueSchedules, Kind: "schedule_tick", Available: 1, OldestAvailableSeconds: 75}}
+		}, health.StatusDegraded, "schedule_tick jobs wait unworked (the oldest for 1m15s; the schedules queue's threshold is 1m0s)"},
 		"webhooks failing": {func(t *testing.T) (gtmgate.Store, []jobs.QueueStat) {
 			return openStore(t), []jobs.QueueStat{{Kind: "webhook_delivery", Retryable: 3, Discarded: 2}}
 		}, health.StatusDegraded, "2 alert webhook deliveries failed for good this week"},

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -53,7 +54,9 @@ type Options struct {
 	FinishedJobsKept time.Duration
 	// PollInterval is how often SQLite (which has no LISTEN) is polled for new jobs (default 1s).
 	PollInterval time.Duration
-	Logger       *slog.Logger
+	// Registerer receives the queue wait metric (nil: not registered).
+	Registerer prometheus.Registerer
+	Logger     *slog.Logger
 }
 
 // Engine inserts, works and inspects jobs.
@@ -106,6 +109,9 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		FetchOnlyKnownKinds:  true,
 		RescueStuckJobsAfter: opts.RescueAfter,
 		JobTimeout:           min(3*time.Minute, opts.RescueAfter),
+	}
+	if opts.Registerer != nil {
+		cfg.Hooks = []rivertype.Hook{waitHook(opts.Registerer)}
 	}
 	cfg.CompletedJobRetentionPeriod, cfg.CancelledJobRetentionPeriod, cfg.DiscardedJobRetentionPeriod = -1, -1, -1 // River's "forever"
 	if kept := opts.FinishedJobsKept; kept > 0 {

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -13,10 +14,11 @@ import (
 	"github.com/riverqueue/river/rivertype"
 )
 
-// QueueStat is one job kind's queue: how many jobs wait in each state and
-// how long the oldest available one has waited.
+// QueueStat is one job kind on one queue: how many jobs wait in each state
+// and how long the oldest available one has waited.
 type QueueStat struct {
 	Kind      string `json:"kind"`
+	Queue     string `json:"queue"`
 	Available int64  `json:"available"`
 	Scheduled int64  `json:"scheduled"`
 	Running   int64  `json:"running"`
@@ -28,14 +30,15 @@ type QueueStat struct {
 	OldestAvailableSeconds float64 `json:"oldest_available_seconds"`
 }
 
-const countQuery = `SELECT kind, state, COUNT(*) FROM river_job
-	WHERE state IN ('available', 'scheduled', 'running', 'retryable', 'discarded') GROUP BY kind, state`
+const countQuery = `SELECT queue, kind, state, COUNT(*) FROM river_job
+	WHERE state IN ('available', 'scheduled', 'running', 'retryable', 'discarded') GROUP BY queue, kind, state`
 
-// counter runs countQuery on the engine's own connection.
-type counter func(ctx context.Context) (map[[2]string]int64, error)
+// counter runs countQuery on the engine's own connection: counts by queue,
+// kind and state.
+type counter func(ctx context.Context) (map[[3]string]int64, error)
 
 func pgxCounter(pool *pgxpool.Pool) counter {
-	return func(ctx context.Context) (map[[2]string]int64, error) {
+	return func(ctx context.Context) (map[[3]string]int64, error) {
 		rows, err := pool.Query(ctx, countQuery)
 		if err != nil {
 			return nil, err
@@ -46,7 +49,7 @@ func pgxCounter(pool *pgxpool.Pool) counter {
 }
 
 func sqlCounter(db *sql.DB) counter {
-	return func(ctx context.Context) (map[[2]string]int64, error) {
+	return func(ctx context.Context) (map[[3]string]int64, error) {
 		rows, err := db.QueryContext(ctx, countQuery)
 		if err != nil {
 			return nil, err
@@ -61,33 +64,35 @@ func scanCounts(rows interface {
 	Next() bool
 	Scan(dest ...any) error
 	Err() error
-}) (map[[2]string]int64, error) {
-	out := map[[2]string]int64{}
+}) (map[[3]string]int64, error) {
+	out := map[[3]string]int64{}
 	for rows.Next() {
-		var kind, state string
+		var queue, kind, state string
 		var n int64
-		if err := rows.Scan(&kind, &state, &n); err != nil {
+		if err := rows.Scan(&queue, &kind, &state, &n); err != nil {
 			return nil, err
 		}
-		out[[2]string{kind, state}] = n
+		out[[3]string{queue, kind, state}] = n
 	}
 	return out, rows.Err()
 }
 
-// QueueStats reports every job kind with jobs waiting, running or failed.
+// QueueStats reports every job kind of every queue with jobs waiting,
+// running or failed.
 func (e *Engine) QueueStats(ctx context.Context, now time.Time) ([]QueueStat, error) {
 	counts, err := e.count(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("jobs: queue stats: %w", err)
 	}
-	byKind := map[string]*QueueStat{}
+	byKind := map[[2]string]*QueueStat{}
 	for k, n := range counts {
-		s := byKind[k[0]]
+		key := [2]string{k[0], k[1]}
+		s := byKind[key]
 		if s == nil {
-			s = &QueueStat{Kind: k[0]}
-			byKind[k[0]] = s
+			s = &QueueStat{Queue: k[0], Kind: k[1]}
+			byKind[key] = s
 		}
-		switch rivertype.JobState(k[1]) {
+		switch rivertype.JobState(k[2]) {
 		case rivertype.JobStateAvailable:
 			s.Available = n
 		case rivertype.JobStateScheduled:
@@ -103,7 +108,7 @@ func (e *Engine) QueueStats(ctx context.Context, now time.Time) ([]QueueStat, er
 	out := make([]QueueStat, 0, len(byKind))
 	for _, s := range byKind {
 		if s.Available > 0 {
-			res, err := e.client.JobList(ctx, river.NewJobListParams().States(rivertype.JobStateAvailable).Kinds(s.Kind).
+			res, err := e.client.JobList(ctx, river.NewJobListParams().States(rivertype.JobStateAvailable).Kinds(s.Kind).Queues(s.Queue).
 				OrderBy(river.JobListOrderByScheduledAt, river.SortOrderAsc).First(1))
 			if err != nil {
 				return nil, fmt.Errorf("jobs: oldest %s job: %w", s.Kind, err)
@@ -114,8 +119,64 @@ func (e *Engine) QueueStats(ctx context.Context, now time.Time) ([]QueueStat, er
 		}
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(a, b QueueStat) int { return strings.Compare(a.Kind, b.Kind) })
+	slices.SortFunc(out, func(a, b QueueStat) int { return cmp.Or(strings.Compare(a.Queue, b.Queue), strings.Compare(a.Kind, b.Kind)) })
 	return out, nil
+}
+
+// QueueWait is one queue's line: jobs ready and not yet taken, retrying,
+// running, and how long the oldest ready one has waited.
+type QueueWait struct {
+	Queue                  string  `json:"queue"`
+	Available              int64   `json:"available"`
+	Retryable              int64   `json:"retryable"`
+	Running                int64   `json:"running"`
+	OldestAvailableSeconds float64 `json:"oldest_available_seconds"`
+	// ThresholdSeconds is the wait past which system health degrades.
+	ThresholdSeconds float64 `json:"threshold_seconds"`
+}
+
+// WaitThresholds are how long the oldest ready job of each queue may wait
+// before system health reports the queue as behind: a schedule tick or an
+// agent run should start within seconds, grading may lag under a burst.
+var WaitThresholds = map[string]time.Duration{
+	QueueSchedules:   time.Minute,
+	QueueAgents:      time.Minute,
+	QueueWebhooks:    5 * time.Minute,
+	QueueMaintenance: 5 * time.Minute,
+	QueueGrading:     30 * time.Minute,
+}
+
+// WaitThreshold is a queue's threshold (5 minutes for one not listed).
+func WaitThreshold(queue string) time.Duration {
+	if d, ok := WaitThresholds[queue]; ok {
+		return d
+	}
+	return 5 * time.Minute
+}
+
+// ByQueue sums stats per queue: every queue of Queues, then any other.
+func ByQueue(stats []QueueStat) []QueueWait {
+	idx := map[string]int{}
+	var out []QueueWait
+	add := func(q string) int {
+		if i, ok := idx[q]; ok {
+			return i
+		}
+		idx[q] = len(out)
+		out = append(out, QueueWait{Queue: q, ThresholdSeconds: WaitThreshold(q).Seconds()})
+		return idx[q]
+	}
+	for _, q := range Queues {
+		add(q)
+	}
+	for _, s := range stats {
+		w := &out[add(s.Queue)]
+		w.Available += s.Available
+		w.Retryable += s.Retryable
+		w.Running += s.Running
+		w.OldestAvailableSeconds = max(w.OldestAvailableSeconds, s.OldestAvailableSeconds)
+	}
+	return out
 }
 
 const waitingQuery = `SELECT COUNT(*) FROM river_job WHERE queue = $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')`
