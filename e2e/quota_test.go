@@ -3,10 +3,13 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestHardQuotaThroughEverySurface: the real binary refuses a tenant past
@@ -66,5 +69,64 @@ func TestHardQuotaThroughEverySurface(t *testing.T) {
 	}
 	if code, body := post("/v1/chat/completions", chat); code != 429 || !strings.Contains(body, "QUOTA_EXCEEDED") || !strings.Contains(body, "included_tokens") {
 		t.Fatalf("chat past the token quota: %d %s", code, body)
+	}
+}
+
+// TestHardQuotaExactUnderConcurrency: 200 calls at once against a hard
+// quota of 50 on one replica admit exactly 50, on SQLite and on PostgreSQL
+// (issue 31): a call in flight holds its place from admission.
+func TestHardQuotaExactUnderConcurrency(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			var env []string
+			if backend == "postgres" {
+				adminURL, name := testDatabase(t)
+				env = []string{"DATABASE_URL=" + withDatabase(adminURL, hostOf(adminURL), name), "GTMGATE_ENCRYPTION_KEY=" + strings.Repeat("5e", 32)}
+			}
+			p := start(t, t.TempDir(), env...)
+			defer p.stop(t)
+			const n, calls = 50, 200
+			if code := call(t, p, "PUT", "/admin/billing/demo", "", map[string]any{"currency": "EUR", "limit": "hard",
+				"included_calls": n}, nil); code != 201 {
+				t.Fatalf("billing plan: %d", code)
+			}
+			body, _ := json.Marshal(map[string]any{"tool": "crm_pipelines", "input": map[string]any{"action": "list", "rationale": "quota race e2e"}})
+			client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: calls}}
+			outcomes := make([]string, calls)
+			var ready, wg sync.WaitGroup
+			ready.Add(1)
+			for i := range calls {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					req, _ := http.NewRequest("POST", p.gateway+"/api/v1/demo/crm", bytes.NewReader(body))
+					req.Header.Set("Authorization", "Bearer "+p.demoToken)
+					ready.Wait()
+					resp, err := client.Do(req)
+					if err != nil {
+						outcomes[i] = err.Error()
+						return
+					}
+					defer resp.Body.Close()
+					var v struct{ Error struct{ Code string } }
+					json.NewDecoder(resp.Body).Decode(&v)
+					outcomes[i] = fmt.Sprintf("%d %s", resp.StatusCode, v.Error.Code)
+				}()
+			}
+			ready.Done()
+			wg.Wait()
+			counts := map[string]int{}
+			for _, o := range outcomes {
+				counts[o]++
+			}
+			t.Logf("%s: %d concurrent calls against a hard quota of %d: %v", backend, calls, n, counts)
+			if counts["200 "] != n || counts["429 QUOTA_EXCEEDED"] != calls-n {
+				t.Fatalf("outcomes %v, want exactly %d admitted and %d QUOTA_EXCEEDED", counts, n, calls-n)
+			}
+			var refused struct{ Error struct{ Code string } }
+			if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, json.RawMessage(body), &refused); code != 429 {
+				t.Fatalf("a call after the burst: %d %+v", code, refused)
+			}
+		})
 	}
 }

@@ -81,6 +81,7 @@ type clock struct {
 
 func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *clock) Set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
+
 // toolUse is the quota use of the calls call makes.
 var toolUse = gtmgate.QuotaUse{TenantID: "acme", Use: gtmgate.UseTool, Tool: "crm_contacts", Action: "list"}
 
