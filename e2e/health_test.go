@@ -50,7 +50,9 @@ func getHealth(t *testing.T, p *process, path string) healthAnswer {
 }
 
 // TestReadinessThroughStoreOutage runs the real binary on PostgreSQL behind
-// a proxy the test controls. While the store refuses connections, and while
+// a proxy the test controls. Before any call, an outage makes it not ready
+// (its cache holds nothing to serve) though alive. While the store refuses
+// connections, and while
 // it black-holes them, calls keep succeeding from the cache and the audit
 // journal, /health/ready and /health stay 200 with status degraded, and
 // /health/live is 200; once the store is back, readiness is ok again.
@@ -67,6 +69,17 @@ func TestReadinessThroughStoreOutage(t *testing.T) {
 			t.Fatalf("healthy store: %s = %d %+v", path, h.code, h)
 		}
 	}
+	// Before any call the cache is cold: through an outage now the replica
+	// could serve nothing, so it is not ready, though alive.
+	proxy.set(proxyRefuse)
+	if h := getHealth(t, p, "/health/ready"); h.code != 503 || h.Ready || !strings.Contains(strings.Join(h.Reasons, "; "), "cache holds no credential") {
+		t.Errorf("cold cache, store refused: /health/ready = %d %+v, want 503 naming the cold cache", h.code, h)
+	}
+	if h := getHealth(t, p, "/health/live"); h.code != 200 {
+		t.Errorf("cold cache, store refused: /health/live = %d %+v", h.code, h)
+	}
+	proxy.set(proxyPass)
+	waitReachable(t, p)
 	ok := func(phase string, results []callResult) int {
 		n := 0
 		for _, r := range results {
@@ -106,16 +119,22 @@ func TestReadinessThroughStoreOutage(t *testing.T) {
 		}
 	}
 	proxy.set(proxyPass)
+	waitReachable(t, p)
+	p.stop(t)
+}
+
+// waitReachable waits until readiness sees the store again.
+func waitReachable(t *testing.T, p *process) {
+	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		h := getHealth(t, p, "/health/ready")
 		if h.code == 200 && h.Store.Reachable {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("readiness did not see the store again within 60 s: %+v", h)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	p.stop(t)
 }
