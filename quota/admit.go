@@ -59,7 +59,7 @@ func (m *Meter) ReserveQuota(ctx context.Context, q gtmgate.QuotaUse) (gtmgate.Q
 			Detail:     map[string]any{"quota": s.quota, "limit": s.limit, "used": s.used, "resets_at": period.End.UTC()},
 			RetryAfter: int(period.End.Sub(now).Seconds()) + 1}
 	}
-	u.reserved = add(u.reserved, need, 1)
+	u.reserved = u.reserved.plus(need)
 	r := &reservation{m: m, tenantID: q.TenantID, held: need}
 	if s.quota == "" {
 		m.mu.Unlock()
@@ -85,14 +85,24 @@ func (m *Meter) ReserveQuota(ctx context.Context, q gtmgate.QuotaUse) (gtmgate.Q
 	return r, nil
 }
 
+// amounts are calls, tokens and cost (in micros) held by calls in flight.
+type amounts struct{ calls, tokens, cost int64 }
+
+func (a amounts) plus(b amounts) amounts {
+	return amounts{a.calls + b.calls, a.tokens + b.tokens, a.cost + b.cost}
+}
+func (a amounts) minus(b amounts) amounts {
+	return amounts{a.calls - b.calls, a.tokens - b.tokens, a.cost - b.cost}
+}
+
 // need is what a call holds while it is in flight.
-func (m *Meter) need(plan *gtmgate.BillingPlan, q gtmgate.QuotaUse) gtmgate.QuotaCounter {
+func (m *Meter) need(plan *gtmgate.BillingPlan, q gtmgate.QuotaUse) amounts {
 	pr := billing.Pricing{Plan: plan, Category: m.opts.Category}
 	if q.Use == gtmgate.UseChat {
 		cost := pr.Cost(gtmgate.UsageRollup{Tool: gtmgate.ChatUsageTool, Action: q.Model, CompletionTokens: q.MaxTokens})
-		return gtmgate.QuotaCounter{Tokens: q.MaxTokens, CostMicros: int64(cost)}
+		return amounts{tokens: q.MaxTokens, cost: int64(cost)}
 	}
-	return gtmgate.QuotaCounter{Calls: 1, CostMicros: int64(pr.CallPrice(q.Tool, q.Action))}
+	return amounts{calls: 1, cost: int64(pr.CallPrice(q.Tool, q.Action))}
 }
 
 // status is the quota a call would pass, if any, with its limit, its use
@@ -114,22 +124,22 @@ func (s status) describe() string {
 
 // reached returns the quota a call of use needing need would pass. A tool
 // call must fit; a chat completion only finds its quotas not yet reached.
-func reached(p *gtmgate.BillingPlan, u *usage, use string, need gtmgate.QuotaCounter) status {
+func reached(p *gtmgate.BillingPlan, u *usage, use string, need amounts) status {
 	used := func(own, others, persisted, countedAt, reserved int64) int64 {
 		return max(own+others, persisted+own+others-countedAt) + reserved
 	}
-	calls := used(u.own.Calls, u.others.Calls, u.persisted.Calls, u.countedAt.Calls, u.reserved.Calls)
-	tokens := used(u.own.Tokens, u.others.Tokens, u.persisted.Tokens, u.countedAt.Tokens, u.reserved.Tokens)
-	cost := used(u.own.CostMicros, u.others.CostMicros, u.persisted.CostMicros, u.countedAt.CostMicros, u.reserved.CostMicros)
+	calls := used(u.own.Calls, u.others.Calls, u.persisted.Calls, u.countedAt.Calls, u.reserved.calls)
+	tokens := used(u.own.Tokens, u.others.Tokens, u.persisted.Tokens, u.countedAt.Tokens, u.reserved.tokens)
+	cost := used(u.own.CostMicros, u.others.CostMicros, u.persisted.CostMicros, u.countedAt.CostMicros, u.reserved.cost)
 	exact := use == gtmgate.UseTool
-	if exact && p.IncludedCalls > 0 && calls+need.Calls > p.IncludedCalls {
-		return status{gtmgate.QuotaCalls, float64(p.IncludedCalls), float64(calls), float64(need.Calls)}
+	if exact && p.IncludedCalls > 0 && calls+need.calls > p.IncludedCalls {
+		return status{gtmgate.QuotaCalls, float64(p.IncludedCalls), float64(calls), float64(need.calls)}
 	}
 	if use == gtmgate.UseChat && p.IncludedTokens > 0 && tokens >= p.IncludedTokens {
 		return status{gtmgate.QuotaTokens, float64(p.IncludedTokens), float64(tokens), 0}
 	}
-	if budget := int64(billing.ToMicros(p.MonthlyBudget)); budget > 0 && (cost >= budget || exact && cost+need.CostMicros > budget) {
-		return status{gtmgate.QuotaBudget, p.MonthlyBudget, billing.Micros(cost).Float(), billing.Micros(need.CostMicros).Float()}
+	if budget := int64(billing.ToMicros(p.MonthlyBudget)); budget > 0 && (cost >= budget || exact && cost+need.cost > budget) {
+		return status{gtmgate.QuotaBudget, p.MonthlyBudget, billing.Micros(cost).Float(), billing.Micros(need.cost).Float()}
 	}
 	return status{}
 }
@@ -139,14 +149,6 @@ func format(quota string, v float64) string {
 		return fmt.Sprintf("%.2f", v)
 	}
 	return fmt.Sprintf("%.0f", v)
-}
-
-// add returns c plus sign times d.
-func add(c, d gtmgate.QuotaCounter, sign int64) gtmgate.QuotaCounter {
-	c.Calls += sign * d.Calls
-	c.Tokens += sign * d.Tokens
-	c.CostMicros += sign * d.CostMicros
-	return c
 }
 
 // Count adds one recorded call's usage to this replica's count. An event
@@ -178,7 +180,9 @@ func (m *Meter) Count(e gtmgate.UsageEvent) {
 	// period's end and finished after it counts in the new period (which
 	// its place was carried into).
 	u := m.state(e.TenantID, plan, m.opts.Now())
-	u.own = add(u.own, gtmgate.QuotaCounter{Calls: calls, Tokens: tokens, CostMicros: int64(cost)}, 1)
+	u.own.Calls += calls
+	u.own.Tokens += tokens
+	u.own.CostMicros += int64(cost)
 	u.dirty = true
 }
 
@@ -194,7 +198,7 @@ const (
 type reservation struct {
 	m        *Meter // nil for a call no quota applies to
 	tenantID string
-	held     gtmgate.QuotaCounter
+	held     amounts
 	warning  string
 	state    int // guarded by m.mu
 }
@@ -222,19 +226,19 @@ func (r *reservation) settle(state int) {
 	if r.state == held {
 		// The tenant's current period: places carry over a period's end.
 		if u := r.m.tenants[r.tenantID]; u != nil {
-			u.reserved = add(u.reserved, r.held, -1)
+			u.reserved = u.reserved.minus(r.held)
 		}
 	}
 	r.state = state
 }
 
 // Held reports what the calls in flight on this replica hold in a tenant's
-// current period, for tests and diagnostics.
+// current period (calls, tokens and cost only), for tests and diagnostics.
 func (m *Meter) Held(tenantID string) gtmgate.QuotaCounter {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if u := m.tenants[tenantID]; u != nil {
-		return u.reserved
+		return gtmgate.QuotaCounter{Calls: u.reserved.calls, Tokens: u.reserved.tokens, CostMicros: u.reserved.cost}
 	}
 	return gtmgate.QuotaCounter{}
 }

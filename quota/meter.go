@@ -104,7 +104,7 @@ type usage struct {
 	// reserved is what admitted calls not yet settled hold (on this
 	// replica only); it carries over into the next period, where the calls
 	// will be counted.
-	reserved gtmgate.QuotaCounter
+	reserved amounts
 	synced   bool // others has been read for this period
 	dirty    bool // own changed since it was stored
 	warned   map[string]bool
