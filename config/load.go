@@ -245,7 +245,7 @@ const judgeTimeoutMeaning = "how long one judge may take on one trace, retries i
 
 const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); the step time-out S is the longer of this and 4×GTMGATE_UPSTREAM_TIMEOUT+5s, and an agent run whose process was killed resumes within max(GTMGATE_JOB_RESCUE_AFTER, S+min(S,10s)+10s)+37s (+21s if it was River's leader)"
 
-const catchUpMeaning = "how old a schedule tick missed while no replica was running may be and still run once at start; older ticks are recorded as skipped"
+const catchUpMeaning = "how old a due schedule tick may be and still run: ticks whose job was delayed all run (the newest 10 per pass), of ticks missed while no replica was running the latest runs once; older ticks are recorded as skipped"
 
 const jobWorkersMeaning = "when set, the workers of every job queue whose own GTMGATE_JOB_WORKERS_<QUEUE> is unset (before the queues were split: all background jobs of one process)"
 
