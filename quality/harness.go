@@ -130,6 +130,7 @@ func (h *Harness) Observe(c *gtmgate.FinishedCall) {
 	case h.pending <- c:
 		h.metrics.sampled.Inc()
 	default:
+		h.backlog.release()
 		h.drop(DropQueueFull, 1)
 	}
 }

@@ -57,6 +57,13 @@ func (b *backlog) admit(degraded bool) (reason string) {
 	return ""
 }
 
+// release gives back a place taken for a sample that was then dropped.
+func (b *backlog) release() {
+	if b.max > 0 {
+		b.added.Add(-1)
+	}
+}
+
 // refreshed sets the engine's count, which now includes what was added.
 func (b *backlog) refreshed(n int64) {
 	b.waiting.Store(n)

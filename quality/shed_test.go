@@ -169,3 +169,20 @@ func TestHarnessShedsAndRetries(t *testing.T) {
 		t.Errorf("inserted %v: the degraded path's job should go first", f.inserted)
 	}
 }
+
+func TestGradePriority(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		reasons []string
+		want    int
+	}{
+		{nil, jobs.PriorityThird},
+		{[]string{"production_tenant"}, jobs.PrioritySecond},
+		{[]string{"mutating_category"}, jobs.PrioritySecond},
+		{[]string{"mutating_category", "production_tenant", "degraded_path"}, jobs.PriorityFirst},
+	} {
+		if got := gradePriority(gtmgate.Sample{Reasons: tc.reasons}); got != tc.want {
+			t.Errorf("gradePriority(%v) = %d, want %d", tc.reasons, got, tc.want)
+		}
+	}
+}
