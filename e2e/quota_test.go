@@ -90,43 +90,87 @@ func TestHardQuotaExactUnderConcurrency(t *testing.T) {
 				"included_calls": n}, nil); code != 201 {
 				t.Fatalf("billing plan: %d", code)
 			}
-			body, _ := json.Marshal(map[string]any{"tool": "crm_pipelines", "input": map[string]any{"action": "list", "rationale": "quota race e2e"}})
-			client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: calls}}
-			outcomes := make([]string, calls)
-			var ready, wg sync.WaitGroup
-			ready.Add(1)
-			for i := range calls {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					req, _ := http.NewRequest("POST", p.gateway+"/api/v1/demo/crm", bytes.NewReader(body))
-					req.Header.Set("Authorization", "Bearer "+p.demoToken)
-					ready.Wait()
-					resp, err := client.Do(req)
-					if err != nil {
-						outcomes[i] = err.Error()
-						return
-					}
-					defer resp.Body.Close()
-					var v struct{ Error struct{ Code string } }
-					json.NewDecoder(resp.Body).Decode(&v)
-					outcomes[i] = fmt.Sprintf("%d %s", resp.StatusCode, v.Error.Code)
-				}()
-			}
-			ready.Done()
-			wg.Wait()
-			counts := map[string]int{}
-			for _, o := range outcomes {
-				counts[o]++
-			}
+			counts := burst(t, calls, p)
 			t.Logf("%s: %d concurrent calls against a hard quota of %d: %v", backend, calls, n, counts)
 			if counts["200 "] != n || counts["429 QUOTA_EXCEEDED"] != calls-n {
 				t.Fatalf("outcomes %v, want exactly %d admitted and %d QUOTA_EXCEEDED", counts, n, calls-n)
 			}
 			var refused struct{ Error struct{ Code string } }
-			if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, json.RawMessage(body), &refused); code != 429 {
+			if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, json.RawMessage(quotaBody), &refused); code != 429 {
 				t.Fatalf("a call after the burst: %d %+v", code, refused)
 			}
 		})
+	}
+}
+
+// quotaBody is the REST call the quota tests make.
+var quotaBody, _ = json.Marshal(map[string]any{"tool": "crm_pipelines", "input": map[string]any{"action": "list", "rationale": "quota race e2e"}})
+
+// burst makes calls REST calls at once, spread round-robin over ps, and
+// counts their outcomes ("200 ", "429 QUOTA_EXCEEDED", …) per process.
+func burst(t *testing.T, calls int, ps ...*process) map[string]int {
+	t.Helper()
+	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: calls}}
+	outcomes := make([]string, calls)
+	var ready, wg sync.WaitGroup
+	ready.Add(1)
+	for i := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := ps[i%len(ps)]
+			req, _ := http.NewRequest("POST", p.gateway+"/api/v1/demo/crm", bytes.NewReader(quotaBody))
+			req.Header.Set("Authorization", "Bearer "+p.demoToken)
+			ready.Wait()
+			resp, err := client.Do(req)
+			if err != nil {
+				outcomes[i] = err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			var v struct{ Error struct{ Code string } }
+			json.NewDecoder(resp.Body).Decode(&v)
+			outcomes[i] = fmt.Sprintf("%d %s", resp.StatusCode, v.Error.Code)
+			if len(ps) > 1 {
+				outcomes[i] = fmt.Sprintf("replica %d: %s", i%len(ps), outcomes[i])
+			}
+		}()
+	}
+	ready.Done()
+	wg.Wait()
+	counts := map[string]int{}
+	for _, o := range outcomes {
+		counts[o]++
+	}
+	return counts
+}
+
+// TestHardQuotaAcrossTwoReplicas measures the cross-replica bound: two
+// replicas on one PostgreSQL each admit at most the quota on their own, so a
+// burst shorter than the one-second sync admits between N and 2N; once they
+// have synced, neither admits more.
+func TestHardQuotaAcrossTwoReplicas(t *testing.T) {
+	adminURL, name := testDatabase(t)
+	env := []string{"DATABASE_URL=" + withDatabase(adminURL, hostOf(adminURL), name), "GTMGATE_ENCRYPTION_KEY=" + strings.Repeat("5e", 32)}
+	a := start(t, t.TempDir(), env...)
+	defer a.stop(t)
+	b := start(t, t.TempDir(), env...)
+	defer b.stop(t)
+	const n, calls = 50, 200
+	if code := call(t, a, "PUT", "/admin/billing/demo", "", map[string]any{"currency": "EUR", "limit": "hard", "included_calls": n}, nil); code != 201 {
+		t.Fatalf("billing plan: %d", code)
+	}
+	time.Sleep(2 * time.Second) // b reloads plans every second
+	counts := burst(t, calls, a, b)
+	admitted := counts["replica 0: 200 "] + counts["replica 1: 200 "]
+	t.Logf("two replicas, %d calls at once against a hard quota of %d: %d admitted %v", calls, n, admitted, counts)
+	if admitted < n || admitted > 2*n || counts["replica 0: 200 "] > n || counts["replica 1: 200 "] > n {
+		t.Fatalf("admitted %d %v, want each replica at most %d and %d to %d in all", admitted, counts, n, n, 2*n)
+	}
+	time.Sleep(2 * time.Second) // both have exchanged their counts
+	for i, p := range []*process{a, b} {
+		if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, json.RawMessage(quotaBody), nil); code != 429 {
+			t.Errorf("replica %d after syncing: %d, want 429", i, code)
+		}
 	}
 }
