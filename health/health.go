@@ -50,18 +50,18 @@ const (
 
 // Report is one snapshot.
 type Report struct {
-	ID        string            `json:"id"`
-	TakenAt   time.Time         `json:"taken_at"`
-	Status    string            `json:"status"`
-	Reasons   []string          `json:"reasons"`
-	Store     Store             `json:"store"`
-	Jobs      []jobs.QueueStat  `json:"jobs"`
+	ID      string           `json:"id"`
+	TakenAt time.Time        `json:"taken_at"`
+	Status  string           `json:"status"`
+	Reasons []string         `json:"reasons"`
+	Store   Store            `json:"store"`
+	Jobs    []jobs.QueueStat `json:"jobs"`
 	// Queues sums Jobs per queue, with each queue's wait threshold.
 	Queues []jobs.QueueWait `json:"queues"`
 	// Schedules is the lateness of the latest ticks this replica fired.
 	Schedules Schedules `json:"schedules"`
 	// Grading is the grading backlog and the samples shed (grading on only).
-	Grading *Grading `json:"grading,omitempty"`
+	Grading   *Grading          `json:"grading,omitempty"`
 	Audit     Audit             `json:"audit"`
 	Providers []Provider        `json:"providers"`
 	Accounts  Accounts          `json:"accounts"`

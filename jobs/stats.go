@@ -119,7 +119,9 @@ func (e *Engine) QueueStats(ctx context.Context, now time.Time) ([]QueueStat, er
 		}
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(a, b QueueStat) int { return cmp.Or(strings.Compare(a.Queue, b.Queue), strings.Compare(a.Kind, b.Kind)) })
+	slices.SortFunc(out, func(a, b QueueStat) int {
+		return cmp.Or(strings.Compare(a.Queue, b.Queue), strings.Compare(a.Kind, b.Kind))
+	})
 	return out, nil
 }
 
