@@ -72,6 +72,12 @@ type Options struct {
 	// QueueWorkers is how many jobs of a queue this process works at once
 	// (fair share leaves one of them to other tenants; default 4).
 	QueueWorkers func(queue string) int
+	// LiveWorkers, when set, maps the job client ids (replica ids) of the
+	// processes the store knows to whether each is alive now: a run job
+	// worked by a known process that is not is rescued within rescueEvery
+	// (RescueDead). Jobs of clients it does not know (a version that did
+	// not name its client) are left to River's rescuer.
+	LiveWorkers func(ctx context.Context) (map[string]bool, error)
 	Now          func() time.Time
 	Logger      *slog.Logger
 }
@@ -116,6 +122,7 @@ func (a *Agents) Attach(jobs Inserter) { a.jobs = jobs }
 func (a *Agents) AddWorkers(w *river.Workers) {
 	river.AddWorker(w, &runWorker{a: a})
 	river.AddWorker(w, &sweepWorker{a: a})
+	river.AddWorker(w, &rescueWorker{a: a})
 }
 
 // SweepJob is the periodic job that wakes runs whose gate was decided or
@@ -280,6 +287,9 @@ type runArgs struct {
 	RunID string `json:"run_id"`
 	// Wake is the decided gate that woke a parked run.
 	Wake string `json:"wake,omitempty"`
+	// Rescue is the job, worked by a process that died, whose run this
+	// job takes over (RescueDead).
+	Rescue int64 `json:"rescue,omitempty"`
 }
 
 func (runArgs) Kind() string { return "agent_run" }

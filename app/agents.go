@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -34,7 +35,7 @@ func (a *App) buildAgents() error {
 		StepTimeout: max(c.AgentStepTimeout, a.callTimeout()), Logger: a.logger.With("component", "agent"),
 		TenantLimits: gtmgate.TenantLimits{RunsInFlight: int(c.TenantRunsInFlight), RunsQueued: int(c.TenantRunsQueued),
 			Schedules: int(c.TenantSchedules), StepsPerMinute: int(c.TenantStepsPerMinute)},
-		Steps: a.limiter, QueueWorkers: a.queueWorkers})
+		Steps: a.limiter, QueueWorkers: a.queueWorkers, LiveWorkers: a.liveReplicas})
 	a.scheduler = schedule.New(schedule.Options{Store: a.store, Agents: a.agents, CatchUp: c.ScheduleCatchUp,
 		RunningSince: a.replicasRunningSince, Registerer: a.metrics.Registry,
 		MaxBodyBytes: c.MaxBodyBytes, Logger: a.logger.With("component", "schedule")})
@@ -90,7 +91,7 @@ func (a *App) agentJobs(workers *river.Workers) ([]*river.PeriodicJob, error) {
 	a.agents.AddWorkers(workers)
 	a.scheduler.AddWorkers(workers)
 	a.brief.AddWorkers(workers)
-	periodic := []*river.PeriodicJob{agent.SweepJob(), schedule.PeriodicJob()}
+	periodic := []*river.PeriodicJob{agent.SweepJob(), agent.RescueJob(), schedule.PeriodicJob()}
 	at, _, err := a.cfg.DailyBrief()
 	if err != nil {
 		return nil, err
@@ -138,4 +139,25 @@ func (a *App) queueWorkers(queue string) int {
 		return n
 	}
 	return jobs.DefaultWorkers[queue]
+}
+
+// liveReplicas maps the id of every replica the store knows (and so of its
+// job client) to whether its heartbeat was seen within three intervals.
+// When this replica's own is not among the live, heartbeats could not be
+// written lately (a store outage) and the others' look stale for the same
+// reason: it answers an error rather than take live replicas for dead ones.
+func (a *App) liveReplicas(ctx context.Context) (map[string]bool, error) {
+	rs, err := a.store.ListReplicas(ctx, time.Unix(0, 0))
+	if err != nil {
+		return nil, err
+	}
+	since := time.Now().Add(-3 * heartbeatEvery)
+	live := make(map[string]bool, len(rs))
+	for _, r := range rs {
+		live[r.ID] = !r.SeenAt.Before(since)
+	}
+	if !live[a.heartbeat.Self.ID] {
+		return nil, errors.New("this replica's own heartbeat is stale: not judging which replicas are gone")
+	}
+	return live, nil
 }

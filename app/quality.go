@@ -157,7 +157,7 @@ func (a *App) openJobs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := jobs.Options{Workers: workers, Queues: a.jobQueues(), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger,
+	opts := jobs.Options{Workers: workers, Queues: a.jobQueues(), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger, ClientID: a.heartbeat.Self.ID,
 		Registerer: a.metrics.Registry,
 		FinishedJobsKept: a.cfg.Retention.Jobs,
 		Periodic: append(periodic, healthJob(), retentionJob(), river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),

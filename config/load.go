@@ -243,7 +243,7 @@ const readTimeoutMeaning = "time allowed to read one request, headers and body, 
 
 const judgeTimeoutMeaning = "how long one judge may take on one trace, retries included; a grading job killed mid-way is run again after this (or GTMGATE_JOB_RESCUE_AFTER, the longer) plus up to a minute"
 
-const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); the step time-out S is the longer of this and 4×GTMGATE_UPSTREAM_TIMEOUT+5s, and an agent run whose process was killed resumes within max(GTMGATE_JOB_RESCUE_AFTER, S+min(S,10s)+10s)+37s (+21s if it was River's leader)"
+const agentStepMeaning = "time-out of one agent step (a model turn, its retries included, or a tool call); the step time-out is the longer of this and 4×GTMGATE_UPSTREAM_TIMEOUT+5s. An agent run whose process was killed resumes within about 30s (its heartbeat goes stale, see the agents docs)"
 
 const catchUpMeaning = "how old a due schedule tick may be and still run: ticks whose job was delayed all run (the newest 10 per pass), of ticks missed while no replica was running the latest runs once; older ticks are recorded as skipped"
 

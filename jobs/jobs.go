@@ -52,6 +52,10 @@ type Options struct {
 	// and discarded ones (failed for good) at least a week; zero keeps
 	// them forever.
 	FinishedJobsKept time.Duration
+	// ClientID names this process in the jobs it works (River's
+	// attempted_by), so a job left running by a process that is gone can be
+	// told apart (RunningJobs); default River's own random id.
+	ClientID string
 	// PollInterval is how often SQLite (which has no LISTEN) is polled for new jobs (default 1s).
 	PollInterval time.Duration
 	// Registerer receives the queue wait metric (nil: not registered).
@@ -108,6 +112,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		Logger:               opts.Logger.With("component", "jobs"),
 		FetchOnlyKnownKinds:  true,
 		RescueStuckJobsAfter: opts.RescueAfter,
+		ID:                   opts.ClientID,
 		JobTimeout:           min(3*time.Minute, opts.RescueAfter),
 	}
 	if opts.Registerer != nil {
