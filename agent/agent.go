@@ -78,7 +78,7 @@ type Options struct {
 	// (RescueDead). Jobs of clients it does not know (a version that did
 	// not name its client) are left to River's rescuer.
 	LiveWorkers func(ctx context.Context) (map[string]bool, error)
-	Now          func() time.Time
+	Now         func() time.Time
 	Logger      *slog.Logger
 }
 

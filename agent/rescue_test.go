@@ -34,7 +34,9 @@ func (f *fakeJobs) InsertTx(context.Context, *sql.Tx, river.JobArgs, *river.Inse
 	return &rivertype.JobInsertResult{}, nil
 }
 
-func (f *fakeJobs) RunningJobs(context.Context, string, int) ([]jobs.RunningJob, error) { return f.running, nil }
+func (f *fakeJobs) RunningJobs(context.Context, string, int) ([]jobs.RunningJob, error) {
+	return f.running, nil
+}
 
 func (f *fakeJobs) CancelJob(_ context.Context, id int64) error {
 	f.cancelled = append(f.cancelled, id)
