@@ -128,6 +128,21 @@ type auditPage struct {
 	} `json:"entries"`
 }
 
+// startReviewRun starts, on p, the run agentGateway plans.
+func startReviewRun(t *testing.T, p *process) string {
+	t.Helper()
+	var started struct {
+		Result runView `json:"result"`
+	}
+	st := call(t, p, "POST", "/api/v1/demo/agents", p.demoToken, map[string]any{"tool": "run_agent", "input": map[string]any{
+		"action": "start", "task": "Review the pipeline and create a follow-up task", "rationale": "e2e",
+		"tools": []string{"crm_pipelines", "crm_tasks", "crm_deals"}}}, &started)
+	if st != 200 || started.Result.RunID == "" {
+		t.Fatalf("start: %d %+v", st, started)
+	}
+	return started.Result.RunID
+}
+
 // TestAgentRunSurvivesSIGKILL: a run is killed while its model plans the
 // third step, after two completed steps (one a mutation). After a restart
 // the run continues from there: it finishes, and no completed step ran twice.
@@ -143,16 +158,7 @@ func TestAgentRunSurvivesSIGKILL(t *testing.T) {
 		"GTMGATE_UPSTREAM_TIMEOUT=1s", "GTMGATE_JOB_RESCUE_AFTER=5m"}
 	dir := t.TempDir()
 	p := start(t, dir, env...)
-	var started struct {
-		Result runView `json:"result"`
-	}
-	st := call(t, p, "POST", "/api/v1/demo/agents", p.demoToken, map[string]any{"tool": "run_agent", "input": map[string]any{
-		"action": "start", "task": "Review the pipeline and create a follow-up task", "rationale": "e2e",
-		"tools": []string{"crm_pipelines", "crm_tasks", "crm_deals"}}}, &started)
-	if st != 200 || started.Result.RunID == "" {
-		t.Fatalf("start: %d %+v", st, started)
-	}
-	id := started.Result.RunID
+	id := startReviewRun(t, p)
 	var run runView
 	eventually(t, "two completed steps and the third turn under way", 30*time.Second, func() bool {
 		call(t, p, "GET", "/admin/agent-runs/"+id, "", nil, &run)

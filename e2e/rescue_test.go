@@ -23,16 +23,7 @@ func TestRunOfAKilledReplicaResumesOnAnother(t *testing.T) {
 		"MODEL_GATEWAY_URL=" + g.srv.URL + "/v1", "AGENT_MODEL=agent-model", "AGENT_STEP_TIMEOUT=60s",
 		"GTMGATE_UPSTREAM_TIMEOUT=1s", "GTMGATE_JOB_RESCUE_AFTER=5m"}
 	a := start(t, t.TempDir(), env...)
-	var started struct {
-		Result runView `json:"result"`
-	}
-	st := call(t, a, "POST", "/api/v1/demo/agents", a.demoToken, map[string]any{"tool": "run_agent", "input": map[string]any{
-		"action": "start", "task": "Review the pipeline and create a follow-up task", "rationale": "e2e",
-		"tools": []string{"crm_pipelines", "crm_tasks", "crm_deals"}}}, &started)
-	if st != 200 || started.Result.RunID == "" {
-		t.Fatalf("start: %d %+v", st, started)
-	}
-	id := started.Result.RunID
+	id := startReviewRun(t, a)
 	eventually(t, "the run's third model turn under way on the first replica", 30*time.Second, func() bool {
 		g.mu.Lock()
 		defer g.mu.Unlock()
