@@ -320,6 +320,9 @@ func (c *Config) validateQuality() error {
 			return fmt.Errorf("ALERT_WEBHOOK_SECRET: required when ALERT_WEBHOOK_URL is set (alerts are signed with it)")
 		}
 	}
+	if c.JobWorkers < 0 || c.JobWorkers > 256 {
+		return fmt.Errorf("GTMGATE_JOB_WORKERS: %d is outside 1..256", c.JobWorkers)
+	}
 	for _, w := range c.jobWorkerSettings() {
 		if *w.dst < 0 || *w.dst > 256 {
 			return fmt.Errorf("%s: %d is outside 1..256", w.Env, *w.dst)
