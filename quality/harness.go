@@ -210,16 +210,27 @@ func (h *Harness) Run(ctx context.Context) {
 const waitingRefresh = 5 * time.Second
 
 func (h *Harness) refreshWaiting(ctx context.Context) {
-	t := time.NewTicker(waitingRefresh)
-	defer t.Stop()
-	for {
-		rctx, cancel := context.WithTimeout(ctx, waitingRefresh)
-		n, err := h.waiting(rctx)
-		cancel()
+	h.every(ctx, waitingRefresh, waitingRefresh, "counting grading jobs waiting; the bound uses the last count", func(ctx context.Context) error {
+		n, err := h.waiting(ctx)
 		if err == nil {
 			h.backlog.refreshed(n)
-		} else if ctx.Err() == nil {
-			h.logger.Warn("counting grading jobs waiting; the bound uses the last count", "err", err)
+		}
+		return err
+	})
+}
+
+// every runs f now and then every interval until ctx ends, each run
+// bounded by timeout; a failure is logged with what and the last good
+// state stays.
+func (h *Harness) every(ctx context.Context, interval, timeout time.Duration, what string, f func(context.Context) error) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		err := f(rctx)
+		cancel()
+		if err != nil && ctx.Err() == nil {
+			h.logger.Warn(what, "err", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -336,23 +347,13 @@ func (h *Harness) Wait() { <-h.done }
 const degradedRefresh = 30 * time.Second
 
 func (h *Harness) refreshDegraded(ctx context.Context) {
-	t := time.NewTicker(degradedRefresh)
-	defer t.Stop()
-	for {
-		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		states, err := h.store.ListPathStates(rctx, "", true)
-		cancel()
+	h.every(ctx, degradedRefresh, 10*time.Second, "reading degraded tool paths", func(ctx context.Context) error {
+		states, err := h.store.ListPathStates(ctx, "", true)
 		if err == nil {
 			h.sampler.SetDegraded(states)
-		} else if ctx.Err() == nil {
-			h.logger.Warn("reading degraded tool paths", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+		return err
+	})
 }
 
 // Regrade queues a trace for grading again under a new verdict id.
