@@ -329,3 +329,27 @@ func TestConsoleAPIVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleFeedbackShowsWhatTheAgentSaid: an agent's feedback appears on
+// the console with every field it sent (the page once read fields feedback
+// does not have and showed empty cards).
+func TestConsoleFeedbackShowsWhatTheAgentSaid(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	fb := map[string]any{"rationale": "blocked", "attempted_action": "list the open deals", "expected_outcome": "the deals in stage one",
+		"actual_outcome": "an empty list", "tool_called": "crm_deals", "error_seen": "no error at all", "severity": "high"}
+	if r := env.Tool(env.DemoToken, "demo", "agents", "submit_feedback", fb); r.Status != 200 {
+		t.Fatalf("feedback: %d %s", r.Status, r.Body)
+	}
+	o := newOperator(t, env)
+	o.signIn(apptest.AdminKey)
+	code, page := o.get("/console/feedback")
+	if code != 200 {
+		t.Fatalf("feedback page: %d", code)
+	}
+	for _, want := range []string{"list the open deals", "the deals in stage one", "an empty list", "<code>crm_deals</code>", "no error at all", "high"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the feedback page lacks %q", want)
+		}
+	}
+}
