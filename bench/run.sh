@@ -226,8 +226,10 @@ start_peer() {
 		fi
 		# Bifrost's file mode (config.json in -app-dir, no config store): one
 		# OpenAI-compatible provider whose base URL is the fake model gateway.
+		# An empty models list is "every model"; Bifrost 1.4.19 reads ["*"]
+		# literally and answers 400 "no keys found that support model".
 		jq -n --arg key "$CHAT_KEY" --arg base "$origin" '{
-			providers: {openai: {keys: [{name: "bench", value: $key, models: ["*"], weight: 1.0}],
+			providers: {openai: {keys: [{name: "bench", value: $key, models: [], weight: 1.0}],
 				network_config: {base_url: $base}}},
 			config_store: {enabled: false}, logs_store: {enabled: false}}' >"$dir/config.json"
 		PEER_CMD="$BIFROST_BIN -app-dir {dir} -host 127.0.0.1 -port {port} -log-level error"
