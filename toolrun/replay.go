@@ -3,6 +3,7 @@ package toolrun
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/gtmgate/gtmgate"
@@ -36,7 +37,7 @@ func (r *Runner) Replay(ctx context.Context, entryID string, force bool, by, req
 		return nil, err
 	}
 	if e.Kind != gtmgate.LedgerFailure || e.Tool == "" {
-		return nil, gtmgate.Errorf(gtmgate.EValidation, "ledger entry %s is a %s, not a failed tool call", e.ID, e.Kind)
+		return nil, gtmgate.Errorf(gtmgate.EValidation, "ledger entry %s is %s %s, not a failed tool call", e.ID, article(string(e.Kind)), e.Kind)
 	}
 	if unreplayable[e.ErrorCode] {
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "ledger entry %s was refused with %s; it cannot be replayed", e.ID, e.ErrorCode)
@@ -95,4 +96,12 @@ func (k *keyedMutex) lock(key string) (unlock func()) {
 		}
 		k.mu.Unlock()
 	}
+}
+
+// article is "an" before a vowel sound's letter, else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
