@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,6 +44,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "hash-key":
@@ -74,12 +79,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "gtmgate %s\ncommit %s\n%s\n", bi.Version, commit, bi.GoVersion)
 		return 0
 	}
-	fmt.Fprint(stderr, usage)
+	fmt.Fprintf(stderr, "gtmgate: unknown command %q\n%s", args[0], usage)
 	return 2
 }
 
 func serve(args []string, stdout, stderr io.Writer) int {
 	cfg, err := config.Load(args, os.Environ())
+	if errors.Is(err, flag.ErrHelp) {
+		return 0 // the flags were listed, as asked
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gtmgate: configuration:", err)
 		return 2

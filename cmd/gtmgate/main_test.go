@@ -68,3 +68,27 @@ func TestDefaultHealthURL(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpAndUnknownCommands: asking for help is not an error (exit 0, the
+// usage on stdout); an unknown command is named (exit 2).
+func TestHelpAndUnknownCommands(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		stdout    string
+		stderrHas string
+	}{
+		{[]string{"help"}, 0, "usage:", ""},
+		{[]string{"-h"}, 0, "usage:", ""},
+		{[]string{"--help"}, 0, "usage:", ""},
+		{[]string{"serve", "-h"}, 0, "", ""}, // the flag list goes to the process's stderr
+		{[]string{"bogus"}, 2, "", `unknown command "bogus"`},
+		{nil, 2, "", "usage:"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(tc.args, &out, &errs)
+		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errs.String(), tc.stderrHas) {
+			t.Errorf("%v: exit %d, stdout %.60q, stderr %.200q", tc.args, code, out.String(), errs.String())
+		}
+	}
+}
