@@ -289,7 +289,9 @@ func TestConsolePages(t *testing.T) {
 	if resp := o.post("/console/brief", nil); resp.StatusCode != 303 {
 		t.Errorf("brief: %d", resp.StatusCode)
 	}
-	if _, page := o.get("/console/brief"); !strings.Contains(page, "Generated") {
+	// The brief is rendered as HTML, not shown as markdown source.
+	if _, page := o.get("/console/brief"); !strings.Contains(page, "Generated") || !strings.Contains(page, `<div class="brief"><h1 id=`) ||
+		strings.Contains(page, `<pre class="brief">`) {
 		t.Errorf("brief page after generating: %s", page)
 	}
 	audit := env.Admin("GET", "/admin/audit?source=console&action=admin.approvals.approve.post", nil)

@@ -9,6 +9,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/gtmgate/gtmgate/content"
 )
 
 // page is what every template gets.
@@ -48,7 +50,16 @@ var funcs = template.FuncMap{
 		}
 		return cmp.Or(s, "—")
 	},
-	"pretty":  indent,
+	"pretty": indent,
+	// markdown renders a brief's markdown as HTML, sanitized as pages are
+	// (content.HTML); what fails to render is shown as escaped text.
+	"markdown": func(s string) template.HTML {
+		b, err := content.HTML([]byte(s))
+		if err != nil {
+			return template.HTML(template.HTMLEscapeString(s))
+		}
+		return template.HTML(b)
+	},
 	"percent": func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) },
 	"money":   func(v float64) string { return fmt.Sprintf("%.2f", v) },
 	"ms":      func(v float64) string { return fmt.Sprintf("%.1f ms", v) },

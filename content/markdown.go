@@ -20,6 +20,15 @@ var markdown = goldmark.New(
 	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 )
 
+// HTML renders markdown from anywhere (a daily brief on the console) with
+// the same configuration as pages: raw HTML in it is dropped and links to
+// javascript:, vbscript:, file: or data: are left out, so the result is safe
+// to put in a page.
+func HTML(src []byte) ([]byte, error) {
+	html, _, err := renderMarkdown(src)
+	return html, err
+}
+
 // renderMarkdown returns the HTML fragment and plain text of a markdown body.
 func renderMarkdown(src []byte) (html []byte, plain string, err error) {
 	doc := markdown.Parser().Parse(text.NewReader(src))
