@@ -1,9 +1,12 @@
 package config
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +30,10 @@ func Load(args []string, environ []string) (Config, error) {
 	}
 	env := envReader{getenv: func(k string) string { return vars[k] }}
 	fs := flag.NewFlagSet("gtmgate serve", flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
+	// The flag package would print a bad flag's error and then every flag;
+	// the error is returned with a hint instead, and the flags are listed
+	// only when asked for (-h).
+	fs.SetOutput(io.Discard)
 	for _, s := range stringSettings(&c) {
 		*s.dst = env.str(s.Env, *s.dst)
 		if s.Flag != "" {
@@ -130,8 +136,13 @@ func Load(args []string, environ []string) (Config, error) {
 			c.Upstreams[strings.ToLower(p)] = v
 		}
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(os.Stderr)
+		fmt.Fprintln(os.Stderr, "usage: gtmgate serve [flags]; every flag has an environment variable (see the README's settings table)")
+		fs.PrintDefaults()
 		return c, err
+	} else if err != nil {
+		return c, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -334,4 +345,19 @@ func SettingsTable() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", s.Env, flag, def, s.Meaning)
 	}
 	return b.String()
+}
+
+// badFlagValue is the flag package's message for a value its type cannot
+// parse: "parse error" alone does not say what was wanted.
+var badFlagValue = regexp.MustCompile(`^invalid value ("[^"]*") for flag -([a-z0-9-]+): parse error$`)
+
+// flagError rewrites a command-line error to name the flag, what it wants
+// and where to read about it.
+func flagError(fs *flag.FlagSet, err error) error {
+	if m := badFlagValue.FindStringSubmatch(err.Error()); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			return fmt.Errorf("-%s: %s is not a value of its type; give one like %q (gtmgate serve -h lists the flags)", m[2], m[1], f.DefValue)
+		}
+	}
+	return fmt.Errorf("%w (gtmgate serve -h lists the flags)", err)
 }
