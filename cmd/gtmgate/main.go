@@ -156,7 +156,7 @@ func announce(a *app.App, cfg config.Config, out io.Writer) {
 	if gw := a.Addr(app.SurfaceGateway); gw != "" && a.DemoToken != "" {
 		fmt.Fprintf(&b, "\nDemo tenant %q token:\n  %s\n\nTry:\n", app.DemoTenant, a.DemoToken)
 		fmt.Fprintf(&b, "  curl -s http://%s/api/v1/demo/crm -H 'Authorization: Bearer %s' \\\n    -d '{\"tool\":\"crm_contacts\",\"input\":{\"action\":\"list\",\"limit\":3,\"rationale\":\"try the gateway\"}}'\n", gw, a.DemoToken)
-		fmt.Fprintf(&b, "  npx @modelcontextprotocol/inspector --cli http://%s/mcp --transport http --header 'Authorization: Bearer %s' --method tools/list\n", gw, a.DemoToken)
+		fmt.Fprintf(&b, "  npx @modelcontextprotocol/inspector@2.12.0 --cli http://%s/mcp --transport http --header 'Authorization: Bearer %s' --method tools/list\n", gw, a.DemoToken)
 	}
 	for _, s := range []string{app.SurfaceSite, app.SurfaceGateway, app.SurfaceDocs} {
 		if addr := a.Addr(s); addr != "" {
