@@ -11,7 +11,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -163,6 +165,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 }
 
 func (a *App) openStore(ctx context.Context) error {
+	if err := a.makeDataDir(); err != nil {
+		return err
+	}
 	key, err := a.encryptionKey()
 	if err != nil {
 		return err
@@ -182,7 +187,13 @@ func (a *App) openStore(ctx context.Context) error {
 	}
 	if err != nil {
 		// st is a nil pointer here; keep it out of a.store so cleanup skips it.
-		return fmt.Errorf("open %s store: %w", a.backend, err)
+		// The message names the setting to change and the cause once (the
+		// wrapped chain says "unavailable" at every layer).
+		if a.cfg.DatabaseURL != "" {
+			return fmt.Errorf("DATABASE_URL: the PostgreSQL store could not be opened; check the URL, and that the server is up and reachable from here: %w",
+				rootCause(err))
+		}
+		return fmt.Errorf("GTMGATE_DATA_DIR (--data-dir): the SQLite store in %s could not be opened: %w", a.cfg.DataDir, rootCause(err))
 	}
 	a.store = st
 	if err := a.checkEncryptionKey(ctx, st); err != nil {
@@ -193,6 +204,40 @@ func (a *App) openStore(ctx context.Context) error {
 	a.cache = storecache.New(a.store, 0, nil)
 	a.store = a.cache
 	return nil
+}
+
+// makeDataDir creates the data directory when this process writes into it
+// (the SQLite store, a generated encryption key, the audit journal), and
+// checks it can write there, so a bad directory is named as such rather than
+// as the first file that fails in it.
+func (a *App) makeDataDir() error {
+	if a.cfg.DatabaseURL != "" && a.cfg.EncryptionKey != "" && !a.cfg.AuditJournal {
+		return nil
+	}
+	dir := a.cfg.DataDir
+	fail := func(err error) error {
+		return fmt.Errorf("GTMGATE_DATA_DIR (--data-dir): %s cannot be used as the data directory (%w); point it at a directory this process can write", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	probe, err := os.CreateTemp(dir, ".write-check-*")
+	if err != nil {
+		return fail(err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
+// rootCause is the innermost error of a chain of single wraps.
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }
 
 func (a *App) encryptionKey() ([]byte, error) {
@@ -229,7 +274,8 @@ func (a *App) Start() error {
 		}
 		ln, err := net.Listen("tcp", s.addr)
 		if err != nil {
-			return fmt.Errorf("%s listener on %s: %w", s.name, s.addr, err)
+			env, flag := listenerSetting(s.name)
+			return fmt.Errorf("%s (%s): the %s listener cannot listen on %s: %w; give a free address, or off", env, flag, s.name, s.addr, err)
 		}
 		srv := &http.Server{Handler: h, ReadHeaderTimeout: min(10*time.Second, a.cfg.ReadTimeout), ReadTimeout: a.cfg.ReadTimeout,
 			IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(a.logger.Handler(), slog.LevelWarn),
@@ -367,4 +413,9 @@ func debugHandler() http.Handler {
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	return mux
+}
+
+// listenerSetting names the setting and flag of a surface's address.
+func listenerSetting(surface string) (env, flag string) {
+	return "GTMGATE_" + strings.ToUpper(surface) + "_ADDR", "--" + surface + "-addr"
 }

@@ -158,7 +158,7 @@ func (a *App) openJobs(ctx context.Context) error {
 		return err
 	}
 	opts := jobs.Options{Workers: workers, Queues: a.jobQueues(), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger, ClientID: a.heartbeat.Self.ID,
-		Registerer: a.metrics.Registry,
+		Registerer:       a.metrics.Registry,
 		FinishedJobsKept: a.cfg.Retention.Jobs,
 		Periodic: append(periodic, healthJob(), retentionJob(), river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}))}
