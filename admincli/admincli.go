@@ -41,6 +41,8 @@ const DefaultGatewayURL = "http://127.0.0.1:8081"
 // Usage lists the subcommands.
 const Usage = `usage: gtmgate admin [--gateway-url URL] [--admin-key-file FILE] [--output table|json] COMMAND
 
+The options go before or after the command.
+
 The admin key comes from GTMGATE_ADMIN_KEY or --admin-key-file; the gateway
 from --gateway-url or GTMGATE_GATEWAY_URL (default ` + DefaultGatewayURL + `).
 
@@ -82,7 +84,7 @@ func Run(ctx context.Context, opts Options) int {
 	gateway := fs.String("gateway-url", cmp.Or(opts.Getenv("GTMGATE_GATEWAY_URL"), DefaultGatewayURL), "")
 	keyFile := fs.String("admin-key-file", "", "")
 	output := fs.String("output", "table", "")
-	if err := fs.Parse(opts.Args); err != nil || fs.NArg() == 0 || (*output != "table" && *output != "json") {
+	if err := fs.Parse(globalFirst(opts.Args)); err != nil || fs.NArg() == 0 || (*output != "table" && *output != "json") {
 		if err != nil {
 			fmt.Fprintln(opts.Stderr, "gtmgate admin:", err)
 		}
@@ -98,10 +100,8 @@ func Run(ctx context.Context, opts Options) int {
 		}
 		key = strings.TrimSpace(string(b))
 	}
-	if key == "" {
-		fmt.Fprintln(opts.Stderr, "gtmgate admin: no admin key: set GTMGATE_ADMIN_KEY or pass --admin-key-file")
-		return ExitAuth
-	}
+	// An empty key is refused by the first request (errNoKey), so a
+	// command line that is wrong is named as such first.
 	inv := &invocation{ctx: ctx, opts: opts, json: *output == "json",
 		c: &client{base: strings.TrimRight(*gateway, "/"), key: key, http: opts.HTTP}}
 	err := inv.dispatch(fs.Args())
@@ -120,6 +120,34 @@ func Run(ctx context.Context, opts Options) int {
 	}
 	fmt.Fprintln(opts.Stderr, "gtmgate admin:", err)
 	return exitCode(err)
+}
+
+// globalOptions are gtmgate admin's own options; each takes a value.
+var globalOptions = map[string]bool{"gateway-url": true, "admin-key-file": true, "output": true}
+
+// globalFirst moves the global options to the front, so they work before or
+// after the command (gtmgate admin tenants list --output json), as users
+// put them. Everything after "--" stays where it is.
+func globalFirst(args []string) []string {
+	var globals, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !globalOptions[name] {
+			rest = append(rest, a)
+			continue
+		}
+		globals = append(globals, a)
+		if !hasValue && i+1 < len(args) {
+			i++
+			globals = append(globals, args[i])
+		}
+	}
+	return append(globals, rest...)
 }
 
 // usageError is a command line that names no command or misses arguments.

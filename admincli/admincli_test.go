@@ -175,6 +175,18 @@ func TestAdminCLI(t *testing.T) {
 		t.Fatalf("follow: exit %d\n%s", code, followed.String())
 	}
 
+	// The global options work after the command too.
+	if out := c.ok("tenants", "get", "demo", "--output", "json"); !strings.HasPrefix(strings.TrimSpace(out), "{") {
+		t.Fatalf("--output json after the command:\n%s", out)
+	}
+	if out := c.ok("tenants", "list", "--gateway-url="+env.GatewayURL, "--output=json"); !strings.Contains(out, `"demo"`) {
+		t.Fatalf("--gateway-url= after the command:\n%s", out)
+	}
+	if code, _, errs := (cli{t: t}).run("", "bogus"); code != admincli.ExitUsage || !strings.Contains(errs, `unknown command "bogus"`) ||
+		strings.Contains(errs, "no admin key") {
+		t.Errorf("bogus without a key: exit %d: %s", code, errs)
+	}
+
 	// Usage, errors and feedback lists answer as tables.
 	if out := c.ok("usage", "demo"); !strings.HasPrefix(out, "TOOL") || !strings.Contains(out, "crm_pipelines") {
 		t.Fatalf("usage:\n%s", out)
@@ -192,6 +204,9 @@ func TestAdminCLI(t *testing.T) {
 		{c.env, []string{"tenants", "frobnicate"}, admincli.ExitUsage},
 		{c.env, []string{"tokens", "revoke", "demo"}, admincli.ExitUsage},
 		{map[string]string{"GTMGATE_GATEWAY_URL": env.GatewayURL}, []string{"tenants", "list"}, admincli.ExitAuth},
+		// A wrong command line is named as such before the missing key.
+		{map[string]string{"GTMGATE_GATEWAY_URL": env.GatewayURL}, []string{"bogus"}, admincli.ExitUsage},
+		{map[string]string{"GTMGATE_GATEWAY_URL": env.GatewayURL}, []string{"tokens", "revoke", "demo"}, admincli.ExitUsage},
 		{map[string]string{"GTMGATE_GATEWAY_URL": env.GatewayURL, "GTMGATE_ADMIN_KEY": "wrong-key"}, []string{"tenants", "list"}, admincli.ExitAuth},
 		{map[string]string{"GTMGATE_GATEWAY_URL": "http://127.0.0.1:1", "GTMGATE_ADMIN_KEY": "k"}, []string{"tenants", "list"}, admincli.ExitUnavailable},
 	} {

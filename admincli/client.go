@@ -50,9 +50,15 @@ func (e *apiError) Error() string {
 }
 
 // exitCode maps an error to the documented exit codes.
+// errNoKey is a request with no admin key to send.
+var errNoKey = errors.New("no admin key: set GTMGATE_ADMIN_KEY or pass --admin-key-file")
+
 func exitCode(err error) int {
 	if errors.Is(err, errCheckFailed) {
 		return ExitCheckFailed
+	}
+	if errors.Is(err, errNoKey) {
+		return ExitAuth
 	}
 	var ae *apiError
 	if !errors.As(err, &ae) {
@@ -77,6 +83,9 @@ func (c *client) do(ctx context.Context, method, path string, body any) (json.Ra
 			return nil, err
 		}
 		rd = bytes.NewReader(b)
+	}
+	if c.key == "" {
+		return nil, errNoKey
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

@@ -19,7 +19,8 @@ func healthCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("health", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	def := defaultHealthURL(os.Getenv)
-	url := fs.String("url", def, "base URL of the gateway (default from GTMGATE_HEALTH_URL, GTMGATE_GATEWAY_ADDR)")
+	url := fs.String("gateway-url", def, "base URL of the gateway, as gtmgate admin names it (default from GTMGATE_HEALTH_URL, GTMGATE_GATEWAY_ADDR)")
+	fs.StringVar(url, "url", def, "the same as --gateway-url (its earlier name)")
 	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for the answer")
 	live := fs.Bool("live", false, "ask /health/live (the process answers) instead of /health/ready (it can serve calls)")
 	if err := fs.Parse(args); err != nil {

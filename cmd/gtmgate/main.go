@@ -34,7 +34,7 @@ const usage = `usage:
   gtmgate admin COMMAND     call the admin API (gtmgate admin -h lists commands)
   gtmgate providers check [--tenant T]
                             one harmless read per provider account at the real provider; exit 5 when one cannot work
-  gtmgate health [--url U] [--live]  query a running gateway's /health/ready (or /health/live); exit 0 on 200 (for container health checks)
+  gtmgate health [--gateway-url U] [--live]  query a running gateway's /health/ready (or /health/live); exit 0 on 200 (for container health checks)
   gtmgate version           print the version, commit and Go version
 `
 
