@@ -183,7 +183,7 @@ func TestAdminCLI(t *testing.T) {
 		t.Fatalf("--gateway-url= after the command:\n%s", out)
 	}
 	if code, _, errs := (cli{t: t}).run("", "bogus"); code != admincli.ExitUsage || !strings.Contains(errs, `unknown command "bogus"`) ||
-		strings.Contains(errs, "no admin key") {
+		strings.Contains(errs, "no admin key:") {
 		t.Errorf("bogus without a key: exit %d: %s", code, errs)
 	}
 
