@@ -25,9 +25,9 @@ type Tenant struct {
 	RateLimits *RateLimits `json:"rate_limits,omitempty"`
 	// Limits bound the tenant's runs, schedules and run steps (nil: the
 	// gateway's defaults).
-	Limits *TenantLimits `json:"limits,omitempty"`
-	CreatedAt  time.Time   `json:"created_at"`
-	UpdatedAt  time.Time   `json:"updated_at"`
+	Limits    *TenantLimits `json:"limits,omitempty"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 }
 
 // ProviderAccounts lists a tenant's accounts at one provider and which is the default.
