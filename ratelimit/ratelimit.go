@@ -132,11 +132,29 @@ func (l *Limiter) Admit(w http.ResponseWriter, r *http.Request, p *gtmgate.Princ
 // is short: all buckets are read, then all taken, under l.mu.
 func (l *Limiter) admit(w http.ResponseWriter, policies []policy) error {
 	now := l.opts.Now()
-	n := max(1, l.opts.Replicas())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var buf [2]*bucket
-	buckets := buf[:0]
+	buckets, wait, refused := l.take(policies, now, buf[:0])
+	l.headers(w, buckets, now)
+	if refused == nil {
+		return nil
+	}
+	retry := int(math.Ceil(wait.Seconds()))
+	if retry < 1 {
+		retry = 1
+	}
+	return &gtmgate.Error{Code: gtmgate.ERateLimited, RetryAfter: retry,
+		Message: fmt.Sprintf("the %s rate limit (%g requests per second, burst %d) is exhausted; retry in %d s",
+			refused.name, refused.limit.RequestsPerSecond, refused.limit.Burst, retry)}
+}
+
+// take takes one token from every policy's bucket, or from none when one is
+// short: all buckets are read, then all taken. It returns the buckets (in
+// buckets' space), and when refused the policy that is shortest and how
+// long until it allows the call. l.mu is held.
+func (l *Limiter) take(policies []policy, now time.Time, buckets []*bucket) ([]*bucket, time.Duration, *policy) {
+	n := max(1, l.opts.Replicas())
 	var wait time.Duration
 	var refused *policy
 	for i := range policies {
@@ -153,17 +171,7 @@ func (l *Limiter) admit(w http.ResponseWriter, policies []policy) error {
 			b.lim.AllowN(now, 1)
 		}
 	}
-	l.headers(w, buckets, now)
-	if refused == nil {
-		return nil
-	}
-	retry := int(math.Ceil(wait.Seconds()))
-	if retry < 1 {
-		retry = 1
-	}
-	return &gtmgate.Error{Code: gtmgate.ERateLimited, RetryAfter: retry,
-		Message: fmt.Sprintf("the %s rate limit (%g requests per second, burst %d) is exhausted; retry in %d s",
-			refused.name, refused.limit.RequestsPerSecond, refused.limit.Burst, retry)}
+	return buckets, wait, refused
 }
 
 // bucket returns the policy's bucket at this replica's share. l.mu is held.

@@ -33,30 +33,15 @@ func (l *Limiter) Step(_ context.Context, t *gtmgate.Tenant, stepsPerMinute int)
 		return 0, ""
 	}
 	now := l.opts.Now()
-	n := max(1, l.opts.Replicas())
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var wait time.Duration
-	var held *policy
 	var bs [2]*bucket
-	buckets := bs[:0]
-	for i := range policies {
-		b := l.bucket(policies[i], n, now)
-		buckets = append(buckets, b)
-		if short := 1 - b.lim.TokensAt(now); short > 0 {
-			if d := time.Duration(short / b.rate * float64(time.Second)); held == nil || d > wait {
-				wait, held = d, &policies[i]
-			}
-		}
+	_, wait, held := l.take(policies, now, bs[:0])
+	switch {
+	case held == nil:
+		return 0, ""
+	case held.name == "steps":
+		return wait, fmt.Sprintf("steps_per_minute (%d)", stepsPerMinute)
 	}
-	if held != nil {
-		if held.name == "steps" {
-			return wait, fmt.Sprintf("steps_per_minute (%d)", stepsPerMinute)
-		}
-		return wait, fmt.Sprintf("rate_limits.tenant (%g requests per second)", held.limit.RequestsPerSecond)
-	}
-	for _, b := range buckets {
-		b.lim.AllowN(now, 1)
-	}
-	return 0, ""
+	return wait, fmt.Sprintf("rate_limits.tenant (%g requests per second)", held.limit.RequestsPerSecond)
 }
