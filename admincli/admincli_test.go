@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -159,11 +158,11 @@ func TestAdminCLI(t *testing.T) {
 		t.Fatalf("audit:\n%s", out)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	followed := &syncBuffer{}
+	followed := &apptest.SyncBuffer{}
 	done := make(chan int)
 	go func() {
 		done <- admincli.Run(ctx, admincli.Options{Args: []string{"audit", "--follow", "--interval", "20ms", "--action", "crm_contacts.list"},
-			Getenv: func(k string) string { return c.env[k] }, Stdout: followed, Stderr: &syncBuffer{}})
+			Getenv: func(k string) string { return c.env[k] }, Stdout: followed, Stderr: &apptest.SyncBuffer{}})
 	}()
 	env.Tool(env.DemoToken, "demo", "crm", "crm_contacts", map[string]any{"action": "list", "rationale": "followed"})
 	deadline := time.Now().Add(20 * time.Second)
@@ -216,20 +215,3 @@ func TestAdminCLI(t *testing.T) {
 	}
 }
 
-// syncBuffer is a buffer written by a follow while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}

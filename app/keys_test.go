@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
@@ -54,24 +53,6 @@ func TestWrongEncryptionKeyRefusesToStart(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log destination safe for the app's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestUnreadableSecretIsNamedAndLogged: a provider token this replica's key
 // cannot open (sealed under another key behind the check's back) answers
 // 503 with a message naming the encryption key, not "the store is
@@ -86,7 +67,7 @@ func TestUnreadableSecretIsNamedAndLogged(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs apptest.SyncBuffer
 	a, err := app.New(t.Context(), cfg, slog.New(slog.NewTextHandler(&logs, nil)), "test")
 	if err != nil {
 		t.Fatal(err)
