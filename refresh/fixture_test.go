@@ -124,8 +124,6 @@ const (
 	accountID = "111"
 )
 
-var acct = account{tenant: tenantID, provider: provider, id: accountID}
-
 // fixture is a Refresher on a memStore with one tenant whose google account
 // 111 is seeded, talking to a fake endpoint at https://oauth.example/token.
 type fixture struct {

@@ -56,15 +56,6 @@ func (s *Sandbox) writeAPIError(w http.ResponseWriter, e *apiError) {
 		Category: e.category, Context: e.context, Errors: e.errors})
 }
 
-// respond writes v with status, or the error.
-func (s *Sandbox) respond(w http.ResponseWriter, status int, v any, err *apiError) {
-	if err != nil {
-		s.writeAPIError(w, err)
-		return
-	}
-	s.writeJSON(w, status, v)
-}
-
 // decodeBody reads a JSON request body as HubSpot does, rejecting malformed JSON.
 func decodeBody(r *http.Request, v any) *apiError {
 	data, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
