@@ -116,13 +116,7 @@ func TestSpecRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var body struct {
-				Error struct {
-					Message string `json:"message"`
-					Type    string `json:"type"`
-					Code    int    `json:"code"`
-				} `json:"error"`
-			}
+			var body graphErrorBody
 			status := sandboxGet(t, srv.URL+tt.path, &body)
 			v := sb.Spec.TakeViolations()
 			if status != 400 || body.Error.Type != "OAuthException" || !strings.Contains(body.Error.Message, tt.problem) {
@@ -173,4 +167,13 @@ func TestSpecFieldLists(t *testing.T) {
 			t.Errorf("breakdown column %s: requestable or not in rows", f)
 		}
 	}
+}
+
+// graphErrorBody is the Graph API's error answer, as the tests read it.
+type graphErrorBody struct {
+	Error struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+		Code    int    `json:"code"`
+	} `json:"error"`
 }

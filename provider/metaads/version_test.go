@@ -130,13 +130,7 @@ func TestSandboxGraphErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var body struct {
-				Error struct {
-					Message string `json:"message"`
-					Type    string `json:"type"`
-					Code    int    `json:"code"`
-				} `json:"error"`
-			}
+			var body graphErrorBody
 			status := sandboxGet(t, srv.URL+tt.path, &body)
 			if status != tt.status || body.Error.Code != tt.code || body.Error.Message != tt.message {
 				t.Fatalf("got %d %+v", status, body.Error)
