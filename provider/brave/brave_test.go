@@ -2,6 +2,7 @@ package brave
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -72,18 +73,31 @@ func TestSearch(t *testing.T) {
 func TestPaging(t *testing.T) {
 	t.Parallel()
 	sb, tools := setup(t)
+	pages, seen := pageThrough(t, sb, tools["web_search"], "b2b saas sales marketing", 3, nil)
+	if pages < 2 || len(seen) < 4 {
+		t.Errorf("pages = %d, distinct results = %d; want several pages", pages, len(seen))
+	}
+}
+
+// pageThrough follows a search's next_cursor to its end, failing on a
+// result seen twice; check, when set, sees each page. It returns the pages
+// read and the distinct result URLs.
+func pageThrough(t *testing.T, sb *Sandbox, tool gtmgate.Tool, query string, limit int,
+	check func(page int, items []any, cursor string)) (int, map[string]bool) {
+	t.Helper()
 	seen := map[string]bool{}
 	cursor, pages := "", 0
 	for {
-		in := `{"rationale":"r","query":"b2b saas sales marketing","limit":3`
+		in := fmt.Sprintf(`{"rationale":"r","query":%q,"limit":%d`, query, limit)
 		if cursor != "" {
 			in += `,"cursor":"` + cursor + `"`
 		}
-		out, err := run(t, sb, tools["web_search"], SandboxToken, in+"}")
+		out, err := run(t, sb, tool, SandboxToken, in+"}")
 		if err != nil {
 			t.Fatalf("page %d: %v", pages, err)
 		}
-		for _, it := range out["items"].([]any) {
+		items := out["items"].([]any)
+		for _, it := range items {
 			u := it.(map[string]any)["url"].(string)
 			if seen[u] {
 				t.Fatalf("page %d repeats %s", pages, u)
@@ -92,12 +106,12 @@ func TestPaging(t *testing.T) {
 		}
 		pages++
 		cursor, _ = out["next_cursor"].(string)
-		if cursor == "" {
-			break
+		if check != nil {
+			check(pages, items, cursor)
 		}
-	}
-	if pages < 2 || len(seen) < 4 {
-		t.Errorf("pages = %d, distinct results = %d; want several pages", pages, len(seen))
+		if cursor == "" {
+			return pages, seen
+		}
 	}
 }
 

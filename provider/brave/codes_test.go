@@ -12,34 +12,11 @@ import (
 func TestNewsPagingWithoutMoreResultsFlag(t *testing.T) {
 	t.Parallel()
 	sb, tools := setup(t)
-	seen := map[string]bool{}
-	cursor, pages := "", 0
-	for {
-		in := `{"rationale":"r","query":"b2b sales crm","limit":2`
-		if cursor != "" {
-			in += `,"cursor":"` + cursor + `"`
-		}
-		out, err := run(t, sb, tools["news_search"], SandboxToken, in+"}")
-		if err != nil {
-			t.Fatalf("page %d: %v", pages, err)
-		}
-		items := out["items"].([]any)
-		for _, it := range items {
-			u := it.(map[string]any)["url"].(string)
-			if seen[u] {
-				t.Fatalf("page %d repeats %s", pages, u)
-			}
-			seen[u] = true
-		}
-		pages++
-		cursor, _ = out["next_cursor"].(string)
+	pages, seen := pageThrough(t, sb, tools["news_search"], "b2b sales crm", 2, func(page int, items []any, cursor string) {
 		if full := len(items) == 2; full != (cursor != "") {
-			t.Fatalf("page %d: %d items, next_cursor %q; want a cursor exactly when the page is full", pages, len(items), cursor)
+			t.Fatalf("page %d: %d items, next_cursor %q; want a cursor exactly when the page is full", page, len(items), cursor)
 		}
-		if cursor == "" {
-			break
-		}
-	}
+	})
 	if pages < 2 || len(seen) < 3 {
 		t.Errorf("pages = %d, distinct results = %d; want several pages", pages, len(seen))
 	}
