@@ -214,4 +214,3 @@ func TestAdminCLI(t *testing.T) {
 		}
 	}
 }
-
