@@ -308,7 +308,7 @@ func (sweepArgs) Kind() string { return "agent_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one sweep at a time.
 func (sweepArgs) InsertOpts() river.InsertOpts {
-	return jobs.OneAtATime(jobs.QueueMaintenance)
+	return jobs.OneAtATime(jobs.QueueMaintenance, sweepEvery)
 }
 
 type sweepWorker struct {

@@ -92,7 +92,7 @@ func (healthArgs) Kind() string { return "health_snapshot" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one at a time.
 func (healthArgs) InsertOpts() river.InsertOpts {
-	return jobs.OneAtATime(jobs.QueueMaintenance)
+	return jobs.OneAtATime(jobs.QueueMaintenance, healthEvery)
 }
 
 type healthWorker struct {

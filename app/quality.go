@@ -203,7 +203,7 @@ func (approvalSweepArgs) Kind() string { return "approval_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one sweep at a time.
 func (approvalSweepArgs) InsertOpts() river.InsertOpts {
-	return jobs.OneAtATime(jobs.QueueMaintenance)
+	return jobs.OneAtATime(jobs.QueueMaintenance, approvalSweepEvery)
 }
 
 // approvalSweepEvery is how often gates left executing, and gates past

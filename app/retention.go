@@ -52,7 +52,7 @@ type retentionArgs struct{}
 func (retentionArgs) Kind() string { return "retention_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one at a time.
-func (retentionArgs) InsertOpts() river.InsertOpts { return jobs.OneAtATime(jobs.QueueMaintenance) }
+func (retentionArgs) InsertOpts() river.InsertOpts { return jobs.OneAtATime(jobs.QueueMaintenance, retentionEvery) }
 
 type retentionWorker struct {
 	river.WorkerDefaults[retentionArgs]

@@ -171,7 +171,16 @@ func TestAgentRunSurvivesSIGKILL(t *testing.T) {
 	p.cmd.Wait()
 
 	g.unhold()
+	killedLog := p.stderr.String()
 	p = start(t, dir, env...)
+	t.Cleanup(func() {
+		if t.Failed() { // what the jobs and both processes said, to tell why
+			var running, health any
+			call(t, p, "GET", "/admin/jobs?state=running", "", nil, &running)
+			call(t, p, "GET", "/admin/system-health", "", nil, &health)
+			t.Logf("jobs running: %v\nsystem health: %v\nkilled process's log:\n%s", running, health, killedLog)
+		}
+	})
 	eventually(t, "the run to resume (its third turn asked again)", 150*time.Second, func() bool {
 		g.mu.Lock()
 		defer g.mu.Unlock()

@@ -226,11 +226,15 @@ func (e *Engine) InsertMany(ctx context.Context, params []river.InsertManyParams
 	return nil
 }
 
-// OneAtATime is the insert options of a periodic sweep on queue: one
-// attempt, and no second copy while one is queued or running (the leader
-// enqueues it on every interval, and a slow run must not pile up behind
-// itself).
-func OneAtATime(queue string) river.InsertOpts {
-	return river.InsertOpts{Queue: queue, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
+// OneAtATime is the insert options of a periodic sweep on queue enqueued
+// every interval: one attempt, and no second copy of the same interval
+// while one is queued or running (a leader change must not enqueue it
+// twice). The key is per interval, not global: a copy left running by a
+// process killed mid-sweep stays "running" until River's rescuer ends it
+// (GTMGATE_JOB_RESCUE_AFTER, minutes), and must not hold back the sweeps
+// after it. A sweep slower than its interval lets the next one start
+// beside it, so sweeps are safe to run twice at once.
+func OneAtATime(queue string, interval time.Duration) river.InsertOpts {
+	return river.InsertOpts{Queue: queue, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByPeriod: interval, ByState: []rivertype.JobState{
 		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled}}}
 }

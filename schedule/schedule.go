@@ -216,7 +216,7 @@ func (TickArgs) Kind() string { return "schedule_tick" }
 // InsertOpts implements river.JobArgsWithInsertOpts: one tick job at a
 // time, first on the schedules queue (ahead of the runs ticks start).
 func (TickArgs) InsertOpts() river.InsertOpts {
-	o := jobs.OneAtATime(jobs.QueueSchedules)
+	o := jobs.OneAtATime(jobs.QueueSchedules, TickEvery)
 	o.Priority = jobs.PriorityFirst
 	return o
 }
