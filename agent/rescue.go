@@ -35,7 +35,9 @@ type rescueArgs struct{}
 func (rescueArgs) Kind() string { return "agent_rescue" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one rescue at a time.
-func (rescueArgs) InsertOpts() river.InsertOpts { return jobs.OneAtATime(jobs.QueueMaintenance, rescueEvery) }
+func (rescueArgs) InsertOpts() river.InsertOpts {
+	return jobs.OneAtATime(jobs.QueueMaintenance, rescueEvery)
+}
 
 // RescueJob is the periodic job that hands the runs of dead processes to
 // live ones.

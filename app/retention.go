@@ -52,7 +52,9 @@ type retentionArgs struct{}
 func (retentionArgs) Kind() string { return "retention_sweep" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one at a time.
-func (retentionArgs) InsertOpts() river.InsertOpts { return jobs.OneAtATime(jobs.QueueMaintenance, retentionEvery) }
+func (retentionArgs) InsertOpts() river.InsertOpts {
+	return jobs.OneAtATime(jobs.QueueMaintenance, retentionEvery)
+}
 
 type retentionWorker struct {
 	river.WorkerDefaults[retentionArgs]
