@@ -56,7 +56,7 @@ n=$(( $(cat "$DOCEX_DIR/calls" 2>/dev/null || echo 0) + 1 ))
 echo "$n" > "$DOCEX_DIR/calls"
 code=$("$DOCEX_REAL_CURL" -o "$DOCEX_DIR/body.$n" -w '%{http_code}' "$@")
 rc=$?
-cat "$DOCEX_DIR/body.$n"
+cat "$DOCEX_DIR/body.$n" 2>/dev/null
 echo "$code" > "$DOCEX_DIR/status.$n"
 exit $rc
 `
