@@ -9,10 +9,13 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// unreplayable codes are refusals about who called, not failures of the call:
-// replaying them as the operator would bypass the check that refused them.
+// unreplayable codes are refusals before the call ran, not failures of the
+// call: replaying one about who called as the operator would bypass the
+// check that refused it, and input that did not validate fails the same way
+// again. The caller fixes and resends such a call.
 var unreplayable = map[string]bool{
 	gtmgate.EUnauthorized: true, gtmgate.EForbidden: true, gtmgate.ETenantNotFound: true,
+	gtmgate.EValidation: true,
 }
 
 // ReplayResult is the outcome of a replay, linked to its ledger entry.
@@ -40,7 +43,8 @@ func (r *Runner) Replay(ctx context.Context, entryID string, force bool, by, req
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "ledger entry %s is %s %s, not a failed tool call", e.ID, article(string(e.Kind)), e.Kind)
 	}
 	if unreplayable[e.ErrorCode] {
-		return nil, gtmgate.Errorf(gtmgate.EValidation, "ledger entry %s was refused with %s; it cannot be replayed", e.ID, e.ErrorCode)
+		return nil, gtmgate.Errorf(gtmgate.EValidation, "ledger entry %s was refused with %s before it ran; it cannot be replayed", e.ID, e.ErrorCode).
+			WithHint("the caller fixes the call and sends it again")
 	}
 	if e.Mutating && !force {
 		for _, rp := range e.Replays {

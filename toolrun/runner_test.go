@@ -260,3 +260,33 @@ func TestFailedReplayAddsNoLedgerEntry(t *testing.T) {
 		t.Fatalf("after a failed replay: %d entries, replays %+v; want 1 entry with one failed replay", len(l), l[0].Replays)
 	}
 }
+
+// A call refused before it ran for its input is the caller's to fix and
+// resend: the operator cannot replay its ledger entry, and the tool does
+// not run.
+func TestValidationErrorIsNotReplayed(t *testing.T) {
+	e := newEnv(t)
+	e.ungated(t)
+	_, err := e.runner.Call(t.Context(), &toolrun.Request{
+		Principal: &gtmgate.Principal{TenantID: "acme", KeyID: "tok_1"}, TenantID: "acme",
+		Tool: "email_send", Input: json.RawMessage(`{"action":"send"}`), Source: "rest", RequestID: "req1",
+	})
+	if gtmgate.ErrorCode(err) != gtmgate.EValidation {
+		t.Fatalf("call without a rationale: %v, want VALIDATION_ERROR", err)
+	}
+	l := e.ledger(t)
+	if len(l) != 1 || l[0].ErrorCode != gtmgate.EValidation {
+		t.Fatalf("ledger = %+v, want one VALIDATION_ERROR entry", l)
+	}
+	_, err = e.runner.Replay(t.Context(), l[0].ID, true, "ops", "req-replay")
+	var ge *gtmgate.Error
+	if !errors.As(err, &ge) || ge.Code != gtmgate.EValidation || !strings.Contains(ge.Message, "cannot be replayed") || !strings.Contains(ge.Hint, "caller") {
+		t.Fatalf("replay: %v, want VALIDATION_ERROR saying it cannot be replayed and the caller resends it", err)
+	}
+	if n := e.runs.Load(); n != 0 {
+		t.Errorf("the tool ran %d times", n)
+	}
+	if l = e.ledger(t); len(l[0].Replays) != 0 {
+		t.Errorf("replays recorded: %+v", l[0].Replays)
+	}
+}
