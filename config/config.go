@@ -122,6 +122,11 @@ type Config struct {
 	SiteContent string
 	DocsContent string
 	Watch       bool
+
+	// Check asks serve to load and validate the configuration and exit
+	// without serving (serve --check). It is a mode, not a setting: it has
+	// no environment variable.
+	Check bool
 }
 
 // Default returns the embedded defaults.

@@ -86,6 +86,7 @@ func Load(args []string, environ []string) (Config, error) {
 	fs.BoolVar(&c.AuditJournal, "audit-journal", c.AuditJournal, auditJournalMeaning)
 	fs.BoolVar(&c.Demo, "demo", c.Demo, "start sandbox upstreams and seed the demo tenant")
 	fs.BoolVar(&c.Watch, "watch", c.Watch, "reload content trees when their files change")
+	fs.BoolVar(&c.Check, "check", false, checkMeaning)
 	if v := env.str("GTMGATE_ALLOWED_ORIGINS", ""); v != "" {
 		c.AllowedOrigins = strings.Split(v, ",")
 	}
@@ -138,7 +139,7 @@ func Load(args []string, environ []string) (Config, error) {
 	}
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(os.Stderr)
-		fmt.Fprintln(os.Stderr, "usage: gtmgate serve [flags]; every flag has an environment variable (see the README's settings table)")
+		fmt.Fprintln(os.Stderr, "usage: gtmgate serve [flags]; every flag but -check has an environment variable (see the README's settings table)")
 		fs.PrintDefaults()
 		return c, err
 	} else if err != nil {
@@ -276,6 +277,8 @@ func (c *Config) jobWorkerSettings() []int64Setting {
 		{Setting{"GTMGATE_JOB_WORKERS_MAINTENANCE", "", "2", "periodic sweeps (agent and approval sweeps, retention, daily brief, health snapshot) one process works at once"}, &c.JobWorkersMaintenance},
 	}
 }
+
+const checkMeaning = "load and validate the configuration as serve does, print \"configuration ok\" (exit 0) or the error naming the setting (exit 2), and exit without serving; nothing is opened, written or bound"
 
 const jobRescueMeaning = "how long a job left running by a stopped process waits before another process runs it again"
 

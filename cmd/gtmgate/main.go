@@ -30,6 +30,8 @@ func main() {
 
 const usage = `usage:
   gtmgate serve [flags]     run the site, gateway and docs listeners (gtmgate serve -h lists flags)
+  gtmgate serve --check [flags]
+                            validate the configuration as serve would and exit: "configuration ok" (0) or the error (2)
   gtmgate hash-key KEY      print the SHA-256 of an admin key, for ADMIN_API_KEY
   gtmgate admin COMMAND     call the admin API (gtmgate admin -h lists commands)
   gtmgate providers check [--tenant T]
@@ -88,9 +90,16 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0 // the flags were listed, as asked
 	}
+	if err == nil {
+		err = app.CheckConfig(cfg)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gtmgate: configuration:", err)
 		return 2
+	}
+	if cfg.Check {
+		fmt.Fprintln(stdout, "configuration ok")
+		return 0
 	}
 	logger := newLogger(cfg, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

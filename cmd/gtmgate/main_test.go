@@ -2,8 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,5 +95,59 @@ func TestHelpAndUnknownCommands(t *testing.T) {
 		if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errs.String(), tc.stderrHas) {
 			t.Errorf("%v: exit %d, stdout %.60q, stderr %.200q", tc.args, code, out.String(), errs.String())
 		}
+	}
+}
+
+// TestServeCheck: serve --check validates the configuration as serve does,
+// from the environment and the flags, says "configuration ok" or the one
+// line naming the setting (exit 2), and opens nothing: the data directory
+// is not created and no listener is bound.
+func TestServeCheck(t *testing.T) {
+	key := strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		name      string
+		env       map[string]string
+		args      []string
+		code      int
+		stdout    string
+		stderrHas string
+	}{
+		{"defaults", nil, nil, 0, "configuration ok\n", ""},
+		{"production", map[string]string{
+			"GTMGATE_GATEWAY_ADDR": "0.0.0.0:8081", "GATEWAY_URL": "https://gw.example.com",
+			"DATABASE_URL": "postgres://gtmgate@db.internal:5432/gtmgate?sslmode=require", "GTMGATE_ENCRYPTION_KEY": key,
+			"ALERT_WEBHOOK_URL": "https://hooks.example.com/gtmgate", "ALERT_WEBHOOK_SECRET": "whsec_MDEyMzQ1Njc4OWFiY2RlZg==",
+		}, nil, 0, "configuration ok\n", ""},
+		{"a flag", nil, []string{"--log-format", "yaml"}, 2, "", `gtmgate: configuration: GTMGATE_LOG_FORMAT: "yaml" is not text or json`},
+		{"an environment variable", map[string]string{"GTMGATE_UPSTREAM_HUBSPOT": "api.hubapi.com"}, nil, 2, "", "GTMGATE_UPSTREAM_HUBSPOT"},
+		{"alert webhook without its secret", map[string]string{"ALERT_WEBHOOK_URL": "https://hooks.example.com/gtmgate"}, nil, 2, "", "ALERT_WEBHOOK_SECRET: required"},
+		{"alert webhook secret too short", map[string]string{"ALERT_WEBHOOK_URL": "https://hooks.example.com/gtmgate", "ALERT_WEBHOOK_SECRET": "short"}, nil, 2, "", "ALERT_WEBHOOK_SECRET: the secret must be at least 16 characters"},
+		{"encryption key malformed", map[string]string{"GTMGATE_ENCRYPTION_KEY": "not-a-key"}, nil, 2, "", "GTMGATE_ENCRYPTION_KEY: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dataDir := filepath.Join(t.TempDir(), "data")
+			busy, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer busy.Close()
+			// A bound port would stop serve; the check never listens.
+			t.Setenv("GTMGATE_SITE_ADDR", busy.Addr().String())
+			t.Setenv("GTMGATE_DATA_DIR", dataDir)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			var out, errs bytes.Buffer
+			code := run(append([]string{"serve", "--check"}, tc.args...), &out, &errs)
+			if code != tc.code || out.String() != tc.stdout || !strings.Contains(errs.String(), tc.stderrHas) || strings.Count(errs.String(), "\n") > 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr with %q on one line", code, out.String(), errs.String(), tc.code, tc.stdout, tc.stderrHas)
+			}
+			if strings.Contains(errs.String(), "not-a-key") || strings.Contains(errs.String(), "short\"") {
+				t.Errorf("the error repeats the secret: %q", errs.String())
+			}
+			if _, err := os.Stat(dataDir); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the check touched the data directory: %v", err)
+			}
+		})
 	}
 }
