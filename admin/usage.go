@@ -24,6 +24,9 @@ type UsageSummary struct {
 	ByDay    []UsageRow  `json:"by_day"`
 	Rows     []UsageRow  `json:"by_tool_and_day"`
 	Chat     []ChatUsage `json:"chat_by_model"`
+	// ByHour groups by UTC hour, only when asked for (?by_hour=true): a
+	// day's bars are too coarse for a chart of the last 24 hours.
+	ByHour []UsageRow `json:"by_hour,omitempty"`
 	// LatencyFrom, when set, is the first day whose raw usage events are
 	// still kept (GTMGATE_RETAIN_USAGE_EVENTS): latency percentiles cover
 	// from there on, counts and tokens the whole range.
@@ -45,6 +48,8 @@ type UsageCounts struct {
 type UsageRow struct {
 	Tool string `json:"tool,omitempty"`
 	Day  string `json:"day,omitempty"`
+	// Hour is the hour's start in RFC 3339, UTC.
+	Hour string `json:"hour,omitempty"`
 	UsageCounts
 }
 
@@ -60,8 +65,8 @@ type ChatUsage struct {
 
 // usage serves GET /admin/usage/{tenant_id}?from=YYYY-MM-DD&to=YYYY-MM-DD
 // (inclusive days, UTC; default the last 30 days) with the billing
-// period's cost (?period=YYYY-MM); Accept: text/csv exports the period's
-// line items instead.
+// period's cost (?period=YYYY-MM), and by hour too with ?by_hour=true;
+// Accept: text/csv exports the period's line items instead.
 func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("tenant_id")
 	if _, err := h.tenant(r, id); err != nil {
@@ -117,6 +122,9 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s := Summarize(rollups, events)
+	if r.URL.Query().Get("by_hour") != "true" {
+		s.ByHour = nil
+	}
 	s.TenantID, s.From, s.To, s.Billing, s.LatencyFrom = id, from.Format(time.DateOnly), to.Format(time.DateOnly), st, latencyFrom
 	jsonapi.Write(w, http.StatusOK, s)
 }
@@ -133,16 +141,19 @@ func (g *group) done() UsageCounts {
 	return g.counts
 }
 
-// groups are the summary's groupings: by tool, by day, by both.
+// groups are the summary's groupings: by tool, by day, by both, by hour.
 type groups struct {
-	total         group
-	byTool, byDay map[string]*group
-	byBoth        map[[2]string]*group
+	total                 group
+	byTool, byDay, byHour map[string]*group
+	byBoth                map[[2]string]*group
 }
 
-// each calls fn with every group a (tool, day) falls in.
-func (gs *groups) each(tool, day string, fn func(*group)) {
-	for _, g := range []*group{&gs.total, groupOf(gs.byTool, tool), groupOf(gs.byDay, day), groupOf(gs.byBoth, [2]string{tool, day})} {
+// each calls fn with every group a tool's use at t falls in.
+func (gs *groups) each(tool string, t time.Time, fn func(*group)) {
+	t = t.UTC()
+	day, hour := t.Format(time.DateOnly), t.Truncate(time.Hour).Format(time.RFC3339)
+	for _, g := range []*group{&gs.total, groupOf(gs.byTool, tool), groupOf(gs.byDay, day), groupOf(gs.byHour, hour),
+		groupOf(gs.byBoth, [2]string{tool, day})} {
 		fn(g)
 	}
 }
@@ -161,7 +172,7 @@ func groupOf[K comparable](m map[K]*group, k K) *group {
 // Counts and tokens come from the hourly rollups, which are kept for good;
 // latency percentiles from the raw events still kept.
 func Summarize(rollups []gtmgate.UsageRollup, events []gtmgate.UsageEvent) *UsageSummary {
-	gs := &groups{byTool: map[string]*group{}, byDay: map[string]*group{}, byBoth: map[[2]string]*group{}}
+	gs := &groups{byTool: map[string]*group{}, byDay: map[string]*group{}, byHour: map[string]*group{}, byBoth: map[[2]string]*group{}}
 	chat := map[string]*ChatUsage{}
 	for _, r := range rollups {
 		if r.Tool == gtmgate.ChatUsageTool {
@@ -176,20 +187,23 @@ func Summarize(rollups []gtmgate.UsageRollup, events []gtmgate.UsageEvent) *Usag
 			c.CompletionTokens += r.CompletionTokens
 			c.TotalTokens += r.PromptTokens + r.CompletionTokens
 		}
-		gs.each(r.Tool, r.Hour.UTC().Format(time.DateOnly), func(g *group) {
+		gs.each(r.Tool, r.Hour, func(g *group) {
 			g.counts.Calls += r.Calls
 			g.counts.Errors += r.Errors
 		})
 	}
 	for _, e := range events {
-		gs.each(e.Tool, e.Time.UTC().Format(time.DateOnly), func(g *group) { g.latencies = append(g.latencies, e.UpstreamMS) })
+		gs.each(e.Tool, e.Time, func(g *group) { g.latencies = append(g.latencies, e.UpstreamMS) })
 	}
-	s := &UsageSummary{Totals: gs.total.done(), ByTool: []UsageRow{}, ByDay: []UsageRow{}, Rows: []UsageRow{}, Chat: []ChatUsage{}}
+	s := &UsageSummary{Totals: gs.total.done(), ByTool: []UsageRow{}, ByDay: []UsageRow{}, ByHour: []UsageRow{}, Rows: []UsageRow{}, Chat: []ChatUsage{}}
 	for k, g := range gs.byTool {
 		s.ByTool = append(s.ByTool, UsageRow{Tool: k, UsageCounts: g.done()})
 	}
 	for k, g := range gs.byDay {
 		s.ByDay = append(s.ByDay, UsageRow{Day: k, UsageCounts: g.done()})
+	}
+	for k, g := range gs.byHour {
+		s.ByHour = append(s.ByHour, UsageRow{Hour: k, UsageCounts: g.done()})
 	}
 	for k, g := range gs.byBoth {
 		s.Rows = append(s.Rows, UsageRow{Tool: k[0], Day: k[1], UsageCounts: g.done()})
@@ -199,6 +213,7 @@ func Summarize(rollups []gtmgate.UsageRollup, events []gtmgate.UsageEvent) *Usag
 	}
 	sort.Slice(s.ByTool, func(i, j int) bool { return s.ByTool[i].Tool < s.ByTool[j].Tool })
 	sort.Slice(s.ByDay, func(i, j int) bool { return s.ByDay[i].Day < s.ByDay[j].Day })
+	sort.Slice(s.ByHour, func(i, j int) bool { return s.ByHour[i].Hour < s.ByHour[j].Hour })
 	sort.Slice(s.Rows, func(i, j int) bool {
 		if s.Rows[i].Day != s.Rows[j].Day {
 			return s.Rows[i].Day < s.Rows[j].Day
