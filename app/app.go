@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -204,29 +203,6 @@ func (a *App) openStore(ctx context.Context) error {
 	a.cache = storecache.New(a.store, 0, nil)
 	a.store = a.cache
 	return nil
-}
-
-// makeDataDir creates the data directory when this process writes into it
-// (the SQLite store, a generated encryption key, the audit journal), and
-// checks it can write there, so a bad directory is named as such rather than
-// as the first file that fails in it.
-func (a *App) makeDataDir() error {
-	if a.cfg.DatabaseURL != "" && a.cfg.EncryptionKey != "" && !a.cfg.AuditJournal {
-		return nil
-	}
-	dir := a.cfg.DataDir
-	fail := func(err error) error {
-		return fmt.Errorf("GTMGATE_DATA_DIR (--data-dir): %s cannot be used as the data directory (%w); point it at a directory this process can write", dir, err)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fail(err)
-	}
-	probe, err := os.CreateTemp(dir, ".write-check-*")
-	if err != nil {
-		return fail(err)
-	}
-	probe.Close()
-	return os.Remove(probe.Name())
 }
 
 // rootCause is the innermost error of a chain of single wraps.
