@@ -10,7 +10,8 @@
 //	```json answer              the answer the page shows for the example above
 //
 // Only the fields of a shown answer are compared with the real one (every
-// key it shows must be there; "ok" and "code" must be equal), so a page
+// key it shows must be there; "ok" and "code" must be equal, but for a
+// code with lower-case letters, a one-time code that varies), so a page
 // may leave fields out but cannot show one the server does not send.
 package docexamples
 

@@ -79,6 +79,8 @@ func TestCheckAnswer(t *testing.T) {
 		{"nested field missing", `{"error":{"code":"X","hint":"h"}}`, `{"error":{"code":"X"}}`, "error.hint: the page shows it"},
 		{"code compared", `{"error":{"code":"UPSTREAM_ERROR"}}`, `{"error":{"code":"BAD_REQUEST"}}`, "error.code: the page shows UPSTREAM_ERROR"},
 		{"ok compared", `{"ok":true}`, `{"ok":false}`, "ok: the page shows true"},
+		{"JSON-RPC code compared", `{"error":{"code":-32601}}`, `{"error":{"code":-32700}}`, "error.code: the page shows -32601"},
+		{"a one-time code is an example", `{"code":"gtmcc_Fmo_h9Bvx"}`, `{"code":"gtmcc_RAjYkMw9"}`, ""},
 		{"other values are examples", `{"id":"tok_1","n":3}`, `{"id":"tok_9","n":7}`, ""},
 		{"array first element", `{"items":[{"id":"a"}]}`, `{"items":[{"id":"b","x":1},{"y":2}]}`, ""},
 		{"array element lacks a field", `{"items":[{"id":"a","name":"n"}]}`, `{"items":[{"id":"b"}]}`, "items[0].name"},
