@@ -115,7 +115,12 @@ func TestDocsExamples(t *testing.T) {
 				"GTMGATE_TOKEN="+p.demoToken, "GTMGATE_ADMIN_KEY="+adminKey)
 			state := filepath.Join(home, "state")
 			base := filepath.Join(home, "base")
-			if out, err := exec.Command("bash", "-c", "compgen -v > "+strconv.Quote(base)).CombinedOutput(); err != nil {
+			// DOCEX_DIR is each example's own: kept in the page's state, it
+			// would send later examples' calls to the first one's directory
+			// and leave their statuses and answers unchecked.
+			baseCmd := exec.Command("bash", "-c", "compgen -v > "+strconv.Quote(base))
+			baseCmd.Env = append(os.Environ(), "DOCEX_DIR=")
+			if out, err := baseCmd.CombinedOutput(); err != nil {
 				t.Fatalf("bash: %v %s", err, out)
 			}
 			os.WriteFile(state, nil, 0o644)
