@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,11 +18,12 @@ import (
 // "checked:<name>" (parsed).
 var snippetFence = regexp.MustCompile("(?ms)^```[a-z]+ (tested|checked):([a-z0-9-]+)\n(.*?)\n```")
 
-// pageSnippets returns the marked snippets of a docs page by kind and name;
+// pageSnippets returns the marked snippets of a page (README.md or a docs
+// page, by path from e2e) by kind and name;
 // checked snippets are numbered in page order ("json-1", "json-2"…).
-func pageSnippets(t *testing.T, page string) map[string]string {
+func pageSnippets(t *testing.T, path string) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "content", "docstree", page))
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,13 +41,14 @@ func pageSnippets(t *testing.T, page string) map[string]string {
 }
 
 // TestConnectRecipes runs the Connect page's tested snippets, as they are on
-// the page, against the real binary: the REST proxy with curl, the MCP
-// Inspector CLI, the MCP TypeScript SDK and the openai client. The JSON
-// configurations of the page must parse.
+// the page, against the real binary started as the Quickstart starts it
+// (gtmgate serve --demo) with the Quickstart's variables
+// (GTMGATE_GATEWAY_URL, GTMGATE_TOKEN): the REST proxy with curl, the MCP
+// Inspector CLI, the MCP TypeScript SDK and the openai client on the demo's
+// sandbox model. The JSON configurations of the page must parse, and the
+// README's copies of tested snippets must be the page's, so they run too.
 func TestConnectRecipes(t *testing.T) {
-	dir := nodetools.Dir(t)
-	node := nodetools.Node(t)
-	snippets := pageSnippets(t, "connect.md")
+	snippets := pageSnippets(t, filepath.Join("..", "content", "docstree", "connect.md"))
 	for _, name := range []string{"tested:rest", "tested:inspector", "tested:mcp-sdk", "tested:openai"} {
 		if snippets[name] == "" {
 			t.Fatalf("connect.md has no %s snippet", name)
@@ -61,11 +62,19 @@ func TestConnectRecipes(t *testing.T) {
 			}
 		}
 	}
+	for name, s := range pageSnippets(t, filepath.Join("..", "README.md")) {
+		if strings.HasPrefix(name, "tested:") && s != snippets[name] {
+			t.Errorf("README.md's %s is not connect.md's, which this test runs:\n%s\n--- connect.md:\n%s", name, s, snippets[name])
+		}
+	}
 
-	model := httptest.NewServer(&fakeModelGateway{})
-	defer model.Close()
-	p := start(t, t.TempDir(), "MODEL_GATEWAY_URL="+model.URL+"/v1", "MODEL_GATEWAY_API_KEY=upstream-secret-key")
-	env := append(os.Environ(), "GATEWAY_URL="+p.gateway, "GTMGATE_TOKEN="+p.demoToken, "TENANT=demo",
+	dir := nodetools.Dir(t)
+	node := nodetools.Node(t)
+
+	// The plain demo, as a reader runs it: its sandbox model gateway
+	// answers the openai snippet.
+	p := start(t, t.TempDir())
+	env := append(os.Environ(), "GTMGATE_GATEWAY_URL="+p.gateway, "GTMGATE_TOKEN="+p.demoToken,
 		"PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"), "npm_config_offline=true", "npm_config_update_notifier=false")
 	run := func(t *testing.T, name string, args ...string) string {
 		t.Helper()
@@ -124,8 +133,10 @@ func TestConnectRecipes(t *testing.T) {
 		}
 	})
 	t.Run("openai", func(t *testing.T) {
-		if out := strings.TrimSpace(runModule(t, "tested:openai")); out != "hello" {
-			t.Fatalf("openai snippet printed %q, want the model's answer", out)
+		// The sandbox model quotes the question it was asked.
+		out := strings.TrimSpace(runModule(t, "tested:openai"))
+		if !strings.HasPrefix(out, "[gtmgate sandbox model]") || !strings.Contains(out, "Summarise our pipeline risks in one sentence.") {
+			t.Fatalf("openai snippet printed %q, want the sandbox model's answer to its question", out)
 		}
 	})
 }
