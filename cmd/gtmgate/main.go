@@ -167,13 +167,46 @@ func announce(a *app.App, cfg config.Config, out io.Writer) {
 		fmt.Fprintf(&b, "  curl -s http://%s/api/v1/demo/crm -H 'Authorization: Bearer %s' \\\n    -d '{\"tool\":\"crm_contacts\",\"input\":{\"action\":\"list\",\"limit\":3,\"rationale\":\"try the gateway\"}}'\n", gw, a.DemoToken)
 		fmt.Fprintf(&b, "  npx @modelcontextprotocol/inspector@2.12.0 --cli http://%s/mcp --transport http --header 'Authorization: Bearer %s' --method tools/list\n", gw, a.DemoToken)
 	}
+	addrs := map[string]string{}
 	for _, s := range []string{app.SurfaceSite, app.SurfaceGateway, app.SurfaceDocs} {
 		if addr := a.Addr(s); addr != "" {
+			addrs[s] = addr
+		}
+	}
+	b.WriteString(exports(addrs, a.DemoToken, a.AdminKey))
+	for _, s := range []string{app.SurfaceSite, app.SurfaceGateway, app.SurfaceDocs} {
+		if addr := addrs[s]; addr != "" {
 			fmt.Fprintf(&b, "\n%-8s http://%s", s, addr)
 		}
 	}
 	b.WriteString("\n\nready\n")
 	fmt.Fprint(out, b.String())
+}
+
+// exports returns the lines that set the variables the docs' examples and
+// gtmgate admin read (GTMGATE_GATEWAY_URL, GTMGATE_SITE_URL,
+// GTMGATE_DOCS_URL, GTMGATE_TOKEN, GTMGATE_ADMIN_KEY), ready to paste into
+// another terminal: those this start knows, from the listeners' addresses
+// by surface, the demo token and a just generated admin key.
+func exports(addrs map[string]string, demoToken, adminKey string) string {
+	var vars []string
+	for _, v := range []struct{ name, surface string }{
+		{"GTMGATE_GATEWAY_URL", app.SurfaceGateway}, {"GTMGATE_SITE_URL", app.SurfaceSite}, {"GTMGATE_DOCS_URL", app.SurfaceDocs},
+	} {
+		if addr := addrs[v.surface]; addr != "" {
+			vars = append(vars, v.name+"=http://"+addr)
+		}
+	}
+	if demoToken != "" && addrs[app.SurfaceGateway] != "" {
+		vars = append(vars, "GTMGATE_TOKEN="+demoToken)
+	}
+	if adminKey != "" && addrs[app.SurfaceGateway] != "" {
+		vars = append(vars, "GTMGATE_ADMIN_KEY="+adminKey)
+	}
+	if len(vars) == 0 {
+		return ""
+	}
+	return "\nFor the docs' examples and gtmgate admin, in another terminal:\n  export " + strings.Join(vars, "\n  export ") + "\n"
 }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {

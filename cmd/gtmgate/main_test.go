@@ -151,3 +151,35 @@ func TestServeCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestExports: the start-up output sets the docs' variables for what this
+// start knows, in a form a shell takes as it is.
+func TestExports(t *testing.T) {
+	all := map[string]string{"site": "127.0.0.1:8080", "gateway": "127.0.0.1:8081", "docs": "127.0.0.1:8082"}
+	for _, tc := range []struct {
+		name            string
+		addrs           map[string]string
+		token, adminKey string
+		want            []string
+	}{
+		{"first demo start", all, "demo_0a1b", "gtmadm_Rg-Y_J", []string{
+			"GTMGATE_GATEWAY_URL=http://127.0.0.1:8081", "GTMGATE_SITE_URL=http://127.0.0.1:8080", "GTMGATE_DOCS_URL=http://127.0.0.1:8082",
+			"GTMGATE_TOKEN=demo_0a1b", "GTMGATE_ADMIN_KEY=gtmadm_Rg-Y_J"}},
+		{"later start, no demo", all, "", "", []string{
+			"GTMGATE_GATEWAY_URL=http://127.0.0.1:8081", "GTMGATE_SITE_URL=http://127.0.0.1:8080", "GTMGATE_DOCS_URL=http://127.0.0.1:8082"}},
+		{"gateway off", map[string]string{"site": "127.0.0.1:8080"}, "demo_0a1b", "gtmadm_x", []string{"GTMGATE_SITE_URL=http://127.0.0.1:8080"}},
+		{"nothing known", nil, "", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, line := range strings.Split(exports(tc.addrs, tc.token, tc.adminKey), "\n") {
+				if v, ok := strings.CutPrefix(line, "  export "); ok {
+					got = append(got, v)
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("exports %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
