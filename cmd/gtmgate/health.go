@@ -19,7 +19,7 @@ func healthCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("health", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	def := defaultHealthURL(os.Getenv)
-	url := fs.String("gateway-url", def, "base URL of the gateway, as gtmgate admin names it (default from GTMGATE_HEALTH_URL, GTMGATE_GATEWAY_ADDR)")
+	url := fs.String("gateway-url", def, "base URL of the gateway, as gtmgate admin names it (default from GTMGATE_HEALTH_URL, GTMGATE_GATEWAY_URL, GTMGATE_GATEWAY_ADDR)")
 	fs.StringVar(url, "url", def, "the same as --gateway-url (its earlier name)")
 	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for the answer")
 	live := fs.Bool("live", false, "ask /health/live (the process answers) instead of /health/ready (it can serve calls)")
@@ -52,11 +52,15 @@ func healthCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// defaultHealthURL is GTMGATE_HEALTH_URL, else the gateway listener's
-// address on loopback (a wildcard bind such as 0.0.0.0:8081 is reached there).
+// defaultHealthURL is GTMGATE_HEALTH_URL, else GTMGATE_GATEWAY_URL (the
+// name the admin CLI and the docs' examples use), else the gateway
+// listener's address on loopback (a wildcard bind such as 0.0.0.0:8081 is
+// reached there).
 func defaultHealthURL(getenv func(string) string) string {
-	if u := getenv("GTMGATE_HEALTH_URL"); u != "" {
-		return u
+	for _, k := range []string{"GTMGATE_HEALTH_URL", "GTMGATE_GATEWAY_URL"} {
+		if u := getenv(k); u != "" {
+			return u
+		}
 	}
 	addr := getenv("GTMGATE_GATEWAY_ADDR")
 	if addr == "" {

@@ -67,6 +67,8 @@ func TestDefaultHealthURL(t *testing.T) {
 		{map[string]string{"GTMGATE_GATEWAY_ADDR": "[::]:9000"}, "http://127.0.0.1:9000"},
 		{map[string]string{"GTMGATE_GATEWAY_ADDR": "10.0.0.5:9000"}, "http://10.0.0.5:9000"},
 		{map[string]string{"GTMGATE_HEALTH_URL": "https://gw.example", "GTMGATE_GATEWAY_ADDR": ":1"}, "https://gw.example"},
+		{map[string]string{"GTMGATE_GATEWAY_URL": "http://127.0.0.1:9001", "GTMGATE_GATEWAY_ADDR": ":1"}, "http://127.0.0.1:9001"},
+		{map[string]string{"GTMGATE_HEALTH_URL": "https://gw.example", "GTMGATE_GATEWAY_URL": "http://x"}, "https://gw.example"},
 	} {
 		if got := defaultHealthURL(func(k string) string { return tc.env[k] }); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.env, got, tc.want)
