@@ -26,6 +26,7 @@ type Store interface {
 	RetentionStore
 	ConsoleStore
 	CredentialStore
+	ConnectStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

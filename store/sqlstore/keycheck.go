@@ -90,7 +90,9 @@ func (s *Store) anySealedSecret(ctx context.Context) (string, error) {
 	err := s.write.QueryRowContext(ctx, `SELECT v FROM (
 		SELECT access_token AS v FROM provider_tokens
 		UNION ALL SELECT client_secret FROM provider_oauth
-		UNION ALL SELECT refresh_token FROM provider_oauth) AS sealed
+		UNION ALL SELECT refresh_token FROM provider_oauth
+		UNION ALL SELECT client_secret FROM oauth_apps
+		UNION ALL SELECT secret FROM connect_links) AS sealed
 		WHERE v <> '' LIMIT 1`).Scan(&v)
 	return v, err
 }

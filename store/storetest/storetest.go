@@ -81,6 +81,9 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ProviderTokenList", testProviderTokenList},
 		{"OAuthGrants", testOAuthGrants},
 		{"RequestFilters", testRequestFilters},
+		{"OAuthApps", testOAuthApps},
+		{"ConnectLinks", testConnectLinks},
+		{"ConnectLinkConcurrent", testConnectLinkConcurrent},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
