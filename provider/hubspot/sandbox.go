@@ -9,6 +9,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/apispec"
+	"github.com/gtmgate/gtmgate/provider/oauthsandbox"
 )
 
 // SandboxToken is the access token the sandbox accepts.
@@ -58,6 +59,10 @@ type Sandbox struct {
 	now       func() time.Time
 	mux       *http.ServeMux
 	scopes    []string // granted to SandboxToken (GrantScopes); nil: sandboxScopes
+	// auth is the authorization server (sandbox_authorize.go), whose
+	// tokens the CRM accepts too; clientSecret is its app's secret.
+	auth         *oauthsandbox.Server
+	clientSecret string
 	// Spec checks the traffic of the paths HubSpot's spec describes
 	// (specChecked) against it.
 	Spec *apispec.Enforcer
@@ -87,6 +92,8 @@ func NewSandboxHandler() *Sandbox {
 		onceSeen:  map[string]bool{},
 		now:       time.Now,
 	}
+	s.clientSecret = oauthsandbox.NewSecret()
+	s.auth = newAuthServer(s.clientSecret)
 	for name, t := range s.types {
 		s.records[name] = &recordSet{byID: map[string]*record{}}
 		s.nextID[name] = t.idBase
@@ -170,7 +177,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveOAuth(w, r)
 		return
 	}
-	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
+	if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); !ok || !s.accepts(token) {
 		s.writeError(w, http.StatusUnauthorized, "INVALID_AUTHENTICATION",
 			"Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview")
 		return

@@ -1,0 +1,121 @@
+package hubspot
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gtmgate/gtmgate/provider/oauthsandbox"
+)
+
+// SandboxClientID is the OAuth app the sandbox's authorization server
+// knows; its secret is generated per sandbox (OAuthClient).
+const SandboxClientID = "gtmgate-demo-hubspot"
+
+// HubSpot's OAuth facts the authorization server follows
+// (developers.hubspot.com/docs/api-reference/legacy/authentication/oauth-tokens/v1/guide
+// and .../auth-oauth-v3/guide, read 2026-11; NangoHQ/nango
+// packages/providers/providers.yaml at a8c8984d3bb83e1ade9f5cc8678953f3d67c0c22
+// agrees on both URLs):
+//   - install URL https://app.hubspot.com/oauth/authorize?client_id&scope&redirect_uri&state,
+//     scopes space-separated, optional_scope; the redirect carries code and state;
+//   - POST https://api.hubapi.com/oauth/v1/token, a form with grant_type
+//     (authorization_code or refresh_token), client_id, client_secret,
+//     redirect_uri, code, code_verifier (PKCE): the credentials travel in the
+//     body only;
+//   - the answer {"token_type":"bearer","refresh_token","access_token","expires_in":1800};
+//     access tokens live 30 minutes, the refresh token does not rotate;
+//   - failures are HubSpot's own body with a status such as BAD_AUTH_CODE or
+//     BAD_REFRESH_TOKEN and no "error" field.
+//
+// HubSpot does not document what a declined install sends back; the sandbox
+// redirects with RFC 6749 §4.1.2.1's error=access_denied.
+const hubspotAccessTTL = 30 * time.Minute
+
+func newAuthServer(secret string) *oauthsandbox.Server {
+	return oauthsandbox.New(oauthsandbox.Options{
+		Name: "HubSpot", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "hs-sandbox-",
+		AccessTTL: hubspotAccessTTL, Refresh: func(url.Values) bool { return true },
+		Denial: url.Values{"error": {"access_denied"}, "error_description": {"The user declined to install the app"}},
+	})
+}
+
+// OAuthClient returns the client id and secret of the app the sandbox's
+// authorization server knows.
+func (s *Sandbox) OAuthClient() (id, secret string) { return SandboxClientID, s.clientSecret }
+
+// accepts reports whether token may call the CRM: the seeded SandboxToken
+// or an unexpired token the authorization server issued.
+func (s *Sandbox) accepts(token string) bool {
+	if token == SandboxToken {
+		return true
+	}
+	_, ok := s.auth.Lookup(token)
+	return ok
+}
+
+// serveAuthorize answers the install page (GET /oauth/authorize, the path
+// of app.hubspot.com) and its form (POST).
+func (s *Sandbox) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+		s.auth.Authorize(w, r)
+	case http.MethodPost:
+		s.auth.Decide(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// serveToken answers POST /oauth/v1/token.
+func (s *Sandbox) serveToken(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		s.writeError(w, http.StatusMethodNotAllowed, "BAD_REQUEST", "Method Not Allowed")
+		return
+	}
+	tr, e := oauthsandbox.ReadTokenRequest(w, r)
+	if e == nil && tr.Form.Get("client_secret") == "" {
+		// HubSpot takes the credentials in the body only.
+		e = &oauthsandbox.Error{Code: "invalid_client"}
+	}
+	var iss oauthsandbox.Issued
+	if e == nil {
+		switch tr.GrantType {
+		case "authorization_code":
+			iss, e = s.auth.ExchangeCode(tr)
+		case "refresh_token":
+			iss, e = s.auth.RefreshToken(tr)
+		default:
+			e = &oauthsandbox.Error{Code: "unsupported_grant_type"}
+		}
+	}
+	if e != nil {
+		status, message := hubspotOAuthError(e, tr.GrantType)
+		w.Header().Set("Cache-Control", "no-store")
+		s.writeJSON(w, http.StatusBadRequest, hsError{Status: status, Message: message, CorrelationID: s.correlationID()})
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.writeJSON(w, http.StatusOK, map[string]any{"token_type": "bearer", "refresh_token": iss.RefreshToken,
+		"access_token": iss.AccessToken, "expires_in": iss.ExpiresIn})
+}
+
+// hubspotOAuthError names an OAuth failure the way HubSpot's token endpoint does.
+func hubspotOAuthError(e *oauthsandbox.Error, grant string) (status, message string) {
+	switch {
+	case e.Code == "invalid_client":
+		return "BAD_CLIENT_ID", "missing or invalid client_id or client_secret"
+	case e.Code == "unsupported_grant_type":
+		return "BAD_GRANT_TYPE", "grant_type must be authorization_code or refresh_token"
+	case grant == "refresh_token":
+		return "BAD_REFRESH_TOKEN", "missing or unknown refresh token"
+	case strings.Contains(e.Description, "redirect_uri"):
+		return "BAD_REDIRECT_URI", "redirect_uri does not match the one used to get the code"
+	case strings.Contains(e.Description, "code_verifier"):
+		return "BAD_AUTH_CODE", "code_verifier does not match the code_challenge"
+	default:
+		return "BAD_AUTH_CODE", "missing or unknown auth code"
+	}
+}
