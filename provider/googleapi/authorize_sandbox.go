@@ -1,0 +1,183 @@
+package googleapi
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gtmgate/gtmgate/provider/oauthsandbox"
+)
+
+// Upstream keys of Google's OAuth hosts besides TokenInfoProvider
+// (oauth2.googleapis.com, which also serves the token endpoint): the
+// consent page's host and the OpenID Connect userinfo host. The sandbox
+// serves all three from TokenInfoSandbox.
+const (
+	AccountsProvider = "google_accounts"
+	OpenIDProvider   = "google_openid"
+)
+
+// The real bases of those hosts.
+const (
+	AccountsBaseURL = "https://accounts.google.com"
+	OpenIDBaseURL   = "https://openidconnect.googleapis.com"
+)
+
+// SandboxClientID is the OAuth client the sandbox's authorization server
+// knows; its secret is generated per sandbox (OAuthClient).
+const SandboxClientID = "gtmgate-demo-google"
+
+// SandboxEmail is the Google account the sandbox's grants belong to: the
+// demo's Gmail and Calendar owner.
+const SandboxEmail = "alex@ledgerly.example"
+
+// Google's OAuth 2.0 for web server applications, as the sandbox follows it
+// (developers.google.com/identity/protocols/oauth2/web-server, read
+// 2026-11; NangoHQ/nango packages/providers/providers.yaml at
+// a8c8984d3bb83e1ade9f5cc8678953f3d67c0c22 agrees on both URLs):
+//   - GET https://accounts.google.com/o/oauth2/v2/auth with client_id,
+//     redirect_uri, response_type=code, scope (space-separated), state,
+//     access_type (online or offline), include_granted_scopes, prompt,
+//     login_hint, code_challenge and code_challenge_method (the sandbox takes
+//     S256 only; Google also takes plain); the redirect carries code and
+//     state, a refusal error=access_denied and state;
+//   - an unknown client or unregistered redirect URI gets Google's error
+//     page (invalid_client, redirect_uri_mismatch), never a redirect;
+//   - POST https://oauth2.googleapis.com/token, a form with client_id,
+//     client_secret (or HTTP Basic), code, code_verifier, grant_type,
+//     redirect_uri; the answer {"access_token","expires_in":3599,
+//     "refresh_token","scope","token_type":"Bearer"}, the refresh token only
+//     when access_type=offline; refreshing answers without a new refresh
+//     token (Google does not rotate it);
+//   - failures {"error":"invalid_grant","error_description":"Bad Request"}
+//     (400), invalid_client with 401;
+//   - the OpenID userinfo endpoint https://openidconnect.googleapis.com/v1/userinfo
+//     answers sub, and email with email_verified when the grant has the
+//     email scope (accounts.google.com/.well-known/openid-configuration).
+const googleAccessTTL = 3599 * time.Second
+
+func newGoogleAuth(secret string) *oauthsandbox.Server {
+	return oauthsandbox.New(oauthsandbox.Options{
+		Name: "Google", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "ya29.sandbox-",
+		AccessTTL: googleAccessTTL, Refresh: func(p url.Values) bool { return p.Get("access_type") == "offline" },
+		Denial: url.Values{"error": {"access_denied"}},
+	})
+}
+
+// OAuthClient returns the client id and secret of the app the sandbox's
+// authorization server knows.
+func (s *TokenInfoSandbox) OAuthClient() (id, secret string) { return SandboxClientID, s.clientSecret }
+
+// Issued reports whether token is an unexpired access token the
+// authorization server issued, and its scopes.
+func (s *TokenInfoSandbox) Issued(token string) ([]string, bool) {
+	g, ok := s.auth.Lookup(token)
+	return g.Scopes, ok
+}
+
+// Accepting returns h, a Google product sandbox that accepts only seeded,
+// behind a front door that also lets through the access tokens this
+// authorization server issued: one Google grant reaches every Google
+// product, as a real one does. It presents such a token to h as seeded,
+// so h's own checks (faults, spec) still run.
+func (s *TokenInfoSandbox) Accepting(seeded string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && token != seeded {
+			if _, issued := s.auth.Lookup(token); issued {
+				r = r.Clone(r.Context())
+				r.Header.Set("Authorization", "Bearer "+seeded)
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// serveAuthorize answers the consent page (GET /o/oauth2/v2/auth) and its form.
+func (s *TokenInfoSandbox) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+		s.auth.Authorize(w, r)
+	case http.MethodPost:
+		s.auth.Decide(w, r)
+	default:
+		WriteError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+	}
+}
+
+// serveToken answers POST /token.
+func (s *TokenInfoSandbox) serveToken(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		WriteError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+		return
+	}
+	tr, e := oauthsandbox.ReadTokenRequest(w, r)
+	var iss oauthsandbox.Issued
+	if e == nil {
+		switch tr.GrantType {
+		case "authorization_code":
+			iss, e = s.auth.ExchangeCode(tr)
+		case "refresh_token":
+			iss, e = s.auth.RefreshToken(tr)
+			iss.RefreshToken = "" // Google answers a refresh without one
+		case "":
+			e = &oauthsandbox.Error{Code: "unsupported_grant_type", Description: "Invalid grant_type: "}
+		default:
+			e = &oauthsandbox.Error{Code: "unsupported_grant_type", Description: "Invalid grant_type: " + tr.GrantType}
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if e != nil {
+		status, desc := http.StatusBadRequest, "Bad Request"
+		switch e.Code {
+		case "invalid_client":
+			status, desc = http.StatusUnauthorized, "Unauthorized"
+		case "unsupported_grant_type", "invalid_request":
+			desc = e.Description
+		}
+		WriteJSON(w, status, map[string]string{"error": e.Code, "error_description": desc})
+		return
+	}
+	body := map[string]any{"access_token": iss.AccessToken, "expires_in": iss.ExpiresIn,
+		"scope": strings.Join(iss.Grant.Scopes, " "), "token_type": "Bearer"}
+	if iss.RefreshToken != "" {
+		body["refresh_token"] = iss.RefreshToken
+	}
+	WriteJSON(w, http.StatusOK, body)
+}
+
+// serveUserinfo answers GET /v1/userinfo, OpenID Connect's userinfo.
+func (s *TokenInfoSandbox) serveUserinfo(w http.ResponseWriter, r *http.Request) {
+	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	g, ok := s.auth.Lookup(token)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_request", "error_description": "Invalid Credentials"})
+		return
+	}
+	body := map[string]any{"sub": "104523187654321098765"}
+	if slices.Contains(g.Scopes, "email") || slices.Contains(g.Scopes, "https://www.googleapis.com/auth/userinfo.email") {
+		body["email"], body["email_verified"] = SandboxEmail, true
+	}
+	WriteJSON(w, http.StatusOK, body)
+}
+
+// issuedInfo is tokeninfo's answer for an issued token.
+func (s *TokenInfoSandbox) issuedInfo(token string) (map[string]string, bool) {
+	g, ok := s.auth.Lookup(token)
+	if !ok {
+		return nil, false
+	}
+	access := "online"
+	if g.Params.Get("access_type") == "offline" {
+		access = "offline"
+	}
+	info := map[string]string{"azp": g.ClientID, "aud": g.ClientID, "sub": "104523187654321098765",
+		"scope": strings.Join(g.Scopes, " "), "expires_in": strconv.Itoa(max(0, int(time.Until(g.Expires)/time.Second))), "access_type": access}
+	if slices.Contains(g.Scopes, "email") || slices.Contains(g.Scopes, "https://www.googleapis.com/auth/userinfo.email") {
+		info["email"], info["email_verified"] = SandboxEmail, "true"
+	}
+	return info, true
+}

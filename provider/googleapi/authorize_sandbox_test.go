@@ -1,0 +1,160 @@
+package googleapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/gtmgate/gtmgate/provider/gmail"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
+	"github.com/gtmgate/gtmgate/provider/oauthsandbox/consenttest"
+)
+
+const googleRedirect = "https://gw.example/connect/callback"
+
+func googleAuthorizeURL(mod func(url.Values)) string {
+	q := url.Values{"client_id": {googleapi.SandboxClientID}, "redirect_uri": {googleRedirect}, "state": {"s1"},
+		"response_type": {"code"}, "access_type": {"offline"}, "include_granted_scopes": {"true"}, "prompt": {"consent"},
+		"scope": {"openid email https://www.googleapis.com/auth/gmail.readonly <b>x</b>"},
+		"code_challenge": {consenttest.Challenge(consenttest.Verifier)}, "code_challenge_method": {"S256"}}
+	if mod != nil {
+		mod(q)
+	}
+	return "/o/oauth2/v2/auth?" + q.Encode()
+}
+
+func googleToken(t *testing.T, h http.Handler, form url.Values) (int, map[string]any) {
+	t.Helper()
+	w := consenttest.Post(t, h, "/token", form)
+	var out map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
+		t.Fatalf("token answer %d %s", w.Code, w.Body)
+	}
+	return w.Code, out
+}
+
+func TestGoogleSandboxConsent(t *testing.T) {
+	t.Parallel()
+	s := googleapi.NewTokenInfoSandbox()
+	_, secret := s.OAuthClient()
+	body := consenttest.Page(t, s, googleAuthorizeURL(nil)).Body.String()
+	for _, want := range []string{"Google sandbox — consent", googleapi.SandboxClientID, "&lt;b&gt;x&lt;/b&gt;", "gmail.readonly"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("consent page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "<b>x") || strings.Contains(body, secret) {
+		t.Error("consent page shows unescaped input or the secret")
+	}
+	for name, mod := range map[string]func(url.Values){
+		"unknown client": func(q url.Values) { q.Set("client_id", "1-x.apps.googleusercontent.com") },
+		"no redirect":    func(q url.Values) { q.Del("redirect_uri") },
+		"not absolute":   func(q url.Values) { q.Set("redirect_uri", "gw.example/cb") },
+	} {
+		if w := consenttest.Page(t, s, googleAuthorizeURL(mod)); w.Code != 400 || w.Header().Get("Location") != "" {
+			t.Errorf("%s: %d %q, want an error page", name, w.Code, w.Header().Get("Location"))
+		}
+	}
+	deny := consenttest.Decide(t, s, googleAuthorizeURL(nil), false).Query()
+	if deny.Get("error") != "access_denied" || deny.Get("state") != "s1" || deny.Has("code") {
+		t.Errorf("deny: %v", deny)
+	}
+}
+
+func TestGoogleSandboxTokens(t *testing.T) {
+	t.Parallel()
+	s := googleapi.NewTokenInfoSandbox()
+	id, secret := s.OAuthClient()
+	code := consenttest.Decide(t, s, googleAuthorizeURL(nil), true).Query().Get("code")
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {googleRedirect},
+		"code_verifier": {consenttest.Verifier}}
+	// client_secret_basic.
+	r := httptest.NewRequest("POST", "/token", strings.NewReader(form.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.SetBasicAuth(url.QueryEscape(id), url.QueryEscape(secret))
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	var tok map[string]any
+	_ = json.Unmarshal(w.Body.Bytes(), &tok)
+	if w.Code != 200 || tok["token_type"] != "Bearer" || tok["expires_in"] != float64(3599) || tok["refresh_token"] == nil {
+		t.Fatalf("exchange: %d %s", w.Code, w.Body)
+	}
+	form.Set("client_id", id)
+	form.Set("client_secret", secret)
+	if status, replay := googleToken(t, s, form); status != 400 || replay["error"] != "invalid_grant" {
+		t.Errorf("replay: %d %v", status, replay)
+	}
+
+	access := tok["access_token"].(string)
+	info := consenttest.Page(t, s, "/tokeninfo?access_token="+url.QueryEscape(access))
+	if !strings.Contains(info.Body.String(), "gmail.readonly") || !strings.Contains(info.Body.String(), googleapi.SandboxEmail) {
+		t.Errorf("tokeninfo: %d %s", info.Code, info.Body)
+	}
+	r = httptest.NewRequest("GET", "/v1/userinfo", nil)
+	r.Header.Set("Authorization", "Bearer "+access)
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	var who struct {
+		Email    string `json:"email"`
+		Verified bool   `json:"email_verified"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &who); err != nil || w.Code != 200 || who.Email != googleapi.SandboxEmail || !who.Verified {
+		t.Errorf("userinfo: %d %s", w.Code, w.Body)
+	}
+
+	// The issued token reaches a Google product sandbox through Accepting.
+	sb := gmail.NewSandbox()
+	h := s.Accepting(sb.Token, sb.Handler)
+	r = httptest.NewRequest("GET", "/gmail/v1/users/me/messages?maxResults=1", nil)
+	r.Header.Set("Authorization", "Bearer "+access)
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 200 {
+		t.Errorf("gmail with the issued token: %d %s", w.Code, w.Body)
+	}
+	r.Header.Set("Authorization", "Bearer ya29.unknown")
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 401 {
+		t.Errorf("gmail with an unknown token: %d", w.Code)
+	}
+
+	// Refresh: a new access token and no new refresh token.
+	status, again := googleToken(t, s, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)},
+		"client_id": {id}, "client_secret": {secret}})
+	if status != 200 || again["refresh_token"] != nil || again["access_token"] == access {
+		t.Errorf("refresh: %d %v", status, again)
+	}
+	status, bad := googleToken(t, s, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"nope"}, "client_id": {id}, "client_secret": {"x"}})
+	if status != 401 || bad["error"] != "invalid_client" {
+		t.Errorf("wrong secret: %d %v", status, bad)
+	}
+}
+
+func TestGoogleSandboxCodeChecks(t *testing.T) {
+	t.Parallel()
+	s := googleapi.NewTokenInfoSandbox()
+	id, secret := s.OAuthClient()
+	for name, mod := range map[string]func(url.Values){
+		"wrong verifier": func(f url.Values) { f.Set("code_verifier", strings.Repeat("v", 64)) },
+		"other redirect": func(f url.Values) { f.Set("redirect_uri", "https://gw.example/other") },
+	} {
+		code := consenttest.Decide(t, s, googleAuthorizeURL(nil), true).Query().Get("code")
+		form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {googleRedirect},
+			"code_verifier": {consenttest.Verifier}, "client_id": {id}, "client_secret": {secret}}
+		mod(form)
+		if status, out := googleToken(t, s, form); status != 400 || out["error"] != "invalid_grant" {
+			t.Errorf("%s: %d %v", name, status, out)
+		}
+	}
+	// Online access: no refresh token.
+	code := consenttest.Decide(t, s, googleAuthorizeURL(func(q url.Values) { q.Set("access_type", "online") }), true).Query().Get("code")
+	_, tok := googleToken(t, s, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {googleRedirect},
+		"code_verifier": {consenttest.Verifier}, "client_id": {id}, "client_secret": {secret}})
+	if tok["access_token"] == nil || tok["refresh_token"] != nil {
+		t.Errorf("online access: %v", tok)
+	}
+}
