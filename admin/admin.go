@@ -229,6 +229,10 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 	return b.body.Write(p)
 }
 
+// SetAuditDetail attaches a short secret-free note to the audit entry of
+// the admin call w answers; routes mounted through Options.Extra use it.
+func SetAuditDetail(w http.ResponseWriter, detail string) { setAuditDetail(w, detail) }
+
 // setAuditDetail attaches a short secret-free note to the call's audit entry.
 func setAuditDetail(w http.ResponseWriter, detail string) {
 	if b, ok := w.(*bufferedResponse); ok {

@@ -18,6 +18,7 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/mcpgateway"
 	"github.com/gtmgate/gtmgate/oauth"
+	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/openapi"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
@@ -159,7 +160,8 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: adminGuard, BillingChanged: a.meter.PlanChanged, UsageEventsKept: a.cfg.Retention.UsageEvents,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, CredentialsRevoked: a.credentialsRevoked, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
-			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck},
+			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck,
+			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,

@@ -16,6 +16,7 @@ import (
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/oauth"
+	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/providercheck"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/refresh"
@@ -351,6 +352,22 @@ func adminOperations() []operation {
 		adm("POST /admin/seed-oauth", "seedOAuth", "Configure refresh of a provider account's access token",
 			jsonBody(requestOf[refresh.SeedRecord]("tenant_id", "provider", "account_id", "client_id", "token_endpoint", "refresh_token")),
 			jsonOK(200, responseOf[refresh.SeedResult](), withNotFound...)),
+		adm("GET /admin/oauth-apps", "listOAuthApps", "The OAuth apps connect links use, gateway-wide and per tenant (never their secrets), and the redirect URI to register",
+			nil, jsonOK(200, responseOf[oauthapps.List](), adminErrors...)),
+		adm("PUT /admin/oauth-apps/{provider}", "putOAuthApp", "Create (201) or replace (200) the gateway-wide OAuth app of google, hubspot, meta or linkedin; "+
+			"the client secret is sealed, and kept when a replace leaves it out", jsonBody(requestOf[oauthapps.Body]("client_id")),
+			withStatus(jsonOK(200, responseOf[oauthapps.Saved](), adminErrors...), 201, jsonContent(responseOf[oauthapps.Saved]()))),
+		adm("GET /admin/oauth-apps/{provider}", "getOAuthApp", "The gateway-wide OAuth app of a provider", nil,
+			jsonOK(200, responseOf[oauthapps.Saved](), withNotFound...)),
+		adm("DELETE /admin/oauth-apps/{provider}", "deleteOAuthApp", "Delete the gateway-wide OAuth app of a provider", nil,
+			jsonOK(200, responseOf[oauthapps.Saved](), withNotFound...)),
+		adm("PUT /admin/tenants/{tenant_id}/oauth-apps/{provider}", "putTenantOAuthApp", "Create (201) or replace (200) a tenant's own OAuth app, used instead of the gateway-wide one",
+			jsonBody(requestOf[oauthapps.Body]("client_id")),
+			withStatus(jsonOK(200, responseOf[oauthapps.Saved](), withNotFound...), 201, jsonContent(responseOf[oauthapps.Saved]()))),
+		adm("GET /admin/tenants/{tenant_id}/oauth-apps/{provider}", "getTenantOAuthApp", "A tenant's own OAuth app of a provider", nil,
+			jsonOK(200, responseOf[oauthapps.Saved](), withNotFound...)),
+		adm("DELETE /admin/tenants/{tenant_id}/oauth-apps/{provider}", "deleteTenantOAuthApp", "Delete a tenant's own OAuth app (the tenant then uses the gateway-wide one)", nil,
+			jsonOK(200, responseOf[oauthapps.Saved](), withNotFound...)),
 		adm("GET /admin/jobs", "listJobs", "Background jobs (River), newest first", nil,
 			jsonOK(200, jobList, adminErrors...),
 			queryParam("state", "Comma-separated River states: available, cancelled, completed, discarded, pending, retryable, running, scheduled.", str),

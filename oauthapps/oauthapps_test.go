@@ -1,0 +1,234 @@
+package oauthapps_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/oauthapps"
+	"github.com/gtmgate/gtmgate/store/storetest"
+)
+
+const adminKey = "oauthapps-test-admin-key-0123456789"
+
+// recorder keeps the admin API's audit entries.
+type recorder struct {
+	mu      sync.Mutex
+	entries []gtmgate.AuditEntry
+}
+
+func (r *recorder) Record(_ context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.entries = append(r.entries, a)
+	return nil
+}
+func (r *recorder) Flush(context.Context) error { return nil }
+func (r *recorder) Check() error                { return nil }
+
+func (r *recorder) last() gtmgate.AuditEntry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.entries[len(r.entries)-1]
+}
+
+type env struct {
+	t     *testing.T
+	url   string
+	audit *recorder
+	store gtmgate.Store
+}
+
+// start serves the real admin API, these routes mounted, over a SQLite
+// store holding tenant acme.
+func start(t *testing.T, maxBody int64) *env {
+	t.Helper()
+	st := storetest.TenantWithToken(t)
+	rec := &recorder{}
+	sum := sha256.Sum256([]byte(adminKey))
+	apps := oauthapps.New(oauthapps.Options{Store: st, GatewayURL: "https://gw.example.com/", MaxBodyBytes: maxBody})
+	api := admin.New(admin.Options{Store: st, Recorder: rec, KeyHash: hex.EncodeToString(sum[:]),
+		Extra: []func(gtmgate.Router){apps.Mount}})
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	return &env{t: t, url: srv.URL, audit: rec, store: st}
+}
+
+type answer struct {
+	status int
+	body   string
+}
+
+func (e *env) do(method, path, body string) answer {
+	e.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.url+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("X-Admin-Key", adminKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, string(b)}
+}
+
+func (a answer) decode(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(a.body), &m); err != nil {
+		t.Fatalf("answer is not a JSON object: %v: %s", err, a.body)
+	}
+	return m
+}
+
+func (a answer) errorCode(t *testing.T) string {
+	t.Helper()
+	e, _ := a.decode(t)["error"].(map[string]any)
+	code, _ := e["code"].(string)
+	return code
+}
+
+const redirect = "https://gw.example.com/connect/callback"
+
+func TestPutGetListDelete(t *testing.T) {
+	t.Parallel()
+	e := start(t, 0)
+
+	list := e.do("GET", "/admin/oauth-apps", "")
+	if list.status != 200 || strings.TrimSpace(list.body) != `{"oauth_apps":[],"redirect_uri":"`+redirect+`"}` {
+		t.Fatalf("empty list: %d %s", list.status, list.body)
+	}
+
+	put := e.do("PUT", "/admin/oauth-apps/google", `{"client_id": "123.apps.googleusercontent.com", "client_secret": "GOCSPX-plain-secret",
+		"extra_scopes": ["openid", "email", "openid"]}`)
+	if put.status != 201 || strings.Contains(put.body, "plain-secret") {
+		t.Fatalf("create: %d %s", put.status, put.body)
+	}
+	app := put.decode(t)["oauth_app"].(map[string]any)
+	if app["client_id"] != "123.apps.googleusercontent.com" || app["has_client_secret"] != true || app["redirect_uri"] != redirect ||
+		app["provider"] != "google" || app["tenant_id"] != nil || put.decode(t)["created"] != true {
+		t.Errorf("created app = %s", put.body)
+	}
+	if got := app["extra_scopes"]; len(got.([]any)) != 2 {
+		t.Errorf("extra scopes = %v, want openid and email once each", got)
+	}
+	if a := e.audit.last(); a.Action != "admin.oauth-apps.put" || a.TenantID != "" ||
+		a.Detail != "google app created, client id 123.apps.googleusercontent.com" || strings.Contains(a.Detail, "secret-") {
+		t.Errorf("audit entry = %+v", a)
+	}
+
+	// A replace without the secret keeps it.
+	put = e.do("PUT", "/admin/oauth-apps/google", `{"client_id": "456.apps.googleusercontent.com"}`)
+	if put.status != 200 || put.decode(t)["created"] != nil {
+		t.Fatalf("replace: %d %s", put.status, put.body)
+	}
+	stored, err := e.store.GetOAuthApp(t.Context(), "", "google")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.ClientSecret != "GOCSPX-plain-secret" || stored.ClientID != "456.apps.googleusercontent.com" || len(stored.ExtraScopes) != 0 {
+		t.Errorf("after a replace without a secret the store holds %+v", stored)
+	}
+	if a := e.audit.last(); !strings.Contains(a.Detail, "secret kept") {
+		t.Errorf("audit detail of a replace keeping the secret = %q", a.Detail)
+	}
+
+	if r := e.do("PUT", "/admin/tenants/acme/oauth-apps/google", `{"client_id": "acme-client", "client_secret": "acme-plain-secret"}`); r.status != 201 {
+		t.Fatalf("tenant app: %d %s", r.status, r.body)
+	}
+	if a := e.audit.last(); a.TenantID != "acme" || a.Action != "admin.tenants.oauth-apps.put" {
+		t.Errorf("tenant app audit entry = %+v", a)
+	}
+	get := e.do("GET", "/admin/tenants/acme/oauth-apps/google", "")
+	if get.status != 200 || !strings.Contains(get.body, `"tenant_id":"acme"`) || !strings.Contains(get.body, `"client_id":"acme-client"`) {
+		t.Errorf("get tenant app: %d %s", get.status, get.body)
+	}
+	list = e.do("GET", "/admin/oauth-apps", "")
+	apps := list.decode(t)["oauth_apps"].([]any)
+	if list.status != 200 || len(apps) != 2 || strings.Contains(list.body, "plain-secret") {
+		t.Fatalf("list: %d %s", list.status, list.body)
+	}
+	if first := apps[0].(map[string]any); first["tenant_id"] != nil || first["client_id"] != "456.apps.googleusercontent.com" {
+		t.Errorf("list starts with %v, want the gateway-wide app", first)
+	}
+
+	del := e.do("DELETE", "/admin/tenants/acme/oauth-apps/google", "")
+	if del.status != 200 || del.decode(t)["deleted"] != true || !strings.Contains(del.body, `"client_id":"acme-client"`) {
+		t.Errorf("delete: %d %s", del.status, del.body)
+	}
+	if r := e.do("GET", "/admin/tenants/acme/oauth-apps/google", ""); r.status != 404 || r.errorCode(t) != "NOT_FOUND" {
+		t.Errorf("get after delete: %d %s", r.status, r.body)
+	}
+	if r := e.do("DELETE", "/admin/tenants/acme/oauth-apps/google", ""); r.status != 404 || r.errorCode(t) != "NOT_FOUND" {
+		t.Errorf("second delete: %d %s", r.status, r.body)
+	}
+	if r := e.do("GET", "/admin/oauth-apps/google", ""); r.status != 200 {
+		t.Errorf("the gateway-wide app after deleting the tenant's: %d %s", r.status, r.body)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	t.Parallel()
+	e := start(t, 1024)
+	for _, tc := range []struct {
+		name, method, path, body string
+		status                   int
+		code, mention            string
+	}{
+		{"unknown provider", "PUT", "/admin/oauth-apps/salesforce", `{"client_id": "c", "client_secret": "s"}`, 400, "VALIDATION_ERROR", "google, hubspot, meta, linkedin"},
+		{"provider tool name", "GET", "/admin/oauth-apps/ga4", "", 400, "VALIDATION_ERROR", "one google app"},
+		{"unknown provider, tenant route", "DELETE", "/admin/tenants/acme/oauth-apps/x", "", 400, "VALIDATION_ERROR", "must be one of"},
+		{"secret required on create", "PUT", "/admin/oauth-apps/hubspot", `{"client_id": "c"}`, 400, "VALIDATION_ERROR", "client_secret is required"},
+		{"client id required", "PUT", "/admin/oauth-apps/hubspot", `{"client_secret": "s"}`, 400, "VALIDATION_ERROR", "client_id is required"},
+		{"secret with a space", "PUT", "/admin/oauth-apps/hubspot", `{"client_id": "c", "client_secret": "two words"}`, 400, "VALIDATION_ERROR", "client_secret must be"},
+		{"bad scope", "PUT", "/admin/oauth-apps/meta", `{"client_id": "c", "client_secret": "s", "extra_scopes": ["ads read"]}`, 400, "VALIDATION_ERROR", "extra_scopes[0]"},
+		{"unknown member", "PUT", "/admin/oauth-apps/meta", `{"client_id": "c", "client_secret": "s", "token_url": "x"}`, 400, "VALIDATION_ERROR", "token_url"},
+		{"too large", "PUT", "/admin/oauth-apps/meta", `{"client_id": "` + strings.Repeat("c", 2000) + `", "client_secret": "s"}`, 413, "PAYLOAD_TOO_LARGE", ""},
+		{"unknown tenant", "PUT", "/admin/tenants/nobody/oauth-apps/google", `{"client_id": "c", "client_secret": "s"}`, 404, "TENANT_NOT_FOUND", "nobody"},
+		{"unknown tenant get", "GET", "/admin/tenants/nobody/oauth-apps/google", "", 404, "TENANT_NOT_FOUND", "nobody"},
+		{"no app", "GET", "/admin/oauth-apps/linkedin", "", 404, "NOT_FOUND", "PUT /admin/oauth-apps/linkedin"},
+		{"no tenant app", "GET", "/admin/tenants/acme/oauth-apps/linkedin", "", 404, "NOT_FOUND", "gateway-wide"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.do(tc.method, tc.path, tc.body)
+			if r.status != tc.status || r.errorCode(t) != tc.code || !strings.Contains(r.body, tc.mention) {
+				t.Errorf("%s %s: %d %s, want %d %s mentioning %q", tc.method, tc.path, r.status, r.body, tc.status, tc.code, tc.mention)
+			}
+			if strings.Contains(r.body, "two words") {
+				t.Errorf("the answer quotes the client secret: %s", r.body)
+			}
+		})
+	}
+	if apps, err := e.store.ListOAuthApps(t.Context()); err != nil || len(apps) != 0 {
+		t.Errorf("refused calls stored %v (%v)", apps, err)
+	}
+}
+
+func TestRequiresTheAdminKey(t *testing.T) {
+	t.Parallel()
+	e := start(t, 0)
+	resp, err := http.Get(e.url + "/admin/oauth-apps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Errorf("without the admin key: %d, want 401", resp.StatusCode)
+	}
+}
