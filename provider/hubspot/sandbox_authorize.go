@@ -9,6 +9,14 @@ import (
 	"github.com/gtmgate/gtmgate/provider/oauthsandbox"
 )
 
+// AppProvider is the upstream key of app.hubspot.com, the host of the
+// install (consent) page; api.hubapi.com's key, Provider, serves the token
+// endpoint. The sandbox serves both.
+const AppProvider = "hubspot_app"
+
+// AppBaseURL is the real base of AppProvider.
+const AppBaseURL = "https://app.hubspot.com"
+
 // SandboxClientID is the OAuth app the sandbox's authorization server
 // knows; its secret is generated per sandbox (OAuthClient).
 const SandboxClientID = "gtmgate-demo-hubspot"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/apispec"
+	"github.com/gtmgate/gtmgate/provider/oauthsandbox"
 )
 
 // SandboxToken is the access token the sandbox accepts.
@@ -58,6 +59,10 @@ type Sandbox struct {
 	posts    []int
 	requests int
 	granted  []string // permissions of SandboxToken (GrantScopes); nil: adsPermissions
+	// auth is the login dialog's authorization server
+	// (sandbox_authorize.go), whose tokens the API accepts too.
+	auth         *oauthsandbox.Server
+	clientSecret string
 }
 
 // NewSandbox returns the Meta sandbox seeded with two ad accounts of
@@ -71,7 +76,8 @@ func NewSandbox() gtmgate.ProviderSandbox {
 }
 
 func newSandbox(now func() time.Time) *Sandbox {
-	s := &Sandbox{now: now, accounts: map[string]*sbAccount{}}
+	s := &Sandbox{now: now, accounts: map[string]*sbAccount{}, clientSecret: oauthsandbox.NewSecret()}
+	s.auth = newMetaAuth(s.clientSecret, nil)
 	for _, a := range []*sbAccount{seedAccount("1012345678901234", "Northwind Analytics", "USD", 1, 23),
 		seedAccount("2098765432109876", "Northwind Analytics Japan", "JPY", 40, 24)} {
 		s.accounts[a.ID] = a
@@ -117,7 +123,10 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests++
 	s.mu.Unlock()
-	if token(r) != SandboxToken {
+	if s.serveLogin(w, r) {
+		return
+	}
+	if !s.accepts(token(r)) {
 		writeGraphError(w, 401, 190, "Invalid OAuth access token - Cannot parse access token")
 		return
 	}
@@ -132,7 +141,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodGet && r.URL.Path == "/"+version+"/me/permissions" {
-		s.servePermissions(w)
+		s.servePermissions(w, token(r))
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/"+version+"/me/adaccounts" {
+		s.serveAdAccounts(w, r)
 		return
 	}
 	s.Spec.ServeHTTP(w, r)

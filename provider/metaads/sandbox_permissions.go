@@ -24,13 +24,8 @@ func (s *Sandbox) GrantScopes(scopes []string) {
 // the User node's, not the Marketing API's the SDK facts describe, so it is
 // served outside the spec's checks (behind the token and version checks,
 // which Graph makes first).
-func (s *Sandbox) servePermissions(w http.ResponseWriter) {
-	s.mu.Lock()
-	granted := slices.Clone(s.granted)
-	s.mu.Unlock()
-	if granted == nil {
-		granted = adsPermissions
-	}
+func (s *Sandbox) servePermissions(w http.ResponseWriter, token string) {
+	granted := s.grantedPermissions(token)
 	data := []permission{}
 	for _, p := range granted {
 		data = append(data, permission{Permission: p, Status: "granted"})
