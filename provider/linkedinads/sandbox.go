@@ -48,12 +48,15 @@ type Sandbox struct {
 	accounts map[string]*sbAccount
 	faults   []int
 	requests int
+	// auth is the authorization server (sandbox_authorize.go), whose
+	// tokens the API accepts too.
+	auth *linkedinAuth
 }
 
 // NewSandbox returns the LinkedIn sandbox seeded with two ad accounts of
 // Northwind Analytics, a fictional B2B SaaS advertiser.
 func NewSandbox() gtmgate.ProviderSandbox {
-	s := &Sandbox{now: time.Now, accounts: map[string]*sbAccount{}}
+	s := &Sandbox{now: time.Now, accounts: map[string]*sbAccount{}, auth: newLinkedInAuth()}
 	for _, a := range []*sbAccount{seedAccount("508123456", "Northwind Analytics", "USD", 1), seedAccount("508987654", "Northwind Analytics EU", "EUR", 0.5)} {
 		s.accounts[a.ID] = a
 	}
@@ -85,7 +88,10 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests++
 	s.mu.Unlock()
-	if r.Header.Get("Authorization") != "Bearer "+SandboxToken {
+	if s.serveOAuth(w, r) {
+		return
+	}
+	if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); !ok || !s.accepts(token) {
 		writeError(w, 401, "INVALID_ACCESS_TOKEN", "Invalid access token")
 		return
 	}
@@ -99,6 +105,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Header.Get("X-Restli-Protocol-Version") != "2.0.0" {
 		writeError(w, 400, "ILLEGAL_ARGUMENT", "Rest.li protocol version 2.0.0 is required (X-Restli-Protocol-Version)")
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/rest/adAccounts" && r.URL.Query().Get("q") == "search" {
+		// Discovery for connect links; outside the spec's transcribed operations.
+		s.serveAdAccountSearch(w)
 		return
 	}
 	s.Spec.ServeHTTP(w, r)
