@@ -64,6 +64,15 @@ commands:
   feedback resolve FEEDBACK_ID
   usage TENANT [--from DAY] [--to DAY] [--period YYYY-MM]
   providers check [--tenant T]       one harmless read per provider account (also: gtmgate providers check)
+  oauth-apps list                    the OAuth apps connect links use, and the redirect URI
+  oauth-apps get PROVIDER [--tenant T]
+  oauth-apps put PROVIDER --client-id ID [--client-secret-file FILE]
+                 [--extra-scopes "S1 S2"] [--tenant T]
+                                     PROVIDER: google, hubspot, meta or linkedin. The secret
+                                     is read from FILE ("-": stdin), never from a flag, which
+                                     would stay in the shell's history and the process list;
+                                     without it, a replace keeps the stored secret
+  oauth-apps delete PROVIDER [--tenant T]
 
 exit codes: 0 done; 1 the gateway refused the request (not found, invalid,
 conflict); 2 usage error, or a FILE that cannot be read; 3 no admin key,
@@ -274,6 +283,8 @@ func (inv *invocation) dispatch(args []string) error {
 			return err
 		}
 		return inv.send("POST", "/admin/feedback/"+url.PathEscape(p[0])+"/resolve", map[string]string{"resolved_by": "cli"})
+	case cmd == "oauth-apps":
+		return inv.oauthApps(verb, args[min(2, len(args)):])
 	case cmd == "providers" && verb == "check":
 		return inv.checkProviders(args[2:])
 	case cmd == "usage":

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,13 +21,15 @@ import (
 type cli struct {
 	t   *testing.T
 	env map[string]string
+	// http is the client, when not the default.
+	http *http.Client
 }
 
 func (c cli) run(stdin string, args ...string) (code int, stdout, stderr string) {
 	c.t.Helper()
 	var out, errb bytes.Buffer
 	code = admincli.Run(c.t.Context(), admincli.Options{Args: args, Getenv: func(k string) string { return c.env[k] },
-		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, HTTP: c.http})
 	return code, out.String(), errb.String()
 }
 
