@@ -96,8 +96,12 @@ type App struct {
 	servers   map[string]*http.Server
 	addrs     map[string]string
 	sandboxes []*http.Server
-	serveErr  chan error
-	closeOnce sync.Once
+	// connectBases and demoOAuthApps are the demo's sandbox authorization
+	// servers for connect links (connectdemo.go); empty without --demo.
+	connectBases  map[string]string
+	demoOAuthApps map[string]gtmgate.OAuthApp
+	serveErr      chan error
+	closeOnce     sync.Once
 	// requests is every request's base context; cancelled (cause
 	// gtmgate.ErrShuttingDown) when shutdown runs out of time.
 	requests       context.Context

@@ -54,6 +54,7 @@ func (a *App) buildTokenInfoClient(sandbox *googleapi.TokenInfoSandbox) error {
 		if err != nil {
 			return err
 		}
+		a.noteDemoSandbox(googleapi.TokenInfoProvider, sandbox, url)
 		base = url
 	}
 	if u, ok := a.cfg.Upstreams[googleapi.TokenInfoProvider]; ok {

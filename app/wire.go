@@ -44,10 +44,15 @@ func (a *App) buildTools(ctx context.Context) error {
 		base := p.baseURL
 		if a.cfg.Demo && p.sandbox != nil {
 			sb := p.sandbox()
+			if p.googleScopes {
+				// One Google grant made on the demo's consent page reaches every Google sandbox.
+				sb.Handler = tokenInfo.Accepting(sb.Token, sb.Handler)
+			}
 			url, err := a.startSandbox(sb)
 			if err != nil {
 				return err
 			}
+			a.noteDemoSandbox(p.key, sb.Handler, url)
 			base = url
 			demo = append(demo, sb)
 			if p.googleScopes {

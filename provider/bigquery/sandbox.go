@@ -69,7 +69,7 @@ func NewSandbox() *Sandbox {
 	spec := apispec.Enforce(apispec.MustParse(specFile), mux, func(w http.ResponseWriter, status int, msg string) {
 		googleError(w, status, "invalid", msg)
 	})
-	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(spec), Spec: spec, Token: SandboxToken,
+	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(s.withProjectList(spec)), Spec: spec, Token: SandboxToken,
 		Accounts: []gtmgate.Account{
 			{ID: SandboxProject, Label: "Acme Analytics (GCP project)"},
 			{ID: SandboxEmptyProject, Label: "Acme Staging (empty GCP project)"},

@@ -121,6 +121,10 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"authenticationError", "OAUTH_TOKEN_INVALID", "Oauth token is invalid.")
 		return
 	}
+	if r.Method == http.MethodGet && r.URL.Path == "/"+version+"/customers:listAccessibleCustomers" {
+		s.serveAccessibleCustomers(w)
+		return
+	}
 	s.Spec.ServeHTTP(&sbWriter{ResponseWriter: w, path: r.URL.Path, version: version}, r)
 }
 

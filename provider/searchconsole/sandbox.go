@@ -80,7 +80,7 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux := googleapi.NewMux()
 	mux.HandleFunc("POST /webmasters/v3/sites/{site}/searchAnalytics/query", s.serveQuery)
 	s.Spec = googleapi.Enforce(specFile, mux)
-	s.handler = s.Wrap(s.Spec)
+	s.handler = s.Wrap(s.withSiteList(s.Spec))
 	return s
 }
 

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
+	"github.com/gtmgate/gtmgate/provider/hubspot"
+	"github.com/gtmgate/gtmgate/provider/linkedinads"
+	"github.com/gtmgate/gtmgate/provider/metaads"
+)
+
+// connectHosts maps the upstream key of a sandbox that is also its
+// provider family's authorization server to the family (the Provider of
+// gtmgate.OAuthApp) and to the upstream keys of the provider's OAuth hosts
+// that sandbox serves besides its own: under --demo one sandbox stands for
+// every host of a family (the consent page's, the token endpoint's,
+// userinfo's), each overridable on its own through GTMGATE_UPSTREAM_<KEY>.
+var connectHosts = map[string]struct {
+	family string
+	hosts  []string
+}{
+	googleapi.TokenInfoProvider: {"google", []string{googleapi.AccountsProvider, googleapi.OpenIDProvider}},
+	hubspot.Provider:            {"hubspot", []string{hubspot.AppProvider}},
+	metaads.Provider:            {"meta", []string{metaads.WebProvider}},
+	linkedinads.Provider:        {"linkedin", []string{linkedinads.OAuthProvider}},
+}
+
+// oauthClientSandbox is a sandbox that is also an authorization server
+// with one registered client.
+type oauthClientSandbox interface {
+	OAuthClient() (id, secret string)
+}
+
+// noteDemoSandbox records, under --demo, the base URL a connect flow uses
+// for a started sandbox's upstream key (an override in config.Upstreams
+// wins), and, when the sandbox is its family's authorization server, the
+// base of each of the family's OAuth hosts and the demo OAuth app.
+func (a *App) noteDemoSandbox(key string, h http.Handler, started string) {
+	if a.connectBases == nil {
+		a.connectBases, a.demoOAuthApps = map[string]string{}, map[string]gtmgate.OAuthApp{}
+	}
+	a.connectBases[key] = a.upstreamBase(key, started)
+	c, ok := connectHosts[key]
+	as, isAuth := h.(oauthClientSandbox)
+	if !ok || !isAuth {
+		return
+	}
+	for _, host := range c.hosts {
+		a.connectBases[host] = a.upstreamBase(host, started)
+	}
+	id, secret := as.OAuthClient()
+	now := time.Now().UTC()
+	a.demoOAuthApps[c.family] = gtmgate.OAuthApp{Provider: c.family, ClientID: id, ClientSecret: secret, CreatedAt: now, UpdatedAt: now}
+}
+
+// upstreamBase is config.Upstreams' base for key, else def.
+func (a *App) upstreamBase(key, def string) string {
+	if u, ok := a.cfg.Upstreams[key]; ok {
+		return u
+	}
+	return def
+}
+
+// ConnectBases returns the base URLs, by upstream key, of the demo's
+// sandboxes and of the OAuth hosts their authorization servers stand for
+// (google_accounts, google_oauth, google_openid, hubspot_app, hubspot,
+// meta_web, meta_ads, linkedin_oauth, …); nil without --demo.
+func (a *App) ConnectBases() map[string]string { return a.connectBases }
+
+// DemoOAuthApps returns the OAuth app each sandbox authorization server
+// knows, by connect provider ("google", "hubspot", "meta", "linkedin"),
+// secrets included; nil without --demo.
+func (a *App) DemoOAuthApps() map[string]gtmgate.OAuthApp { return a.demoOAuthApps }
