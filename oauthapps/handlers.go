@@ -37,7 +37,7 @@ func (a *API) get(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	jsonapi.Write(w, http.StatusOK, Saved{App: a.view(app)})
+	jsonapi.Write(w, http.StatusOK, Found{App: a.view(app)})
 }
 
 // put serves PUT …/oauth-apps/{provider}: 201 when it creates the app, 200
@@ -111,7 +111,7 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	admin.SetAuditDetail(w, provider+" app deleted, client id "+app.ClientID)
-	jsonapi.Write(w, http.StatusOK, Saved{App: a.view(app), Deleted: true})
+	jsonapi.Write(w, http.StatusOK, Deleted{App: a.view(app), Deleted: true})
 }
 
 // target reads the route's tenant ("" for the gateway-wide app) and

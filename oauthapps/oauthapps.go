@@ -110,11 +110,21 @@ type List struct {
 	RedirectURI string `json:"redirect_uri"`
 }
 
-// Saved is the answer to PUT and DELETE: the app as stored, or as it was.
+// Found is the answer to GET …/oauth-apps/{provider}.
+type Found struct {
+	App View `json:"oauth_app"`
+}
+
+// Saved is the answer to PUT: the app as stored, and whether it is new.
 type Saved struct {
 	App     View `json:"oauth_app"`
-	Created bool `json:"created,omitempty"`
-	Deleted bool `json:"deleted,omitempty"`
+	Created bool `json:"created"`
+}
+
+// Deleted is the answer to DELETE: the app as it was.
+type Deleted struct {
+	App     View `json:"oauth_app"`
+	Deleted bool `json:"deleted"`
 }
 
 func (a *API) view(app *gtmgate.OAuthApp) View {

@@ -135,7 +135,7 @@ func TestPutGetListDelete(t *testing.T) {
 
 	// A replace without the secret keeps it.
 	put = e.do("PUT", "/admin/oauth-apps/google", `{"client_id": "456.apps.googleusercontent.com"}`)
-	if put.status != 200 || put.decode(t)["created"] != nil {
+	if put.status != 200 || put.decode(t)["created"] != false {
 		t.Fatalf("replace: %d %s", put.status, put.body)
 	}
 	stored, err := e.store.GetOAuthApp(t.Context(), "", "google")
