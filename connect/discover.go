@@ -101,9 +101,11 @@ var finders = map[string]finder{
 	"linkedin_ads":    {what: "LinkedIn ad accounts", find: findLinkedIn},
 }
 
-// Discover lists the accounts g reaches at each of keys (all of p's
-// provider keys when empty), one look-up per product; the returned error
-// is Discovery.Err: the products that failed, the others' accounts kept.
+// Discover lists the accounts g reaches at each of keys, one look-up per
+// product; the returned error is Discovery.Err: the products that failed,
+// the others' accounts kept. keys should be the provider keys the link
+// asked scopes for: a product outside the grant fails its look-up (all of
+// p's keys when empty).
 func (c *Client) Discover(ctx context.Context, p Provider, g *Grant, keys []string) (*Discovery, error) {
 	if g == nil || g.AccessToken == "" {
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "%s: discovery needs the grant's access token", p.Name)

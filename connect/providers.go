@@ -86,20 +86,22 @@ const (
 	LinkedIn = "linkedin"
 )
 
-// Upstream keys of the connect endpoints that no adapter already has.
+// Upstream keys of the connect endpoints that are no adapter's API: the
+// keys the sandboxes' authorization servers stand for under --demo.
 const (
 	// KeyGoogleAccounts is Google's consent page host.
-	KeyGoogleAccounts = "google_accounts"
+	KeyGoogleAccounts = googleapi.AccountsProvider
 	// KeyGoogleOpenID is Google's OpenID Connect userinfo host.
-	KeyGoogleOpenID = "google_openid"
-	// KeyGoogleAnalyticsAdmin is the Google Analytics Admin API (GA4 property discovery).
+	KeyGoogleOpenID = googleapi.OpenIDProvider
+	// KeyGoogleAnalyticsAdmin is the Google Analytics Admin API (GA4
+	// property discovery), which the GA4 sandbox serves.
 	KeyGoogleAnalyticsAdmin = "ga4_admin"
 	// KeyHubSpotApp is HubSpot's consent page host.
-	KeyHubSpotApp = "hubspot_app"
+	KeyHubSpotApp = hubspot.AppProvider
 	// KeyMetaWeb is Facebook's web host, where the login dialog is.
-	KeyMetaWeb = "meta_web"
+	KeyMetaWeb = metaads.WebProvider
 	// KeyLinkedInOAuth is LinkedIn's OAuth host (consent page and token).
-	KeyLinkedInOAuth = "linkedin_oauth"
+	KeyLinkedInOAuth = linkedinads.OAuthProvider
 )
 
 // Default bases of the keys above.
@@ -115,9 +117,12 @@ const (
 // Providers returns the catalogue. The facts and their sources:
 //
 // Google: authorization_endpoint, token_endpoint, userinfo_endpoint and
-// code_challenge_methods_supported ["plain","S256"] of Google's OpenID
-// discovery document (https://accounts.google.com/.well-known/openid-configuration,
-// developers.google.com/identity/openid-connect/openid-connect#discovery);
+// code_challenge_methods_supported ["plain","S256"] and
+// token_endpoint_auth_methods_supported (client_secret_post) of Google's
+// OpenID discovery document (https://accounts.google.com/.well-known/openid-configuration,
+// developers.google.com/identity/openid-connect/openid-connect#discovery;
+// as mirrored in panva/wellknown issuers/google/google.mjs at
+// 5dfc0087c40a96d5ea12e69df04c09a89421a6c3);
 // access_type=offline, prompt=consent and include_granted_scopes from
 // "Using OAuth 2.0 for Web Server Applications"
 // (developers.google.com/identity/protocols/oauth2/web-server); the
