@@ -97,10 +97,9 @@ func TestAuthorizeURL(t *testing.T) {
 	}
 }
 
-// TestChallenge: the challenge computed independently of this package,
-// base64url(sha256(verifier)) without padding, with Python's hashlib.
+// TestChallenge is RFC 7636 appendix B's example.
 func TestChallenge(t *testing.T) {
-	if got := Challenge("dBjftJeZ4CVP-mJ92K27uhbUJU1p1r_wW1gFWFOEjXk"); got != "ngF5GsXcbwljx6u133FFr3Xht9xooA_DuaX_3QwODtc" {
+	if got := Challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"); got != "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" {
 		t.Errorf("Challenge = %s", got)
 	}
 }

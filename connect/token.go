@@ -59,8 +59,9 @@ func (s *seconds) UnmarshalJSON(b []byte) error {
 }
 
 // oauthError is a refusal: RFC 6749 §5.2 {"error": code,
-// "error_description": …}, or the Graph API's {"error": {"type", "code",
-// "message"}} that Meta's token endpoint answers.
+// "error_description": …}, the Graph API's {"error": {"type", "code",
+// "message"}} that Meta's token endpoint answers, or HubSpot's
+// {"status": "BAD_AUTH_CODE", "message": …}.
 type oauthError struct {
 	Code        string
 	Description string
@@ -79,10 +80,13 @@ func parseTokenResponse(status int, body []byte) (*tokenResponse, *oauthError) {
 	var raw struct {
 		Error       json.RawMessage `json:"error"`
 		Description string          `json:"error_description"`
+		// HubSpot's own error body: {"status": "BAD_AUTH_CODE", "message", "correlationId"}.
+		Status  json.RawMessage `json:"status"`
+		Message string          `json:"message"`
 	}
 	_ = json.Unmarshal(body, &raw) // not JSON: no code
 	e := &oauthError{Description: raw.Description}
-	var code string
+	var code, hubspotStatus string
 	var graph struct {
 		Type    string `json:"type"`
 		Code    int    `json:"code"`
@@ -97,6 +101,8 @@ func parseTokenResponse(status int, body []byte) (*tokenResponse, *oauthError) {
 			e.Code += " " + strconv.Itoa(graph.Code)
 		}
 		e.Description = graph.Message
+	case json.Unmarshal(raw.Status, &hubspotStatus) == nil && hubspotStatus != "":
+		e.Code, e.Description = hubspotStatus, raw.Message
 	case status/100 == 2:
 		e.Code = "invalid_response"
 	default:

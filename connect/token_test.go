@@ -19,6 +19,8 @@ func TestParseTokenResponse(t *testing.T) {
 		{name: "expires_in as a string", status: 200, body: `{"access_token":"a","expires_in":"3600"}`, wantToken: "a", wantExpiry: 3600},
 		{name: "RFC 6749 error", status: 400, body: `{"error":"invalid_client","error_description":"x"}`, wantCode: "invalid_client"},
 		{name: "Graph error", status: 400, body: `{"error":{"type":"OAuthException","code":190,"message":"m"}}`, wantCode: "OAuthException 190"},
+		// HubSpot's token endpoint refusing a code (its error body, no "error").
+		{name: "HubSpot status", status: 400, body: `{"status":"BAD_AUTH_CODE","message":"missing or unknown auth code","correlationId":"c"}`, wantCode: "BAD_AUTH_CODE"},
 		{name: "error on a 200", status: 200, body: `{"error":"access_denied"}`, wantCode: "access_denied"},
 		{name: "negative expiry", status: 200, body: `{"access_token":"a","expires_in":-5}`, wantCode: "invalid_response"},
 		{name: "control characters in the code", status: 400, body: `{"error":"bad\u0000\ncode"}`, wantCode: "badcode"},
@@ -44,6 +46,7 @@ func FuzzParseTokenResponse(f *testing.F) {
 		`{"access_token":"AQU","expires_in":5184000,"refresh_token":"AQW","refresh_token_expires_in":525600,"scope":"r_ads,rw_ads"}`,
 		`{"error":"invalid_grant","error_description":"Bad Request"}`,
 		`{"error":{"message":"Error validating verification code.","type":"OAuthException","code":100,"fbtrace_id":"A"}}`,
+		`{"status":"BAD_REFRESH_TOKEN","message":"missing or unknown refresh token","correlationId":"c"}`,
 		`<html></html>`, `null`, `{"error":null}`, `{"expires_in":"1e99"}`,
 	} {
 		f.Add(200, []byte(s))
