@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/ga4"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/hubspot"
 	"github.com/gtmgate/gtmgate/provider/linkedinads"
@@ -27,6 +28,11 @@ var connectHosts = map[string]struct {
 	linkedinads.Provider:        {"linkedin", []string{linkedinads.OAuthProvider}},
 }
 
+// discoveryHosts maps the upstream key of a sandbox to the keys of the
+// other API hosts it serves the discovery answers of: the GA4 sandbox
+// answers the Analytics Admin API's accountSummaries.
+var discoveryHosts = map[string][]string{ga4.Provider: {ga4.AdminProvider}}
+
 // oauthClientSandbox is a sandbox that is also an authorization server
 // with one registered client.
 type oauthClientSandbox interface {
@@ -42,6 +48,9 @@ func (a *App) noteDemoSandbox(key string, h http.Handler, started string) {
 		a.connectBases, a.demoOAuthApps = map[string]string{}, map[string]gtmgate.OAuthApp{}
 	}
 	a.connectBases[key] = a.upstreamBase(key, started)
+	for _, host := range discoveryHosts[key] {
+		a.connectBases[host] = a.upstreamBase(host, started)
+	}
 	c, ok := connectHosts[key]
 	as, isAuth := h.(oauthClientSandbox)
 	if !ok || !isAuth {
@@ -66,7 +75,7 @@ func (a *App) upstreamBase(key, def string) string {
 // ConnectBases returns the base URLs, by upstream key, of the demo's
 // sandboxes and of the OAuth hosts their authorization servers stand for
 // (google_accounts, google_oauth, google_openid, hubspot_app, hubspot,
-// meta_web, meta_ads, linkedin_oauth, …); nil without --demo.
+// meta_web, meta_ads, linkedin_oauth, ga4_admin, …); nil without --demo.
 func (a *App) ConnectBases() map[string]string { return a.connectBases }
 
 // DemoOAuthApps returns the OAuth app each sandbox authorization server

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtmgate/gtmgate/app/apptest"
 	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/provider/googleads"
 	"github.com/gtmgate/gtmgate/provider/oauthsandbox/consenttest"
 )
 
@@ -25,7 +26,7 @@ func TestDemoConnectSandboxes(t *testing.T) {
 		c.Upstreams["hubspot_app"] = "http://127.0.0.1:9/"
 	})
 	bases, apps := e.App.ConnectBases(), e.App.DemoOAuthApps()
-	for _, key := range []string{"google_accounts", "google_oauth", "google_openid", "hubspot", "meta_web", "meta_ads", "linkedin_oauth", "gmail", "ga4"} {
+	for _, key := range []string{"google_accounts", "google_oauth", "google_openid", "hubspot", "meta_web", "meta_ads", "linkedin_oauth", "gmail", "ga4", "ga4_admin", "google_ads", "search_console", "bigquery"} {
 		if !strings.HasPrefix(bases[key], "http://127.0.0.1:") {
 			t.Errorf("base of %s = %q", key, bases[key])
 		}
@@ -77,7 +78,11 @@ func TestDemoConnectSandboxes(t *testing.T) {
 	if resp.StatusCode != 200 || tok.AccessToken == "" || tok.RefreshToken == "" {
 		t.Fatalf("token exchange: %d", resp.StatusCode)
 	}
-	for _, target := range []string{bases["gmail"] + "/gmail/v1/users/me/messages?maxResults=1", bases["google_openid"] + "/v1/userinfo"} {
+	// The grant reaches every Google product and each discovery answer.
+	for _, target := range []string{bases["gmail"] + "/gmail/v1/users/me/messages?maxResults=1", bases["google_openid"] + "/v1/userinfo",
+		bases["google_ads"] + "/" + googleads.DefaultVersion() + "/customers:listAccessibleCustomers",
+		bases["ga4_admin"] + "/v1beta/accountSummaries", bases["search_console"] + "/webmasters/v3/sites",
+		bases["bigquery"] + "/bigquery/v2/projects"} {
 		req, _ := http.NewRequest("GET", target, nil)
 		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 		resp, err := http.DefaultClient.Do(req)

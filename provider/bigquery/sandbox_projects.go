@@ -21,7 +21,7 @@ func (s *Sandbox) withProjectList(next http.Handler) http.Handler {
 		projects := []map[string]any{}
 		for i, a := range s.ProviderSandbox.Accounts {
 			projects = append(projects, map[string]any{"kind": "bigquery#project", "id": a.ID,
-				"numericId": []string{"481516234200", "481516234201"}[i%2],
+				"numericId":        []string{"481516234200", "481516234201"}[i%2],
 				"projectReference": map[string]string{"projectId": a.ID}, "friendlyName": a.Label})
 		}
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")

@@ -88,7 +88,7 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux.HandleFunc("POST /v1beta/properties/{call}", s.serveRPC)
 	mux.HandleFunc("GET /v1beta/properties/{id}/metadata", s.serveMetadata)
 	s.Spec = googleapi.Enforce(specFile, mux)
-	s.handler = s.Wrap(s.Spec)
+	s.handler = s.Wrap(s.withAccountSummaries(s.Spec))
 	return s
 }
 

@@ -125,6 +125,10 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveAccessibleCustomers(w)
 		return
 	}
+	if isCustomerClientSearch(r) {
+		s.serveAPI(w, r)
+		return
+	}
 	s.Spec.ServeHTTP(&sbWriter{ResponseWriter: w, path: r.URL.Path, version: version}, r)
 }
 

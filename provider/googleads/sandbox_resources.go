@@ -181,6 +181,8 @@ func (c *sbCustomer) modeledFields(resource string) []string {
 		attrs = sample.negativeAttrs(sample.Negatives[0])
 	case "geo_target_constant":
 		attrs = geoTargetAttrs(0)
+	case "customer_client":
+		attrs = c.customerClientAttrs(c, 0)
 	}
 	modeled := slices.Sorted(maps.Keys(attrs))
 	if metricResources[resource] {

@@ -66,6 +66,9 @@ func (s *Sandbox) evaluate(c *sbCustomer, query string) ([]map[string]any, []str
 	}
 	today := s.now().UTC().Truncate(24 * time.Hour)
 	ents, ok := c.entities(q.Resource, today)
+	if q.Resource == "customer_client" {
+		ents, ok = s.customerClients(c), true
+	}
 	if !ok {
 		return nil, nil, qerr("BAD_RESOURCE_TYPE_IN_FROM_CLAUSE", "Error in query: invalid resource type %q in the FROM clause.", q.Resource)
 	}

@@ -18,7 +18,7 @@ const googleRedirect = "https://gw.example/connect/callback"
 func googleAuthorizeURL(mod func(url.Values)) string {
 	q := url.Values{"client_id": {googleapi.SandboxClientID}, "redirect_uri": {googleRedirect}, "state": {"s1"},
 		"response_type": {"code"}, "access_type": {"offline"}, "include_granted_scopes": {"true"}, "prompt": {"consent"},
-		"scope": {"openid email https://www.googleapis.com/auth/gmail.readonly <b>x</b>"},
+		"scope":          {"openid email https://www.googleapis.com/auth/gmail.readonly <b>x</b>"},
 		"code_challenge": {consenttest.Challenge(consenttest.Verifier)}, "code_challenge_method": {"S256"}}
 	if mod != nil {
 		mod(q)
