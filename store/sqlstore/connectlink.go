@@ -44,21 +44,23 @@ func (s *Store) CreateConnectLink(ctx context.Context, l *gtmgate.ConnectLink) e
 // GetConnectLink returns the link whose token hash is tokenHash, its secret
 // opened, or ErrNotFound.
 func (s *Store) GetConnectLink(ctx context.Context, tokenHash string) (*gtmgate.ConnectLink, error) {
-	return s.findConnectLink(ctx, "get connect link", "token_hash", tokenHash)
+	return s.findConnectLink(ctx, "get connect link", "token_hash = ?", tokenHash)
 }
 
 // GetConnectLinkByState returns the link whose state hash is stateHash, its
 // secret opened, or ErrNotFound. No link matches an empty state.
 func (s *Store) GetConnectLinkByState(ctx context.Context, stateHash string) (*gtmgate.ConnectLink, error) {
-	return s.findConnectLink(ctx, "get connect link by state", "state_hash", stateHash)
+	// The condition repeats the partial unique index's, so both databases use it.
+	return s.findConnectLink(ctx, "get connect link by state", "state_hash = ? AND state_hash <> ''", stateHash)
 }
 
-// findConnectLink reads the link whose column col (a constant) is v.
-func (s *Store) findConnectLink(ctx context.Context, op, col, v string) (*gtmgate.ConnectLink, error) {
+// findConnectLink reads the link matching where (a constant condition with
+// one placeholder) for v.
+func (s *Store) findConnectLink(ctx context.Context, op, where, v string) (*gtmgate.ConnectLink, error) {
 	if v == "" {
 		return nil, s.fail(op, gtmgate.ErrNotFound)
 	}
-	row := s.read.QueryRowContext(ctx, s.q("SELECT "+connectLinkCols+" FROM connect_links WHERE "+col+" = ?"), v)
+	row := s.read.QueryRowContext(ctx, s.q("SELECT "+connectLinkCols+" FROM connect_links WHERE "+where), v)
 	l, err := s.scanConnectLink(row)
 	if err != nil {
 		return nil, s.fail(op, err)
