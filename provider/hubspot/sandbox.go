@@ -28,7 +28,8 @@ var sandboxAccounts = []gtmgate.Account{{ID: "portal-24681357", Label: "Northwin
 // CRM of a fictional B2B SaaS sales team, keeps mutations in memory for its
 // lifetime and is safe for concurrent use.
 //
-// Requests need "Authorization: Bearer " + SandboxToken; otherwise it answers
+// Requests need "Authorization: Bearer " + SandboxToken, or a token its
+// authorization server issued (sandbox_authorize.go); otherwise it answers
 // 401 with HubSpot's INVALID_AUTHENTICATION body. Bad input gets 400 with
 // category VALIDATION_ERROR, unknown record ids 404 with OBJECT_NOT_FOUND.
 // Authenticated requests at 2026-03 and at the legacy paths go through Spec,

@@ -23,7 +23,8 @@ const SandboxToken = "sandbox-linkedin-ads-token"
 //	POST /rest/adAccounts/{id}/adCampaigns/{campaignId}   X-RestLi-Method: PARTIAL_UPDATE, {"patch": {"$set": {…}}}
 //	GET  /rest/adAnalytics?q=analytics&pivot&timeGranularity&dateRange=(start:(…),end:(…))&accounts=List(…)&campaigns=List(…)&fields
 //
-// It requires "Authorization: Bearer sandbox-linkedin-ads-token", a
+// It requires "Authorization: Bearer sandbox-linkedin-ads-token" (or a token
+// its authorization server issued, sandbox_authorize.go), a
 // LinkedIn-Version header naming a version LinkedIn serves on the sandbox's
 // day (400 VERSION_MISSING without one, 426 NONEXISTENT_VERSION for one past
 // its sunset or never released, as LinkedIn answers) and

@@ -31,9 +31,11 @@ const SandboxToken = "sandbox-meta-ads-token"
 //	GET  /{version}/{campaign_id}        fields
 //	POST /{version}/{campaign_id}        status, daily_budget, lifetime_budget (form or JSON)
 //	GET  /{version}/me/permissions       the token's permissions (GrantScopes), outside the spec's checks
+//	GET  /{version}/me/adaccounts        the seeded ad accounts, outside the spec's checks
+//	GET  /{version}/dialog/oauth, GET /{version}/oauth/access_token   the login dialog and code exchange (sandbox_authorize.go)
 //
 // It accepts the token as "Authorization: Bearer sandbox-meta-ads-token" or
-// access_token, answers with Graph API error bodies ({"error": {message, type,
+// access_token (or a token the login dialog's exchange issued), answers with Graph API error bodies ({"error": {message, type,
 // code, fbtrace_id}}: 190 bad token, 100 bad parameter or a field the version
 // does not have, 2635 an expired version, 17/80004 throttling) and keeps
 // changes in memory. Behind the token and version checks, as Graph checks
