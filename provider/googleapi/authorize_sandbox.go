@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gtmgate/gtmgate/provider/oauthsandbox"
@@ -50,8 +51,10 @@ const SandboxEmail = "alex@ledgerly.example"
 //     client_secret (or HTTP Basic), code, code_verifier, grant_type,
 //     redirect_uri; the answer {"access_token","expires_in":3599,
 //     "refresh_token","scope","token_type":"Bearer"}, the refresh token only
-//     when access_type=offline; refreshing answers without a new refresh
-//     token (Google does not rotate it);
+//     when access_type=offline, and only on the first authorization unless
+//     prompt=consent forces the consent screen again; include_granted_scopes=true
+//     adds the scopes granted before; refreshing answers without a new
+//     refresh token (Google does not rotate it);
 //   - failures {"error":"invalid_grant","error_description":"Bad Request"}
 //     (400), invalid_client with 401;
 //   - the OpenID userinfo endpoint https://openidconnect.googleapis.com/v1/userinfo
@@ -60,11 +63,48 @@ const SandboxEmail = "alex@ledgerly.example"
 const googleAccessTTL = 3599 * time.Second
 
 func newGoogleAuth(secret string) *oauthsandbox.Server {
+	u := &googleUser{}
 	return oauthsandbox.New(oauthsandbox.Options{
 		Name: "Google", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "ya29.sandbox-",
-		AccessTTL: googleAccessTTL, Refresh: func(p url.Values) bool { return p.Get("access_type") == "offline" },
+		AccessTTL: googleAccessTTL, Refresh: u.issueRefresh, Scopes: u.grant,
 		Denial: url.Values{"error": {"access_denied"}},
 	})
+}
+
+// googleUser is the sandbox's one Google account's standing grant to the
+// demo client, which Google keeps between authorizations: a refresh token is
+// issued on the first offline authorization and then only when the consent
+// prompt is forced (prompt=consent), and include_granted_scopes=true adds
+// the scopes granted before (incremental authorization).
+type googleUser struct {
+	mu      sync.Mutex
+	offline bool     // an offline grant exists
+	granted []string // every scope granted so far
+}
+
+func (u *googleUser) issueRefresh(p url.Values) bool {
+	if p.Get("access_type") != "offline" {
+		return false
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	first := !u.offline
+	u.offline = true
+	return first || slices.Contains(strings.Fields(p.Get("prompt")), "consent")
+}
+
+func (u *googleUser) grant(consented []string, p url.Values) []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, s := range consented {
+		if !slices.Contains(u.granted, s) {
+			u.granted = append(u.granted, s)
+		}
+	}
+	if p.Get("include_granted_scopes") != "true" {
+		return consented
+	}
+	return slices.Clone(u.granted)
 }
 
 // OAuthClient returns the client id and secret of the app the sandbox's

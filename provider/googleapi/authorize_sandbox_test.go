@@ -158,3 +158,38 @@ func TestGoogleSandboxCodeChecks(t *testing.T) {
 		t.Errorf("online access: %v", tok)
 	}
 }
+
+// TestGoogleSandboxIncremental: a refresh token comes with the first offline
+// grant and then only when prompt=consent forces the consent screen;
+// include_granted_scopes=true adds the scopes granted before.
+func TestGoogleSandboxIncremental(t *testing.T) {
+	t.Parallel()
+	s := googleapi.NewTokenInfoSandbox()
+	id, secret := s.OAuthClient()
+	grant := func(mod func(url.Values)) map[string]any {
+		t.Helper()
+		code := consenttest.Decide(t, s, googleAuthorizeURL(mod), true).Query().Get("code")
+		_, tok := googleToken(t, s, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {googleRedirect},
+			"code_verifier": {consenttest.Verifier}, "client_id": {id}, "client_secret": {secret}})
+		return tok
+	}
+	noPrompt := func(scope string, incremental bool) func(url.Values) {
+		return func(q url.Values) {
+			q.Del("prompt")
+			q.Set("scope", scope)
+			if !incremental {
+				q.Del("include_granted_scopes")
+			}
+		}
+	}
+	if tok := grant(noPrompt("openid email", false)); tok["refresh_token"] == nil || tok["scope"] != "openid email" {
+		t.Errorf("first offline grant: %v", tok)
+	}
+	if tok := grant(noPrompt("https://www.googleapis.com/auth/gmail.readonly", true)); tok["refresh_token"] != nil ||
+		tok["scope"] != "openid email https://www.googleapis.com/auth/gmail.readonly" {
+		t.Errorf("incremental grant without prompt: %v", tok)
+	}
+	if tok := grant(nil); tok["refresh_token"] == nil {
+		t.Errorf("prompt=consent: %v", tok)
+	}
+}

@@ -34,6 +34,10 @@ type Options struct {
 	// Refresh says when a refresh token is issued with a code's access
 	// token; nil: never.
 	Refresh func(params url.Values) bool
+	// Scopes, when set, turns the scopes a person consented to into those
+	// the grant holds (Google's include_granted_scopes adds earlier ones);
+	// nil: the consented scopes.
+	Scopes func(consented []string, params url.Values) []string
 	// RotateRefresh issues a new refresh token on every refresh and retires
 	// the old one; otherwise the refresh token stays the same.
 	RotateRefresh bool
@@ -304,7 +308,11 @@ func (s *Server) ExchangeCode(tr TokenRequest) (Issued, *Error) {
 	case c.req.challenge == "" && tr.Verifier != "":
 		return Issued{}, &Error{"invalid_grant", "code_verifier was sent for a code issued without a challenge"}
 	}
-	g := Grant{ClientID: s.opts.ClientID, Scopes: slices.Clone(c.req.scopes), Params: c.req.params}
+	scopes := slices.Clone(c.req.scopes)
+	if s.opts.Scopes != nil {
+		scopes = s.opts.Scopes(scopes, c.req.params)
+	}
+	g := Grant{ClientID: s.opts.ClientID, Scopes: scopes, Params: c.req.params}
 	iss := s.issueLocked(g, s.opts.AccessTTL)
 	if s.opts.Refresh != nil && s.opts.Refresh(c.req.params) {
 		iss.RefreshToken = s.opts.TokenPrefix + "r-" + random(24)
