@@ -38,7 +38,7 @@ const SandboxEmail = "alex@ledgerly.example"
 // Google's OAuth 2.0 for web server applications, as the sandbox follows it
 // (developers.google.com/identity/protocols/oauth2/web-server, read
 // 2026-11; NangoHQ/nango packages/providers/providers.yaml at
-// a8c8984d3bb83e1ade9f5cc8678953f3d67c0c22 agrees on both URLs):
+// 2f4c0af671e2ca1c43dd4e78f3c369218bf3fc87 agrees on both URLs):
 //   - GET https://accounts.google.com/o/oauth2/v2/auth with client_id,
 //     redirect_uri, response_type=code, scope (space-separated), state,
 //     access_type (online or offline), include_granted_scopes, prompt,

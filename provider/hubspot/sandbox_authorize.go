@@ -24,7 +24,7 @@ const SandboxClientID = "gtmgate-demo-hubspot"
 // HubSpot's OAuth facts the authorization server follows
 // (developers.hubspot.com/docs/api-reference/legacy/authentication/oauth-tokens/v1/guide
 // and .../auth-oauth-v3/guide, read 2026-11; NangoHQ/nango
-// packages/providers/providers.yaml at a8c8984d3bb83e1ade9f5cc8678953f3d67c0c22
+// packages/providers/providers.yaml at 2f4c0af671e2ca1c43dd4e78f3c369218bf3fc87
 // agrees on both URLs):
 //   - install URL https://app.hubspot.com/oauth/authorize?client_id&scope&redirect_uri&state,
 //     scopes space-separated, optional_scope; the redirect carries code and state;

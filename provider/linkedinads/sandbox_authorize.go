@@ -28,7 +28,7 @@ const SandboxClientID = "gtmgate-demo-linkedin"
 // LinkedIn's 3-legged OAuth, as the sandbox follows it
 // (learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow
 // and .../programmatic-refresh-tokens, read 2026-11; NangoHQ/nango
-// packages/providers/providers.yaml at a8c8984d3bb83e1ade9f5cc8678953f3d67c0c22
+// packages/providers/providers.yaml at 2f4c0af671e2ca1c43dd4e78f3c369218bf3fc87
 // agrees on both URLs):
 //   - GET https://www.linkedin.com/oauth/v2/authorization with
 //     response_type=code, client_id, redirect_uri, state, scope (URL-encoded,
@@ -49,6 +49,9 @@ const SandboxClientID = "gtmgate-demo-linkedin"
 //     credentials 401 invalid_client. What LinkedIn answers an unknown
 //     refresh token is not documented: the sandbox answers RFC 6749's
 //     invalid_grant.
+//
+// LinkedIn documents PKCE for native clients only (Nango's entry sets
+// disable_pkce): the sandbox checks a challenge only when one is sent.
 const (
 	linkedinAccessTTL  = 60 * 24 * time.Hour
 	linkedinRefreshTTL = 365 * 24 * time.Hour
