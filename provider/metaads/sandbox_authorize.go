@@ -24,7 +24,7 @@ const SandboxClientID = "gtmgate-demo-meta"
 
 // Facebook Login's manual flow, as the sandbox follows it
 // (developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow
-// and .../guides/access-levels/ long-lived tokens, read 2026-11; NangoHQ/nango
+// and .../guides/access-tokens/get-long-lived, read 2026-11; NangoHQ/nango
 // packages/providers/providers.yaml at 2f4c0af671e2ca1c43dd4e78f3c369218bf3fc87
 // agrees on both URLs):
 //   - GET https://www.facebook.com/{version}/dialog/oauth with client_id,
