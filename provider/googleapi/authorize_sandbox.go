@@ -137,12 +137,7 @@ func (s *TokenInfoSandbox) Accepting(seeded string, h http.Handler) http.Handler
 
 // serveAuthorize answers the consent page (GET /o/oauth2/v2/auth) and its form.
 func (s *TokenInfoSandbox) serveAuthorize(w http.ResponseWriter, r *http.Request) {
-	switch r.Method {
-	case http.MethodGet:
-		s.auth.Authorize(w, r)
-	case http.MethodPost:
-		s.auth.Decide(w, r)
-	default:
+	if !s.auth.Consent(w, r) {
 		WriteError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 	}
 }
@@ -156,16 +151,12 @@ func (s *TokenInfoSandbox) serveToken(w http.ResponseWriter, r *http.Request) {
 	tr, e := oauthsandbox.ReadTokenRequest(w, r)
 	var iss oauthsandbox.Issued
 	if e == nil {
-		switch tr.GrantType {
-		case "authorization_code":
-			iss, e = s.auth.ExchangeCode(tr)
-		case "refresh_token":
-			iss, e = s.auth.RefreshToken(tr)
+		iss, e = s.auth.Grant(tr)
+		switch {
+		case e != nil && e.Code == "unsupported_grant_type":
+			e.Description = "Invalid grant_type: " + tr.GrantType
+		case tr.GrantType == "refresh_token":
 			iss.RefreshToken = "" // Google answers a refresh without one
-		case "":
-			e = &oauthsandbox.Error{Code: "unsupported_grant_type", Description: "Invalid grant_type: "}
-		default:
-			e = &oauthsandbox.Error{Code: "unsupported_grant_type", Description: "Invalid grant_type: " + tr.GrantType}
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")

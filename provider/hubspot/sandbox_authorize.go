@@ -66,12 +66,7 @@ func (s *Sandbox) accepts(token string) bool {
 // serveAuthorize answers the install page (GET /oauth/authorize, the path
 // of app.hubspot.com) and its form (POST).
 func (s *Sandbox) serveAuthorize(w http.ResponseWriter, r *http.Request) {
-	switch r.Method {
-	case http.MethodGet:
-		s.auth.Authorize(w, r)
-	case http.MethodPost:
-		s.auth.Decide(w, r)
-	default:
+	if !s.auth.Consent(w, r) {
 		w.Header().Set("Allow", "GET, POST")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 	}
@@ -90,14 +85,7 @@ func (s *Sandbox) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	var iss oauthsandbox.Issued
 	if e == nil {
-		switch tr.GrantType {
-		case "authorization_code":
-			iss, e = s.auth.ExchangeCode(tr)
-		case "refresh_token":
-			iss, e = s.auth.RefreshToken(tr)
-		default:
-			e = &oauthsandbox.Error{Code: "unsupported_grant_type"}
-		}
+		iss, e = s.auth.Grant(tr)
 	}
 	if e != nil {
 		status, message := hubspotOAuthError(e, tr.GrantType)

@@ -93,10 +93,8 @@ func (s *Sandbox) accepts(token string) bool {
 // ok is false for any other path.
 func (s *Sandbox) serveOAuth(w http.ResponseWriter, r *http.Request) (ok bool) {
 	switch {
-	case r.URL.Path == "/oauth/v2/authorization" && r.Method == http.MethodGet:
-		s.auth.Authorize(w, r)
-	case r.URL.Path == "/oauth/v2/authorization" && r.Method == http.MethodPost:
-		s.auth.Decide(w, r)
+	case r.URL.Path == "/oauth/v2/authorization" && (r.Method == http.MethodGet || r.Method == http.MethodPost):
+		s.auth.Consent(w, r)
 	case r.URL.Path == "/oauth/v2/accessToken" && r.Method == http.MethodPost:
 		s.serveAccessToken(w, r)
 	default:
@@ -112,13 +110,8 @@ func (s *Sandbox) serveAccessToken(w http.ResponseWriter, r *http.Request) {
 	}
 	var iss oauthsandbox.Issued
 	if e == nil {
-		switch tr.GrantType {
-		case "authorization_code":
-			iss, e = s.auth.ExchangeCode(tr)
-		case "refresh_token":
-			iss, e = s.auth.RefreshToken(tr)
-		default:
-			e = &oauthsandbox.Error{Code: "unsupported_grant_type", Description: "A valid grant_type is required"}
+		if iss, e = s.auth.Grant(tr); e != nil && e.Code == "unsupported_grant_type" {
+			e.Description = "A valid grant_type is required"
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -281,6 +281,33 @@ func (s *Server) Authenticate(tr TokenRequest) *Error {
 	return nil
 }
 
+// Consent serves the consent page (GET) and its form (POST). It reports
+// false for any other method, which each provider answers in its own shape.
+func (s *Server) Consent(w http.ResponseWriter, r *http.Request) bool {
+	switch r.Method {
+	case http.MethodGet:
+		s.Authorize(w, r)
+	case http.MethodPost:
+		s.Decide(w, r)
+	default:
+		return false
+	}
+	return true
+}
+
+// Grant answers a token request of the authorization_code or
+// refresh_token grant; any other grant type is unsupported_grant_type with
+// no description, which each provider words its own way.
+func (s *Server) Grant(tr TokenRequest) (Issued, *Error) {
+	switch tr.GrantType {
+	case "authorization_code":
+		return s.ExchangeCode(tr)
+	case "refresh_token":
+		return s.RefreshToken(tr)
+	}
+	return Issued{}, &Error{Code: "unsupported_grant_type"}
+}
+
 // ExchangeCode turns a code into tokens once: the code must be unexpired
 // and was issued to this client for this redirect URI, and the verifier
 // must match the code's S256 challenge. Any failure spends the code, so a
