@@ -25,6 +25,12 @@ func TestOAuthAppsCLI(t *testing.T) {
 	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": env.GatewayURL, "GTMGATE_ADMIN_KEY": apptest.AdminKey},
 		http: &http.Client{Transport: sent}}
 	redirect := env.Config.GatewayURL + "/connect/callback"
+	// --demo registers each sandbox's app gateway-wide; start without them.
+	for _, p := range []string{"google", "hubspot", "meta", "linkedin"} {
+		if r := env.Admin("DELETE", "/admin/oauth-apps/"+p, nil); r.Status != 200 {
+			t.Fatalf("delete the demo's %s app: %d %s", p, r.Status, r.Body)
+		}
+	}
 
 	out := c.ok("oauth-apps", "list")
 	if !strings.HasPrefix(out, "PROVIDER") || !strings.Contains(out, "redirect URI to register in each provider's app settings: "+redirect) {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -100,8 +101,12 @@ type App struct {
 	// servers for connect links (connectdemo.go); empty without --demo.
 	connectBases  map[string]string
 	demoOAuthApps map[string]gtmgate.OAuthApp
-	serveErr      chan error
-	closeOnce     sync.Once
+
+	// connectClock holds a test's clock for connect links (SetConnectClock).
+	connectClock atomic.Value
+
+	serveErr  chan error
+	closeOnce sync.Once
 	// requests is every request's base context; cancelled (cause
 	// gtmgate.ErrShuttingDown) when shutdown runs out of time.
 	requests       context.Context

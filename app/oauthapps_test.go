@@ -13,6 +13,12 @@ func TestOAuthApps(t *testing.T) {
 	t.Parallel()
 	env := apptest.Start(t, nil)
 	redirect := env.Config.GatewayURL + "/connect/callback"
+	// --demo registers each sandbox's app gateway-wide; start without them.
+	for _, p := range []string{"google", "hubspot", "meta", "linkedin"} {
+		if r := env.Admin("DELETE", "/admin/oauth-apps/"+p, nil); r.Status != 200 {
+			t.Fatalf("delete the demo's %s app: %d %s", p, r.Status, r.Body)
+		}
+	}
 	r := env.Admin("PUT", "/admin/oauth-apps/hubspot", map[string]any{"client_id": "hub-client", "client_secret": "hub-secret-value"})
 	if r.Status != 201 || strings.Contains(string(r.Body), "hub-secret-value") || !strings.Contains(string(r.Body), `"redirect_uri":"`+redirect+`"`) {
 		t.Fatalf("put: %d %s", r.Status, r.Body)

@@ -87,7 +87,8 @@ func (a *App) buildTools(ctx context.Context) error {
 	}
 	a.registry = reg
 	a.refresher, err = refresh.New(refresh.Options{Store: a.store, Logger: a.logger.With("component", "oauth-refresh"),
-		AllowInsecureTokenEndpoint: a.cfg.AllowInsecureTokenEndpoint})
+		// The demo's authorization servers are http on loopback; connect links seed them.
+		AllowInsecureTokenEndpoint: a.cfg.AllowInsecureTokenEndpoint || a.cfg.Demo})
 	if err != nil {
 		return err
 	}
@@ -105,6 +106,9 @@ func (a *App) buildTools(ctx context.Context) error {
 	a.agents.UseRunner(a.runner)
 	if a.cfg.Demo {
 		if err := a.seedDemo(ctx, demo); err != nil {
+			return err
+		}
+		if err := a.registerDemoOAuthApps(ctx); err != nil {
 			return err
 		}
 		return a.seedDemoSchedule(ctx)
@@ -160,13 +164,15 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	restAuth := &gateway.Authenticator{Tokens: a.store, Guard: bearerGuard, Limiter: a.limiter}
 	mcpAuth := &gateway.Authenticator{Tokens: a.store, OAuth: oauthSrv.Verify, Challenge: oauthSrv.Challenge(), Guard: bearerGuard,
 		Limiter: a.limiter}
+	connectFlow := a.connectFlow()
 	adminGuard := guard("admin") // one count of wrong admin keys, API and console sign-in alike
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: adminGuard, BillingChanged: a.meter.PlanChanged, UsageEventsKept: a.cfg.Retention.UsageEvents,
 		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, CredentialsRevoked: a.credentialsRevoked, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck,
-			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount},
+			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
+			connectFlow.MountAdmin},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,
@@ -190,7 +196,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	gw := gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, Console: operatorConsole, MCP: mcp,
-		Chat: chatHandler, OAuth: oauthSrv, Audit: a.recorder, Grading: a.gradingHealth(), Snapshot: a.snapshotStatus,
+		Chat: chatHandler, OAuth: oauthSrv, Public: []gateway.Mounter{connectFlow}, Audit: a.recorder, Grading: a.gradingHealth(), Snapshot: a.snapshotStatus,
 		Cache: a.cache, Lifecycle: &a.lifecycle,
 		OpenAPI: gatewayAPI,
 	})

@@ -33,6 +33,8 @@ type Options struct {
 	MCP     http.Handler
 	Chat    ChatHandler
 	OAuth   Mounter
+	// Public mount pages that take no credential of their own (connect links').
+	Public []Mounter
 	// Grading, when set, is reported by /health.
 	Grading *GradingHealth
 	// Audit, when set, is reported by /health.
@@ -112,6 +114,9 @@ func (s *Server) routes() *http.ServeMux {
 	}
 	if s.opts.OAuth != nil {
 		s.opts.OAuth.Mount(mux)
+	}
+	for _, m := range s.opts.Public {
+		m.Mount(mux)
 	}
 	if s.opts.OpenAPI != nil {
 		mux.Handle("GET /openapi.json", s.opts.OpenAPI)

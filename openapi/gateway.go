@@ -12,6 +12,7 @@ import (
 	"github.com/gtmgate/gtmgate/admin"
 	"github.com/gtmgate/gtmgate/agent"
 	"github.com/gtmgate/gtmgate/agenttools"
+	"github.com/gtmgate/gtmgate/connectflow"
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
@@ -212,7 +213,29 @@ func gatewayOperations() []operation {
 			responses: jsonOK(200, Schema{"type": "object", "required": []string{"data"}, "properties": map[string]any{"object": str, "data": Schema{"type": "array"}}}, append([]int{502, 504}, bearerErrors...)...)},
 	}
 	ops = append(ops, oauthOperations()...)
+	ops = append(ops, connectOperations()...)
 	return append(ops, adminOperations()...)
+}
+
+// connectOperations are the connect links' pages, for a person's browser.
+func connectOperations() []operation {
+	html := map[string]MediaType{"text/html": {Schema: str}}
+	refused := func(r map[string]*Response) map[string]*Response {
+		for _, code := range []string{"400", "403", "404", "409", "410"} {
+			r[code] = &Response{Description: "Refused: an unknown, used or expired link, or another browser's answer", Content: html}
+		}
+		return r
+	}
+	return []operation{
+		{pattern: "GET /connect/{secret}", id: "connectLinkPage", tag: "oauth", summary: "A connect link's page: tenant, provider, access asked for",
+			responses: refused(map[string]*Response{"200": {Description: "The link's page", Content: html}})},
+		{pattern: "POST /connect/{secret}", id: "connectLinkStart", tag: "oauth", summary: "Continue to the provider's consent page",
+			body: formBody(anyObject), responses: refused(map[string]*Response{"303": {Description: "To the provider's consent page"}})},
+		{pattern: "GET /connect/callback", id: "connectCallback", tag: "oauth", summary: "The provider's answer: accounts connected, or a picker",
+			responses: refused(map[string]*Response{"200": {Description: "Connected, or the accounts to choose from", Content: html}})},
+		{pattern: "POST /connect/choose", id: "connectChoose", tag: "oauth", summary: "Connect the accounts chosen",
+			body: formBody(anyObject), responses: refused(map[string]*Response{"200": {Description: "Connected", Content: html}})},
+	}
 }
 
 func oauthOperations() []operation {
@@ -368,6 +391,11 @@ func adminOperations() []operation {
 			jsonOK(200, responseOf[oauthapps.Found](), withNotFound...)),
 		adm("DELETE /admin/tenants/{tenant_id}/oauth-apps/{provider}", "deleteTenantOAuthApp", "Delete a tenant's own OAuth app (the tenant then uses the gateway-wide one)", nil,
 			jsonOK(200, responseOf[oauthapps.Deleted](), withNotFound...)),
+		adm("POST /admin/tenants/{tenant_id}/connect-links", "createConnectLink", "A single-use connect link (url holds its secret, shown once) "+
+			"through which an account's owner connects a provider account to the tenant; 400 names PUT /admin/oauth-apps/{provider} when no app is registered",
+			jsonBody(requestOf[connectflow.CreateBody]("provider")), jsonOK(201, responseOf[connectflow.Created](), withNotFound...)),
+		adm("GET /admin/connect-links", "listConnectLinks", "Connect links, newest first, with their status and result (never their secrets)", nil,
+			jsonOK(200, responseOf[connectflow.List](), adminErrors...), tenantQ, limitOf(50, 500)),
 		adm("GET /admin/jobs", "listJobs", "Background jobs (River), newest first", nil,
 			jsonOK(200, jobList, adminErrors...),
 			queryParam("state", "Comma-separated River states: available, cancelled, completed, discarded, pending, retryable, running, scheduled.", str),

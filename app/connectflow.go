@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/connect"
+	"github.com/gtmgate/gtmgate/connectflow"
+)
+
+// connectFlow builds the connect-link flow (#33): its admin routes go in
+// admin.Options.Extra, its pages on the gateway listener.
+func (a *App) connectFlow() *connectflow.Flow {
+	bases := a.cfg.Upstreams
+	if a.connectBases != nil {
+		// Under --demo: the sandboxes' authorization servers and discovery
+		// hosts, each overridden by config.Upstreams already.
+		bases = a.connectBases
+	}
+	devToken := a.cfg.GoogleAdsDeveloperToken
+	if devToken == "" && a.cfg.Demo {
+		devToken = "sandbox-developer-token"
+	}
+	// HTTP is left to connect's default: the fixed provider endpoints are
+	// reached as the provider adapters reach them, without following redirects.
+	client := &connect.Client{Bases: bases, Version: a.cfg.APIVersion, Timeout: a.cfg.UpstreamTimeout,
+		GoogleAdsDeveloperToken: devToken, Now: a.connectNow}
+	return connectflow.New(connectflow.Options{Store: a.store, Registry: a.registry, Client: client, Seeder: a.refresher,
+		Recorder: a.recorder, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes, Now: a.connectNow,
+		Logger: a.logger.With("component", "connect")})
+}
+
+// connectNow is the clock connect links expire by: time.Now unless a test
+// set another (SetConnectClock).
+func (a *App) connectNow() time.Time {
+	if f, ok := a.connectClock.Load().(func() time.Time); ok && f != nil {
+		return f()
+	}
+	return time.Now()
+}
+
+// SetConnectClock replaces the clock connect links expire by, for tests
+// that let a link expire without waiting.
+func (a *App) SetConnectClock(now func() time.Time) { a.connectClock.Store(now) }
+
+// registerDemoOAuthApps stores, under --demo, each sandbox's OAuth app as
+// the gateway-wide app of its family when none is registered, so a connect
+// link works with no setup.
+func (a *App) registerDemoOAuthApps(ctx context.Context) error {
+	for family, app := range a.demoOAuthApps {
+		_, err := a.store.GetOAuthApp(ctx, "", family)
+		if err == nil {
+			continue
+		} else if !errors.Is(err, gtmgate.ErrNotFound) {
+			return err
+		}
+		app := app
+		if _, err := a.store.PutOAuthApp(ctx, &app); err != nil {
+			return err
+		}
+	}
+	return nil
+}

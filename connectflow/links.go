@@ -1,0 +1,135 @@
+package connectflow
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/connect"
+	"github.com/gtmgate/gtmgate/jsonapi"
+)
+
+// MountAdmin adds the admin routes to the admin mux (pass it in
+// admin.Options.Extra, which authenticates and audits them):
+//
+//	POST /admin/tenants/{tenant_id}/connect-links  create a link
+//	GET  /admin/connect-links                      list links; query tenant, limit
+func (f *Flow) MountAdmin(mux gtmgate.Router) {
+	mux.HandleFunc("POST /admin/tenants/{tenant_id}/connect-links", f.create)
+	mux.HandleFunc("GET /admin/connect-links", f.list)
+}
+
+// CreateBody is the body of POST /admin/tenants/{id}/connect-links.
+type CreateBody struct {
+	// Provider is the family: google, hubspot, meta or linkedin.
+	Provider string `json:"provider"`
+	// AccountHint, when it names a discovered account, picks it.
+	AccountHint string `json:"account_hint,omitempty"`
+	// ExpiresIn is the link's lifetime in seconds (900 when 0, at most 7 days).
+	ExpiresIn int64 `json:"expires_in,omitempty"`
+	// ReadOnly asks for read scopes only.
+	ReadOnly bool `json:"read_only,omitempty"`
+}
+
+// Created is the answer to POST …/connect-links: URL holds the link's
+// secret, shown this once.
+type Created struct {
+	ID          string    `json:"id"`
+	URL         string    `json:"url"`
+	TenantID    string    `json:"tenant_id"`
+	Provider    string    `json:"provider"`
+	AccountHint string    `json:"account_hint,omitempty"`
+	Scopes      []string  `json:"scopes"`
+	ExpiresAt   time.Time `json:"expires_at"`
+	RedirectURI string    `json:"redirect_uri"`
+}
+
+// List is the answer to GET /admin/connect-links: no secrets.
+type List struct {
+	Links []*gtmgate.ConnectLink `json:"connect_links"`
+}
+
+// create serves POST /admin/tenants/{tenant_id}/connect-links.
+func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
+	tenantID := r.PathValue("tenant_id")
+	var body CreateBody
+	if err := jsonapi.Decode(w, r, f.opts.MaxBodyBytes, &body); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	p, expiry, err := validate(&body)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	t, err := f.opts.Store.GetTenant(r.Context(), tenantID)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.ETenantNotFound, "tenant %q is not provisioned", tenantID))
+		return
+	} else if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	app, err := f.app(r.Context(), tenantID, p.Name)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	needs := connect.Needs(f.opts.Registry, t, p, nil, body.ReadOnly)
+	now := f.now()
+	secret := newSecret()
+	l := &gtmgate.ConnectLink{ID: gtmgate.NewID("cl_"), TokenHash: hash(secret), TenantID: tenantID, Provider: p.Name,
+		AccountHint: body.AccountHint, Scopes: connect.Scopes(p, needs, app.ExtraScopes), Status: gtmgate.ConnectCreated,
+		CreatedBy: "admin", CreatedAt: now, ExpiresAt: now.Add(expiry)}
+	if err := f.opts.Store.CreateConnectLink(r.Context(), l); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	// The detail is set here so the link's secret never reaches the audit.
+	admin.SetAuditDetail(w, "connect link created: tenant "+tenantID+", provider "+p.Name+", id "+l.ID)
+	jsonapi.Write(w, http.StatusCreated, Created{ID: l.ID, URL: f.LinkURL(secret), TenantID: tenantID, Provider: p.Name,
+		AccountHint: l.AccountHint, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
+}
+
+// validate checks the body and returns the family and the lifetime.
+func validate(b *CreateBody) (connect.Provider, time.Duration, error) {
+	b.Provider = strings.TrimSpace(strings.ToLower(b.Provider))
+	p, ok := connect.Lookup(b.Provider)
+	if !ok {
+		return p, 0, gtmgate.Errorf(gtmgate.EValidation, "provider must be one of google, hubspot, meta, linkedin").
+			WithHint("one Google link serves every Google tool")
+	}
+	if len(b.AccountHint) > 200 {
+		return p, 0, gtmgate.Errorf(gtmgate.EValidation, "account_hint is longer than 200 characters")
+	}
+	expiry := DefaultExpiry
+	if b.ExpiresIn != 0 {
+		if b.ExpiresIn < 60 || b.ExpiresIn > int64(MaxExpiry/time.Second) {
+			return p, 0, gtmgate.Errorf(gtmgate.EValidation, "expires_in must be between 60 and %d seconds (7 days)", int64(MaxExpiry/time.Second))
+		}
+		expiry = time.Duration(b.ExpiresIn) * time.Second
+	}
+	return p, expiry, nil
+}
+
+// list serves GET /admin/connect-links[?tenant=ID&limit=N].
+func (f *Flow) list(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, err := jsonapi.QueryLimit(q.Get("limit"), 50, 500)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	links, err := f.opts.Store.ListConnectLinks(r.Context(), q.Get("tenant"), limit)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	if links == nil {
+		links = []*gtmgate.ConnectLink{}
+	}
+	jsonapi.Write(w, http.StatusOK, List{Links: links})
+}

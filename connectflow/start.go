@@ -1,0 +1,163 @@
+package connectflow
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/connect"
+)
+
+// cookieName binds the browser that opened a link to its state.
+const cookieName = "gtmgate_connect"
+
+// cookieMaxAge leaves time to sign in and consent at the provider.
+const cookieMaxAge = 30 * time.Minute
+
+// Mount adds the public pages to the gateway's mux. They take no
+// credential: the link's secret, then the state and the browser's cookie,
+// are the credential.
+//
+//	GET  /connect/{secret}   what the link grants, and a Continue button
+//	POST /connect/{secret}   start: the provider's consent page
+//	GET  /connect/callback   the provider's answer
+//	POST /connect/choose     the accounts picked
+func (f *Flow) Mount(mux gtmgate.Router) {
+	mux.Handle("GET /connect/callback", f.limit(http.HandlerFunc(f.callback)))
+	mux.Handle("POST /connect/choose", f.limit(http.HandlerFunc(f.choose)))
+	mux.Handle("GET /connect/{secret}", f.limit(http.HandlerFunc(f.show)))
+	mux.Handle("POST /connect/{secret}", f.limit(http.HandlerFunc(f.start)))
+}
+
+// limit bounds every request body.
+func (f *Flow) limit(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, f.opts.MaxBodyBytes)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// link finds the link of the path's secret, usable (created, not
+// expired), or writes the refusal page.
+func (f *Flow) link(w http.ResponseWriter, r *http.Request) (*gtmgate.ConnectLink, *gtmgate.Tenant, bool) {
+	secret := r.PathValue("secret")
+	if len(secret) < 20 || len(secret) > 100 {
+		refuse(w, http.StatusNotFound, "Unknown link", "This connect link does not exist.")
+		return nil, nil, false
+	}
+	l, err := f.opts.Store.GetConnectLink(r.Context(), hash(secret))
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		refuse(w, http.StatusNotFound, "Unknown link", "This connect link does not exist.")
+		return nil, nil, false
+	} else if err != nil {
+		f.internal(w, r, err)
+		return nil, nil, false
+	}
+	switch {
+	case l.Status != gtmgate.ConnectCreated:
+		refuse(w, http.StatusGone, "Link already used", "This connect link was already used; each link works once.")
+		return nil, nil, false
+	case !f.now().Before(l.ExpiresAt):
+		refuse(w, http.StatusGone, "Link expired", "This connect link expired at "+l.ExpiresAt.Format(time.RFC1123)+".")
+		return nil, nil, false
+	}
+	t, err := f.opts.Store.GetTenant(r.Context(), l.TenantID)
+	if err != nil {
+		if errors.Is(err, gtmgate.ErrNotFound) {
+			refuse(w, http.StatusGone, "Tenant removed", "The tenant this link was made for no longer exists.")
+		} else {
+			f.internal(w, r, err)
+		}
+		return nil, nil, false
+	}
+	return l, t, true
+}
+
+// show serves GET /connect/{secret}.
+func (f *Flow) show(w http.ResponseWriter, r *http.Request) {
+	l, t, ok := f.link(w, r)
+	if !ok {
+		return
+	}
+	p, _ := connect.Lookup(l.Provider)
+	pg := page{Title: "Connect " + p.Title, TenantID: t.ID, TenantName: t.Name, Provider: p.Title,
+		Expires: l.ExpiresAt.Format(time.RFC1123), Action: r.URL.Path}
+	for _, s := range l.Scopes {
+		pg.Scopes = append(pg.Scopes, scopeLine{Scope: s, Access: describe(s)})
+	}
+	render(w, http.StatusOK, "link", pg)
+}
+
+// start serves POST /connect/{secret}: it opens the link (state, PKCE
+// verifier, this browser's cookie) and sends the browser to the provider.
+func (f *Flow) start(w http.ResponseWriter, r *http.Request) {
+	l, t, ok := f.link(w, r)
+	if !ok {
+		return
+	}
+	p, _ := connect.Lookup(l.Provider)
+	app, err := f.app(r.Context(), l.TenantID, l.Provider)
+	if err != nil {
+		refuse(w, http.StatusServiceUnavailable, "Not set up", "This gateway has no "+p.Title+" app registered any more.")
+		return
+	}
+	state, verifier := newSecret(), newSecret()
+	target, err := f.opts.Client.AuthorizeURL(p, app, f.redirectURI, state, connect.Challenge(verifier), l.Scopes,
+		f.haveRefreshToken(r.Context(), t, p))
+	if err != nil {
+		f.internal(w, r, err)
+		return
+	}
+	now := f.now()
+	l.Status, l.StateHash, l.Secret, l.OpenedAt = gtmgate.ConnectOpened, hash(state), verifier, &now
+	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectCreated, l); errors.Is(err, gtmgate.ErrConflict) {
+		refuse(w, http.StatusGone, "Link already used", "This connect link was already used; each link works once.")
+		return
+	} else if err != nil {
+		f.internal(w, r, err)
+		return
+	}
+	f.audit(r, l, "connect.opened", gtmgate.OutcomeOK, http.StatusSeeOther, "sent to "+p.Title+" consent")
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: state, Path: "/connect/", MaxAge: int(cookieMaxAge / time.Second),
+		HttpOnly: true, Secure: f.secure, SameSite: http.SameSiteLaxMode})
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// haveRefreshToken reports whether the tenant holds a refresh record for
+// one of its accounts of p's keys: Google then need not force consent.
+func (f *Flow) haveRefreshToken(ctx context.Context, t *gtmgate.Tenant, p connect.Provider) bool {
+	for key, pa := range t.Providers {
+		if !p.Covering(key) {
+			continue
+		}
+		for _, a := range pa.Accounts {
+			if _, err := f.opts.Store.GetProviderOAuth(ctx, t.ID, key, a.ID); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// internal logs err with the request and shows a page without it.
+func (f *Flow) internal(w http.ResponseWriter, r *http.Request, err error) {
+	f.opts.Logger.Error("connect flow", "err", err, "request_id", gtmgate.RequestIDFromContext(r.Context()))
+	refuse(w, http.StatusInternalServerError, "Something went wrong", "gtmgate could not finish this step; nothing was connected.")
+}
+
+// audit records one step of a link's flow, with no secret.
+func (f *Flow) audit(r *http.Request, l *gtmgate.ConnectLink, action, outcome string, status int, detail string) {
+	e := gtmgate.AuditEntry{Time: f.now(), TenantID: l.TenantID, Action: action, Source: Source, Outcome: outcome,
+		Status: status, RequestID: gtmgate.RequestIDFromContext(r.Context()),
+		Detail: "provider " + l.Provider + ", link " + l.ID + ": " + detail}
+	if err := f.opts.Recorder.Record(r.Context(), e, nil); err != nil {
+		f.opts.Logger.Error("connect flow: audit", "err", err, "link", l.ID)
+	}
+}
+
+// Source is the audit source of the public connect pages.
+const Source = "connect"
