@@ -73,6 +73,10 @@ commands:
                                      would stay in the shell's history and the process list;
                                      without it, a replace keeps the stored secret
   oauth-apps delete PROVIDER [--tenant T]
+  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
+                                     prints a single-use link through which the account's
+                                     owner connects a google, hubspot, meta or linkedin account
+  connect-links [--tenant T] [--limit N]
 
 exit codes: 0 done; 1 the gateway refused the request (not found, invalid,
 conflict); 2 usage error, or a FILE that cannot be read; 3 no admin key,
@@ -285,6 +289,12 @@ func (inv *invocation) dispatch(args []string) error {
 		return inv.send("POST", "/admin/feedback/"+url.PathEscape(p[0])+"/resolve", map[string]string{"resolved_by": "cli"})
 	case cmd == "oauth-apps":
 		return inv.oauthApps(verb, args[min(2, len(args)):])
+	case cmd == "connect-link":
+		return inv.connectLink(args[1:])
+	case cmd == "connect-links":
+		return inv.list(args[1:], "connect-links", "/admin/connect-links", "connect_links", []string{"tenant"},
+			[]column{col("ID", "id"), col("TENANT", "tenant_id"), col("PROVIDER", "provider"), col("STATUS", "status"),
+				col("EXPIRES", "expires_at"), col("RESULT", "result")})
 	case cmd == "providers" && verb == "check":
 		return inv.checkProviders(args[2:])
 	case cmd == "usage":
