@@ -182,8 +182,12 @@ func TestConnectHubSpot(t *testing.T) {
 	}
 
 	// A replayed callback is refused and changes nothing.
+	before := e.Admin("GET", "/admin/tenants/acme-co/provider-tokens", nil)
 	if again := b.do("GET", e.GatewayURL+"/connect/callback?"+callback, nil); again.status != http.StatusConflict {
 		t.Errorf("replayed callback: %d %s", again.status, again.body)
+	}
+	if after := e.Admin("GET", "/admin/tenants/acme-co/provider-tokens", nil); string(after.Body) != string(before.Body) {
+		t.Errorf("the replay changed the provider tokens:\n%s\n%s", before.Body, after.Body)
 	}
 	if again := b.do("GET", link, nil); again.status != http.StatusGone {
 		t.Errorf("used link: %d", again.status)

@@ -41,6 +41,11 @@ type Seeder interface {
 	Seed(ctx context.Context, rec refresh.SeedRecord) (*refresh.SeedResult, error)
 }
 
+// Recorder writes the flow's audit entries (gtmgate.Recorder's Record).
+type Recorder interface {
+	Record(ctx context.Context, a gtmgate.AuditEntry, u *gtmgate.UsageEvent) error
+}
+
 // Options configures the flow. Store, Registry, Client, Seeder, Recorder
 // and GatewayURL are required.
 type Options struct {
@@ -49,7 +54,7 @@ type Options struct {
 	// Client speaks the providers' OAuth endpoints and discovery APIs.
 	Client   *connect.Client
 	Seeder   Seeder
-	Recorder gtmgate.Recorder
+	Recorder Recorder
 	// GatewayURL is the gateway's public base URL: the links' base and the
 	// redirect URI's.
 	GatewayURL   string

@@ -14,7 +14,6 @@ type page struct {
 	TenantID, TenantName, Provider string
 	Scopes                         []scopeLine
 	Expires                        string
-	Action                         string
 	// Picker.
 	State  string
 	Groups []group
@@ -49,7 +48,7 @@ h1{font-size:1.4rem}code{word-break:break-all}li{margin:.3rem 0}button{font-size
 <p>{{.Provider}} will ask you to grant this access:</p>
 <ul>{{range .Scopes}}<li><code>{{.Scope}}</code>: {{.Access}}</li>{{else}}<li>no scopes beyond signing in</li>{{end}}</ul>
 <p class="muted">The link works once and expires at {{.Expires}}. gtmgate stores the tokens encrypted; nobody sees them.</p>
-<form method="post" action="{{.Action}}"><button type="submit">Continue to {{.Provider}}</button></form>{{end}}
+<form method="post"><button type="submit">Continue to {{.Provider}}</button></form>{{end}}
 {{define "picker"}}<h1>Choose the {{.Provider}} accounts to connect</h1>
 <p>Tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>). Tick the accounts gtmgate may use.</p>
 <form method="post" action="/connect/choose"><input type="hidden" name="state" value="{{.State}}">
