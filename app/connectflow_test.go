@@ -147,7 +147,8 @@ func TestConnectHubSpot(t *testing.T) {
 			t.Errorf("%s = %q", h, p.header.Get(h))
 		}
 	}
-	if !strings.Contains(p.header.Get("Content-Security-Policy"), "default-src 'none'") {
+	if csp := p.header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") ||
+		!strings.Contains(csp, "form-action 'self' "+e.App.ConnectBases()["hubspot_app"]+";") {
 		t.Errorf("CSP = %q", p.header.Get("Content-Security-Policy"))
 	}
 

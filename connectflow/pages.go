@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -21,6 +22,9 @@ type page struct {
 	Connected []string
 	// Refusal.
 	Message string
+	// provider is the origin of the provider's consent page, where the
+	// link page's form ends up (a redirect CSP's form-action also checks).
+	provider string
 }
 
 type scopeLine struct{ Scope, Access string }
@@ -79,7 +83,8 @@ func render(w http.ResponseWriter, status int, name string, p page) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Pragma", "no-cache")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", strings.TrimSpace("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+p.provider)+
+		"; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
@@ -90,6 +95,16 @@ func render(w http.ResponseWriter, status int, name string, p page) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// origin is the scheme and host of a URL, for a CSP source; "" when it
+// has none.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" || strings.ContainsAny(u.Host, " ;'") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // refuse renders a refusal page.

@@ -85,7 +85,7 @@ func (f *Flow) show(w http.ResponseWriter, r *http.Request) {
 	// The form has no action: it posts to this page's own URL, so the
 	// link's secret is not written into the page.
 	pg := page{Title: "Connect " + p.Title, TenantID: t.ID, TenantName: t.Name, Provider: p.Title,
-		Expires: l.ExpiresAt.Format(time.RFC1123)}
+		Expires: l.ExpiresAt.Format(time.RFC1123), provider: origin(p.Authorize.URL(f.opts.Client.Bases, ""))}
 	for _, s := range l.Scopes {
 		pg.Scopes = append(pg.Scopes, scopeLine{Scope: s, Access: describe(s)})
 	}
