@@ -355,3 +355,38 @@ func TestConsoleFeedbackShowsWhatTheAgentSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleConnectAccount: the tenant page's Connect account button
+// creates a connect link and shows its URL once, with Copy and Open; the
+// link is then listed by id and status, its URL no longer shown, and the
+// URL works (its page names the tenant).
+func TestConsoleConnectAccount(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	o := newOperator(t, env)
+	o.signIn(apptest.AdminKey)
+	if code, page := o.get("/console/tenants/demo"); code != 200 || !strings.Contains(page, "Connect account") {
+		t.Fatalf("tenant page: %d", code)
+	}
+	resp, page := o.do("POST", "/console/tenants/demo/connect-links", url.Values{"provider": {"hubspot"}, "csrf": {o.csrf}})
+	link := regexp.MustCompile(`id="new-link" class="secret">(http[^<]+/connect/[A-Za-z0-9_-]+)<`).FindStringSubmatch(page)
+	if resp.StatusCode != 201 || link == nil || !strings.Contains(page, `rel="noopener noreferrer">Open</a>`) {
+		t.Fatalf("connect link: %d %s", resp.StatusCode, page)
+	}
+	_, again := o.get("/console/tenants/demo")
+	if strings.Contains(again, link[1]) || !regexp.MustCompile(`<code>cl_[A-Za-z0-9_-]+</code></td><td>hubspot</td><td>created</td>`).MatchString(again) {
+		t.Fatalf("after: the URL is shown again, or the link is not listed:\n%s", again)
+	}
+	secretPath := link[1][strings.Index(link[1], "/connect/"):]
+	if r := env.Do("GET", env.GatewayURL+secretPath, nil); r.Status != 200 || !strings.Contains(string(r.Body), "demo") {
+		t.Fatalf("the link's page: %d %s", r.Status, r.Body)
+	}
+	// A provider without an app is refused with the admin API's reason.
+	resp, _ = o.do("POST", "/console/tenants/demo/connect-links", url.Values{"provider": {"nosuch"}, "csrf": {o.csrf}})
+	if resp.StatusCode != 303 {
+		t.Fatalf("bad provider: %d", resp.StatusCode)
+	}
+	if _, page := o.get("/console/tenants/demo"); !strings.Contains(page, "No connect link:") {
+		t.Fatalf("no refusal shown")
+	}
+}

@@ -29,6 +29,7 @@ func (c *Console) pageRoutes() map[string]handler {
 		"POST /console/tenants/{id}/tokens":                c.issueToken,
 		"POST /console/tenants/{id}/tokens/{token}/revoke": c.revokeToken,
 		"POST /console/tenants/{id}/grants/revoke":         c.revokeGrant,
+		"POST /console/tenants/{id}/connect-links":         c.connectLink,
 		"GET /console/approvals":                           c.approvals,
 		"POST /console/approvals/{id}/{decision}":          c.decide,
 		"GET /console/audit":                               c.audit,
@@ -115,6 +116,10 @@ type tenantView struct {
 	Grants              []obj
 	NewToken            string
 	Accounts            []obj
+	// Links are the tenant's connect links; NewLink the one just created,
+	// whose URL is shown in this response only.
+	Links   []obj
+	NewLink obj
 }
 
 func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
@@ -145,6 +150,11 @@ func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
 	}
 	f.get("/admin/tenants/"+esc(id)+"/oauth-grants", &grants)
 	v.Grants = grants.Grants
+	var links struct {
+		Links []obj `json:"connect_links"`
+	}
+	f.get("/admin/connect-links?limit=20&tenant="+url.QueryEscape(id), &links)
+	v.Links = links.Links
 	var plan obj
 	if err := c.call(r, http.MethodGet, "/admin/billing/"+esc(id), nil, &plan); err == nil {
 		v.Billing = indent(plan)
@@ -218,6 +228,32 @@ func (c *Console) issueToken(w http.ResponseWriter, r *http.Request, _ *session)
 		return
 	}
 	c.renderTenant(w, r, http.StatusCreated, token, "")
+}
+
+// connectLink creates a connect link for the tenant and shows its URL once,
+// in this response, with Copy and Open: the operator sends it to the
+// account's owner, or opens it to consent themselves.
+func (c *Console) connectLink(w http.ResponseWriter, r *http.Request, _ *session) {
+	id := r.PathValue("id")
+	body := obj{"provider": r.PostForm.Get("provider")}
+	if hint := strings.TrimSpace(r.PostForm.Get("account_hint")); hint != "" {
+		body["account_hint"] = hint
+	}
+	if r.PostForm.Get("read_only") != "" {
+		body["read_only"] = true
+	}
+	var link obj
+	if err := c.call(r, http.MethodPost, "/admin/tenants/"+esc(id)+"/connect-links", body, &link); err != nil {
+		c.done(w, r, "/console/tenants/"+esc(id)+"#connect", "No connect link: "+err.Error())
+		return
+	}
+	v, msg := c.tenantView(r, id)
+	if v == nil {
+		c.render(w, r, http.StatusNotFound, "notfound", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg})
+		return
+	}
+	v.NewLink = link
+	c.render(w, r, http.StatusCreated, "tenant", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg, Data: v})
 }
 
 func (c *Console) revokeToken(w http.ResponseWriter, r *http.Request, _ *session) {
