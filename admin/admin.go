@@ -6,12 +6,14 @@ package admin
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/routes"
 	"github.com/gtmgate/gtmgate/secret"
 	"github.com/gtmgate/gtmgate/telemetry"
@@ -32,6 +34,10 @@ type Options struct {
 	Now          func() time.Time
 	// Extra mounts routes of other features (OAuth seeding, schedules…) on the admin mux.
 	Extra []func(mux gtmgate.Router)
+	// RefreshAccounts describes a tenant's accounts whose tokens are
+	// refreshed (refresh.Refresher.Accounts), for GET /admin/tenants/{id}'s
+	// oauth_refresh; nil leaves it out.
+	RefreshAccounts func(ctx context.Context, tenantID string) ([]refresh.AccountStatus, error)
 	// KeyGuard throttles wrong admin keys per client address.
 	KeyGuard *throttle.Guard
 	// BillingChanged, when set, is told of every plan stored (quota checks

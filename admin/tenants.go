@@ -47,8 +47,12 @@ func (h *Handler) getTenant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view := map[string]any{"tenant": t}
-	if oauth, err := h.opts.Store.ListProviderOAuth(r.Context(), t.ID); err == nil && len(oauth) > 0 {
-		view["oauth_refresh"] = oauth
+	if h.opts.RefreshAccounts != nil {
+		// The refresh records described as the refresher reports them (with
+		// whether a token is stored), never with their secrets.
+		if oauth, err := h.opts.RefreshAccounts(r.Context(), t.ID); err == nil && len(oauth) > 0 {
+			view["oauth_refresh"] = oauth
+		}
 	}
 	jsonapi.Write(w, http.StatusOK, view)
 }

@@ -166,8 +166,12 @@ func TestConnectHubSpot(t *testing.T) {
 	if r := e.Tool(token, "acme-co", "crm", "crm_contacts", listInput()); r.Status != 200 {
 		t.Fatalf("tool call with the connected token: %d %s", r.Status, r.Body)
 	}
-	// (GET /admin/tenants/{id} is not read here: with an oauth_refresh
-	// entry its answer does not match the OpenAPI document today.)
+	// The tenant now holds the portal, and its refresh record is described
+	// as the OpenAPI document says (apptest checks the answer against it).
+	tenant := e.Admin("GET", "/admin/tenants/acme-co", nil)
+	if tenant.Status != 200 || !strings.Contains(string(tenant.Body), `"oauth_refresh":[{`) || !strings.Contains(string(tenant.Body), `"has_token":true`) {
+		t.Errorf("tenant: %d %s", tenant.Status, tenant.Body)
+	}
 	tokens := e.Admin("GET", "/admin/tenants/acme-co/provider-tokens", nil)
 	if !strings.Contains(string(tokens.Body), `"provider":"hubspot"`) {
 		t.Errorf("provider tokens: %s", tokens.Body)

@@ -168,7 +168,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	adminGuard := guard("admin") // one count of wrong admin keys, API and console sign-in alike
 	adminAPI := admin.New(admin.Options{
 		Store: a.store, Recorder: a.recorder, Runner: a.runner, KeyHash: keyHash, KeyGuard: adminGuard, BillingChanged: a.meter.PlanChanged, UsageEventsKept: a.cfg.Retention.UsageEvents,
-		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, CredentialsRevoked: a.credentialsRevoked, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
+		Providers: a.providerKeys(), MaxBodyBytes: a.cfg.MaxBodyBytes, CredentialsRevoked: a.credentialsRevoked, RefreshAccounts: a.refresher.Accounts, Extra: []func(gtmgate.Router){oauthSrv.MountAdmin, a.refresher.Mount, a.jobs.Mount,
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck,
 			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
