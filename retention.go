@@ -16,7 +16,7 @@ const (
 	RecordHealthSnapshots   = "health_snapshots"
 	RecordWebhookDeliveries = "webhook_deliveries"
 	// RecordOAuth are OAuth authorization codes, connect codes and tokens,
-	// aged from when they expired.
+	// and provider connect links, aged from when they expired.
 	RecordOAuth = "oauth"
 	// RecordQuotaCounters are per-replica quota counters, aged from the
 	// start of their billing period.

@@ -31,6 +31,9 @@ var prunables = map[string][]prunable{
 		{table: "oauth_codes", key: "hash", age: "expires_at"},
 		{table: "oauth_connect_codes", key: "hash", age: "expires_at"},
 		{table: "oauth_tokens", key: "id", age: "expires_at"},
+		// A link abandoned while its person chose accounts holds a sealed
+		// grant: it goes like the codes, however it ended.
+		{table: "connect_links", key: "id", age: "expires_at"},
 	},
 	gtmgate.RecordQuotaCounters:   {{table: "quota_counters", key: "(tenant_id, period_start, replica)", age: "period_start"}},
 	gtmgate.RecordReplicas:        {{table: "replicas", key: "id", age: "seen_at"}},

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -189,6 +190,19 @@ func testConnectLinks(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	missing := connectLink("l-none", "acme", t0)
 	missing.Status = gtmgate.ConnectOpened
 	wantErr(t, s.AdvanceConnectLink(ctx, gtmgate.ConnectCreated, missing), gtmgate.ErrNotFound)
+
+	// OAuth retention takes links, however they ended, once expired for
+	// longer than it keeps: l1 and l2 expired before the cut, l3 after.
+	n, err := s.PruneRecords(ctx, gtmgate.RecordOAuth, l3.ExpiresAt.Add(-timeStep(1)/2), 100)
+	must(t, err)
+	if n != 2 {
+		t.Errorf("pruned %d links, want 2", n)
+	}
+	for hash, want := range map[string]error{"hash-l1": gtmgate.ErrNotFound, "hash-l2": gtmgate.ErrNotFound, "hash-l3": nil} {
+		if _, err := s.GetConnectLink(ctx, hash); !errors.Is(err, want) {
+			t.Errorf("after pruning, %s: %v, want %v", hash, err, want)
+		}
+	}
 }
 
 // testConnectLinkConcurrent: of concurrent advances of one link from the
