@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,19 +31,6 @@ const (
 	clientSecret = "CS-never-shown-3d9f1b7a"
 )
 
-// recorder keeps audit entries.
-type recorder struct {
-	mu      sync.Mutex
-	entries []gtmgate.AuditEntry
-}
-
-func (r *recorder) Record(_ context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.entries = append(r.entries, a)
-	return nil
-}
-
 // seeder keeps the refresh records it is given.
 type seeder struct{ recs []refresh.SeedRecord }
 
@@ -56,7 +42,7 @@ func (s *seeder) Seed(_ context.Context, rec refresh.SeedRecord) (*refresh.SeedR
 type env struct {
 	flow    *connectflow.Flow
 	store   *sqlstore.Store
-	audit   *recorder
+	audit   *storetest.AuditRecorder
 	seeder  *seeder
 	logs    *bytes.Buffer
 	handler http.Handler
@@ -97,7 +83,7 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{store: st, audit: &recorder{}, seeder: &seeder{}, logs: &bytes.Buffer{}, now: time.Now().UTC()}
+	e := &env{store: st, audit: &storetest.AuditRecorder{}, seeder: &seeder{}, logs: &bytes.Buffer{}, now: time.Now().UTC()}
 	e.flow = connectflow.New(connectflow.Options{Store: st, Registry: reg, Seeder: e.seeder, Recorder: e.audit,
 		Client:     &connect.Client{Bases: map[string]string{"hubspot": hub.URL, "hubspot_app": hub.URL}},
 		GatewayURL: "https://gw.example", Now: func() time.Time { return e.now },
@@ -190,7 +176,7 @@ func TestFlowKeepsSecrets(t *testing.T) {
 		t.Fatalf("link: %+v", links)
 	}
 	record, _ := json.Marshal(links[0])
-	audit, _ := json.Marshal(e.audit.entries)
+	audit, _ := json.Marshal(e.audit.Entries())
 	for _, s := range []string{secret, state, "the-code-1234567", accessToken, refreshToken, clientSecret} {
 		for where, text := range map[string]string{"page": show.Body.String() + done.Body.String(), "audit": string(audit),
 			"logs": e.logs.String(), "link": string(record) + links[0].Result} {

@@ -1,7 +1,6 @@
 package oauthapps_test
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
@@ -20,31 +18,10 @@ import (
 
 const adminKey = "oauthapps-test-admin-key-0123456789"
 
-// recorder keeps the admin API's audit entries.
-type recorder struct {
-	mu      sync.Mutex
-	entries []gtmgate.AuditEntry
-}
-
-func (r *recorder) Record(_ context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.entries = append(r.entries, a)
-	return nil
-}
-func (r *recorder) Flush(context.Context) error { return nil }
-func (r *recorder) Check() error                { return nil }
-
-func (r *recorder) last() gtmgate.AuditEntry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.entries[len(r.entries)-1]
-}
-
 type env struct {
 	t     *testing.T
 	url   string
-	audit *recorder
+	audit *storetest.AuditRecorder
 	store gtmgate.Store
 }
 
@@ -53,7 +30,7 @@ type env struct {
 func start(t *testing.T, maxBody int64) *env {
 	t.Helper()
 	st := storetest.TenantWithToken(t)
-	rec := &recorder{}
+	rec := &storetest.AuditRecorder{}
 	sum := sha256.Sum256([]byte(adminKey))
 	apps := oauthapps.New(oauthapps.Options{Store: st, GatewayURL: "https://gw.example.com/", MaxBodyBytes: maxBody})
 	api := admin.New(admin.Options{Store: st, Recorder: rec, KeyHash: hex.EncodeToString(sum[:]),
@@ -128,7 +105,7 @@ func TestPutGetListDelete(t *testing.T) {
 	if got := app["extra_scopes"]; len(got.([]any)) != 2 {
 		t.Errorf("extra scopes = %v, want openid and email once each", got)
 	}
-	if a := e.audit.last(); a.Action != "admin.oauth-apps.put" || a.TenantID != "" ||
+	if a := e.audit.Last(); a.Action != "admin.oauth-apps.put" || a.TenantID != "" ||
 		a.Detail != "google app created, client id 123.apps.googleusercontent.com" || strings.Contains(a.Detail, "secret-") {
 		t.Errorf("audit entry = %+v", a)
 	}
@@ -145,14 +122,14 @@ func TestPutGetListDelete(t *testing.T) {
 	if stored.ClientSecret != "GOCSPX-plain-secret" || stored.ClientID != "456.apps.googleusercontent.com" || len(stored.ExtraScopes) != 0 {
 		t.Errorf("after a replace without a secret the store holds %+v", stored)
 	}
-	if a := e.audit.last(); !strings.Contains(a.Detail, "secret kept") {
+	if a := e.audit.Last(); !strings.Contains(a.Detail, "secret kept") {
 		t.Errorf("audit detail of a replace keeping the secret = %q", a.Detail)
 	}
 
 	if r := e.do("PUT", "/admin/tenants/acme/oauth-apps/google", `{"client_id": "acme-client", "client_secret": "acme-plain-secret"}`); r.status != 201 {
 		t.Fatalf("tenant app: %d %s", r.status, r.body)
 	}
-	if a := e.audit.last(); a.TenantID != "acme" || a.Action != "admin.tenants.oauth-apps.put" {
+	if a := e.audit.Last(); a.TenantID != "acme" || a.Action != "admin.tenants.oauth-apps.put" {
 		t.Errorf("tenant app audit entry = %+v", a)
 	}
 	get := e.do("GET", "/admin/tenants/acme/oauth-apps/google", "")

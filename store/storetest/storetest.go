@@ -8,6 +8,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,4 +140,37 @@ func NewSealer(t testing.TB) *secret.Sealer {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// AuditRecorder is a gtmgate.Recorder for tests of handlers that audit:
+// it keeps the entries in memory.
+type AuditRecorder struct {
+	mu      sync.Mutex
+	entries []gtmgate.AuditEntry
+}
+
+// Record keeps a.
+func (r *AuditRecorder) Record(_ context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.entries = append(r.entries, a)
+	return nil
+}
+
+// Flush and Check have nothing to do: entries are kept as they come.
+func (r *AuditRecorder) Flush(context.Context) error { return nil }
+func (r *AuditRecorder) Check() error                { return nil }
+
+// Entries returns the entries kept so far, oldest first.
+func (r *AuditRecorder) Entries() []gtmgate.AuditEntry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.entries)
+}
+
+// Last returns the newest entry kept.
+func (r *AuditRecorder) Last() gtmgate.AuditEntry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.entries[len(r.entries)-1]
 }
