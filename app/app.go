@@ -29,6 +29,7 @@ import (
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/quota"
 	"github.com/gtmgate/gtmgate/ratelimit"
+	"github.com/gtmgate/gtmgate/reauth"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/schedule"
@@ -77,6 +78,7 @@ type App struct {
 	runner     *toolrun.Runner
 	metrics    *middleware.Metrics
 	refresher  *refresh.Refresher
+	reauth     *reauth.Lister
 	jobs       *jobs.Engine
 	harness    *quality.Harness
 	grading    quality.Status

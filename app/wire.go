@@ -24,6 +24,7 @@ import (
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/providercheck"
 	"github.com/gtmgate/gtmgate/quality"
+	"github.com/gtmgate/gtmgate/reauth"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/throttle"
@@ -86,6 +87,9 @@ func (a *App) buildTools(ctx context.Context) error {
 		return err
 	}
 	a.registry = reg
+	// Accounts to connect again, by the connect links' clock so that tests
+	// move both together.
+	a.reauth = reauth.New(a.store, &reauth.Options{WarnBefore: a.cfg.ReauthWarnBefore, Now: a.connectNow})
 	a.refresher, err = refresh.New(refresh.Options{Store: a.store, Logger: a.logger.With("component", "oauth-refresh"),
 		// The demo's authorization servers are http on loopback; connect links seed them.
 		AllowInsecureTokenEndpoint: a.cfg.AllowInsecureTokenEndpoint || a.cfg.Demo})
@@ -172,7 +176,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck,
 			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
-			connectFlow.MountAdmin},
+			connectFlow.MountAdmin, a.reauth.Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
 		Runner:          a.runner,

@@ -49,6 +49,7 @@ func Load(args []string, environ []string) (Config, error) {
 		{"GTMGATE_READ_TIMEOUT", "read-timeout", &c.ReadTimeout, readTimeoutMeaning},
 		{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", &c.ShutdownTimeout, "how long shutdown waits for in-flight requests"},
 		{"GTMGATE_APPROVAL_TTL", "approval-ttl", &c.ApprovalTTL, "how long a pending approval gate lives"},
+		{"GTMGATE_REAUTH_WARN_BEFORE", "reauth-warn-before", &c.ReauthWarnBefore, reauthWarnMeaning},
 		{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", &c.JobRescueAfter, jobRescueMeaning},
 		{"JUDGE_TIMEOUT", "judge-timeout", &c.JudgeTimeout, judgeTimeoutMeaning},
 		{"AGENT_STEP_TIMEOUT", "agent-step-timeout", &c.AgentStepTimeout, agentStepMeaning},
@@ -299,6 +300,7 @@ func Settings() []Setting {
 		Setting{"GTMGATE_READ_TIMEOUT", "read-timeout", "30s", readTimeoutMeaning},
 		Setting{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", "15s", "how long shutdown waits for in-flight requests"},
 		Setting{"GTMGATE_APPROVAL_TTL", "approval-ttl", "24h", "how long a pending approval gate lives"},
+		Setting{"GTMGATE_REAUTH_WARN_BEFORE", "reauth-warn-before", "168h", reauthWarnMeaning},
 		Setting{"GTMGATE_UPSTREAM_<PROVIDER>", "", "(the provider's API)", "base URL of one provider's API, e.g. GTMGATE_UPSTREAM_HUBSPOT"},
 		Setting{"GTMGATE_WEBFETCH_ALLOW_LOOPBACK", "", "false", "let web_fetch read loopback addresses (tests only)"},
 		Setting{"GTMGATE_ALLOWED_ORIGINS", "", "", "comma-separated browser origins allowed to call /mcp"},
@@ -364,3 +366,6 @@ func flagError(fs *flag.FlagSet, err error) error {
 	}
 	return fmt.Errorf("%w (gtmgate serve -h lists the flags)", err)
 }
+
+// reauthWarnMeaning describes GTMGATE_REAUTH_WARN_BEFORE.
+const reauthWarnMeaning = "how long before a provider token that cannot be refreshed expires its account is named as needing re-authorisation (system health, daily brief, console)"

@@ -20,6 +20,7 @@ import (
 	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/providercheck"
 	"github.com/gtmgate/gtmgate/quality"
+	"github.com/gtmgate/gtmgate/reauth"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/schedule"
@@ -469,6 +470,9 @@ func adminOperations() []operation {
 			jsonOK(201, responseOf[gtmgate.DailyBrief](), adminErrors...)),
 		adm("GET /admin/oauth-refresh", "listRefreshAccounts", "Provider accounts with refresh configured (no secrets)", nil,
 			jsonOK(200, listOf[refresh.AccountStatus]("accounts"), withNotFound...), tenantQ),
+		adm("GET /admin/reauth", "listReauthAccounts", "Provider accounts whose owner must connect them again: refresh refused, "+
+			"or a token that cannot be refreshed expiring within GTMGATE_REAUTH_WARN_BEFORE or expired", nil,
+			jsonOK(200, listOf[reauth.Account]("accounts"), withNotFound...), tenantQ),
 	}
 }
 

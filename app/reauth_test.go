@@ -1,0 +1,56 @@
+package app_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate/app/apptest"
+	"github.com/gtmgate/gtmgate/reauth"
+)
+
+// reauthClock is the fixed "now" of the re-authorisation tests.
+var reauthClock = time.Date(2040, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// startWithExpiringMeta starts the demo with a Meta token of the demo tenant
+// that expires two days after reauthClock and has no refresh record.
+func startWithExpiringMeta(t *testing.T) *apptest.Env {
+	t.Helper()
+	env := apptest.Start(t, nil)
+	env.App.SetConnectClock(func() time.Time { return reauthClock })
+	exp := reauthClock.Add(48 * time.Hour).Unix()
+	if r := env.Admin("PUT", "/admin/tokens/demo/meta_ads/act_1012345678901234", map[string]any{"access_token": "long-lived", "expires_at": exp, "token_type": "Bearer"}); r.Status != 200 {
+		t.Fatalf("store token: %d %s", r.Status, r.Body)
+	}
+	return env
+}
+
+// TestReauthListsExpiringToken: GET /admin/reauth names a token that expires
+// within the warning window and cannot be refreshed; an unknown tenant is 404.
+func TestReauthListsExpiringToken(t *testing.T) {
+	t.Parallel()
+	env := startWithExpiringMeta(t)
+	r := env.Admin("GET", "/admin/reauth?tenant=demo", nil)
+	if r.Status != 200 {
+		t.Fatalf("GET /admin/reauth: %d %s", r.Status, r.Body)
+	}
+	var body struct{ Accounts []reauth.Account }
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, a := range body.Accounts {
+		if a.Provider == "meta_ads" && a.AccountID == "act_1012345678901234" {
+			found = a.Family == "meta" && a.Kind == reauth.KindExpiring
+		}
+	}
+	if !found {
+		t.Fatalf("act_1012345678901234 not listed as expiring: %s", r.Body)
+	}
+	if all := env.Admin("GET", "/admin/reauth", nil); all.Status != 200 || !json.Valid(all.Body) {
+		t.Fatalf("all tenants: %d %s", all.Status, all.Body)
+	}
+	if r := env.Admin("GET", "/admin/reauth?tenant=nobody", nil); r.Status != 404 {
+		t.Fatalf("unknown tenant: %d %s", r.Status, r.Body)
+	}
+}
