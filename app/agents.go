@@ -15,6 +15,7 @@ import (
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/modelgw"
 	"github.com/gtmgate/gtmgate/modelsandbox"
+	"github.com/gtmgate/gtmgate/reauth"
 	"github.com/gtmgate/gtmgate/schedule"
 )
 
@@ -48,7 +49,10 @@ func (a *App) buildAgents() error {
 		briefModel = c.AgentModel
 	}
 	a.brief = brief.New(brief.Options{Store: a.store, Recorder: a.recorder, Model: model, ModelName: briefModel, Location: loc,
-		Timeout: c.AgentStepTimeout, Logger: a.logger.With("component", "daily-brief"), APIVersions: a.apiVersions})
+		Timeout: c.AgentStepTimeout, Logger: a.logger.With("component", "daily-brief"), APIVersions: a.apiVersions,
+		Reauth: func(ctx context.Context, tenantID string) ([]reauth.Account, error) {
+			return a.reauth.Accounts(ctx, tenantID)
+		}})
 	return nil
 }
 

@@ -36,6 +36,9 @@ func (a *App) healthSources() health.Sources {
 			}
 			return ""
 		}}
+	if a.reauth != nil {
+		src.Reauth = a.reauth.Accounts
+	}
 	if a.jobs != nil {
 		src.Jobs = a.jobs.QueueStats
 	}

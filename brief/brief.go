@@ -19,6 +19,7 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/modelgw"
 	"github.com/gtmgate/gtmgate/provider/apiversion"
+	"github.com/gtmgate/gtmgate/reauth"
 )
 
 // Options configures a Writer. Store is required.
@@ -38,6 +39,10 @@ type Options struct {
 	// APIVersions grades the configured provider API versions; the brief
 	// names those within 90 days of their sunset or past it (nil: none).
 	APIVersions func(now time.Time) []apiversion.Status
+	// Reauth lists the accounts to connect again (package reauth); when set
+	// it replaces the refresh records' needs_reauth list, adding the tokens
+	// that cannot be refreshed and expire soon or have expired.
+	Reauth func(ctx context.Context, tenantID string) ([]reauth.Account, error)
 }
 
 // Writer generates, stores and serves daily briefs.
@@ -75,6 +80,13 @@ func (w *Writer) Generate(ctx context.Context, trigger string) (*gtmgate.DailyBr
 	f, err := Gather(ctx, w.opts.Store, from, to)
 	if err != nil {
 		return nil, err
+	}
+	if w.opts.Reauth != nil {
+		list, err := w.opts.Reauth(ctx, "")
+		if err != nil {
+			return nil, fmt.Errorf("brief: accounts to connect again: %w", err)
+		}
+		f.Reauth = ReauthAccounts(list)
 	}
 	if w.opts.APIVersions != nil {
 		f.APIVersions = append(f.APIVersions, apiversion.NeedAttention(w.opts.APIVersions(to))...)
@@ -223,4 +235,13 @@ func (w *Writer) trigger(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	jsonapi.Write(rw, http.StatusCreated, b)
+}
+
+// ReauthAccounts are the brief's lines for the accounts to connect again.
+func ReauthAccounts(list []reauth.Account) []Account {
+	out := make([]Account, 0, len(list))
+	for _, a := range list {
+		out = append(out, Account{TenantID: a.TenantID, Provider: a.Provider, AccountID: a.AccountID, Kind: a.Kind, Reason: a.Reason})
+	}
+	return out
 }

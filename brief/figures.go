@@ -101,6 +101,10 @@ type Account struct {
 	Provider  string `json:"provider"`
 	AccountID string `json:"account_id"`
 	LastError string `json:"last_error,omitempty"`
+	// Kind and Reason say why (package reauth: refused, expiring,
+	// expired); empty when only the refresh records were read.
+	Kind   string `json:"kind,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // AgentRuns counts runs created in the window by state.

@@ -96,7 +96,11 @@ func Render(f *Figures, loc *time.Location) string {
 		p("None.\n\n")
 	} else {
 		for _, a := range f.Reauth {
-			p("- %s %s of %s\n", a.Provider, a.AccountID, a.TenantID)
+			p("- %s %s of %s", a.Provider, a.AccountID, a.TenantID)
+			if a.Reason != "" {
+				p(": %s", a.Reason)
+			}
+			p("; send a re-connect link: `gtmgate admin reconnect %s %s %s`\n", a.TenantID, a.Provider, a.AccountID)
 		}
 		p("\n")
 	}

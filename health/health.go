@@ -21,6 +21,7 @@ import (
 	"github.com/gtmgate/gtmgate/diskspace"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/provider/apiversion"
+	"github.com/gtmgate/gtmgate/reauth"
 )
 
 // Statuses, worst last.
@@ -107,6 +108,13 @@ type Provider struct {
 type Accounts struct {
 	NeedsReauth []Account `json:"needs_reauth"`
 	Expiring    []Account `json:"expiring_within_24h"`
+	// Reconnect are the accounts whose owner must connect them again
+	// (package reauth): refused refreshes, and tokens that cannot be
+	// refreshed expiring within GTMGATE_REAUTH_WARN_BEFORE or expired.
+	// An expired one degrades the status (a refused one already does,
+	// through NeedsReauth); one still working until its expiry does not.
+	Reconnect      []reauth.Account `json:"reconnect"`
+	ReconnectCount int              `json:"reconnect_count"`
 }
 
 // Account is one provider account.
@@ -199,6 +207,8 @@ type Sources struct {
 	ScheduleTicks func() []ScheduleTick
 	// Grading reports the grading backlog (nil: grading off).
 	Grading func() *Grading
+	// Reauth lists the accounts to connect again, all tenants (nil: not reported).
+	Reauth func(ctx context.Context, tenantID string) ([]reauth.Account, error)
 }
 
 // Take gathers a snapshot. A part that cannot be read is reported with its
@@ -209,7 +219,7 @@ func Take(ctx context.Context, src Sources) *Report {
 	now := src.Now()
 	r := &Report{ID: "hs_" + strconv.FormatInt(now.UnixNano(), 36), TakenAt: now.UTC(), Reasons: []string{},
 		Jobs: []jobs.QueueStat{}, Queues: []jobs.QueueWait{}, Providers: []Provider{}, Replicas: []gtmgate.Replica{}, APIVersions: []apiversion.Status{},
-		Accounts: Accounts{NeedsReauth: []Account{}, Expiring: []Account{}}}
+		Accounts: Accounts{NeedsReauth: []Account{}, Expiring: []Account{}, Reconnect: []reauth.Account{}}}
 	r.Status = StatusOK
 	degrade := func(format string, args ...any) {
 		r.Reasons = append(r.Reasons, fmt.Sprintf(format, args...))
@@ -460,6 +470,31 @@ func (r *Report) accounts(ctx context.Context, src Sources, now time.Time, degra
 	}
 	if n := len(r.Accounts.Expiring); n > 0 {
 		degrade("%d provider account token(s) expire within 24 hours and fail to refresh", n)
+	}
+	r.reconnect(ctx, src, degrade)
+}
+
+// reconnect lists the accounts to connect again; an expired token that
+// cannot be refreshed degrades the status.
+func (r *Report) reconnect(ctx context.Context, src Sources, degrade func(string, ...any)) {
+	if src.Reauth == nil {
+		return
+	}
+	list, err := src.Reauth(ctx, "")
+	if err != nil {
+		r.fail("reauth", err, degrade, "accounts to connect again cannot be read")
+		return
+	}
+	expired := 0
+	for _, a := range list {
+		if a.Kind == reauth.KindExpired {
+			expired++
+		}
+	}
+	r.Accounts.Reconnect = append(r.Accounts.Reconnect, list...)
+	r.Accounts.ReconnectCount = len(list)
+	if expired > 0 {
+		degrade("%d provider account token(s) expired and cannot be refreshed: connect them again", expired)
 	}
 }
 
