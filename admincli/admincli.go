@@ -77,6 +77,11 @@ commands:
                                      prints a single-use link through which the account's
                                      owner connects a google, hubspot, meta or linkedin account
   connect-links [--tenant T] [--limit N]
+  reauth [--tenant T]                accounts whose owner must connect them again (refresh
+                                     refused, or a token that cannot be refreshed expiring)
+  reconnect TENANT PROVIDER_KEY ACCOUNT
+                                     prints a connect link for that account (e.g. meta_ads
+                                     act_123): send it to the account's owner
 
 exit codes: 0 done; 1 the gateway refused the request (not found, invalid,
 conflict); 2 usage error, or a FILE that cannot be read; 3 no admin key,
@@ -295,6 +300,10 @@ func (inv *invocation) dispatch(args []string) error {
 		return inv.list(args[1:], "connect-links", "/admin/connect-links", "connect_links", []string{"tenant"},
 			[]column{col("ID", "id"), col("TENANT", "tenant_id"), col("PROVIDER", "provider"), col("STATUS", "status"),
 				col("EXPIRES", "expires_at"), col("RESULT", "result")})
+	case cmd == "reauth":
+		return inv.reauth(args[1:])
+	case cmd == "reconnect":
+		return inv.reconnect(args[1:])
 	case cmd == "providers" && verb == "check":
 		return inv.checkProviders(args[2:])
 	case cmd == "usage":

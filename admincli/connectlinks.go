@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"time"
+
+	"github.com/gtmgate/gtmgate/connect"
 )
 
 // connectLink runs `connect-link TENANT PROVIDER`: it creates a connect
@@ -32,7 +34,39 @@ func (inv *invocation) connectLink(args []string) error {
 	if *readOnly {
 		body["read_only"] = true
 	}
-	b, err := inv.c.do(inv.ctx, "POST", "/admin/tenants/"+url.PathEscape(p[0])+"/connect-links", body)
+	return inv.createConnectLink(p[0], body)
+}
+
+// reauth runs `reauth [--tenant T]`: the accounts to connect again.
+func (inv *invocation) reauth(args []string) error {
+	s := newSub("reauth")
+	q := queryFlags(s, "tenant")
+	if _, err := s.parse(args); err != nil {
+		return err
+	}
+	return inv.show("/admin/reauth"+q(), "accounts", []column{col("TENANT", "tenant_id"), col("PROVIDER", "provider"),
+		col("ACCOUNT", "account_id"), col("KIND", "kind"), col("REASON", "reason")})
+}
+
+// reconnect runs `reconnect TENANT PROVIDER_KEY ACCOUNT`: a connect link
+// for the account's connect family (google_ads → google, meta_ads → meta)
+// hinted at the account, so that its owner connects it again.
+func (inv *invocation) reconnect(args []string) error {
+	s := newSub("reconnect", "TENANT", "PROVIDER_KEY", "ACCOUNT")
+	p, err := s.parse(args)
+	if err != nil {
+		return err
+	}
+	family, ok := connect.Family(p[1])
+	if !ok {
+		return usageError(fmt.Sprintf("reconnect: no connect flow covers provider %q", p[1]))
+	}
+	return inv.createConnectLink(p[0], map[string]any{"provider": family.Name, "account_hint": p[2]})
+}
+
+// createConnectLink creates a tenant's connect link and prints its URL.
+func (inv *invocation) createConnectLink(tenant string, body map[string]any) error {
+	b, err := inv.c.do(inv.ctx, "POST", "/admin/tenants/"+url.PathEscape(tenant)+"/connect-links", body)
 	if err != nil {
 		return err
 	}
