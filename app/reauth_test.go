@@ -2,6 +2,8 @@ package app_test
 
 import (
 	"encoding/json"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +83,31 @@ func TestReauthInHealthAndBrief(t *testing.T) {
 	want := `"reauth":[{"tenant_id":"demo","provider":"meta_ads","account_id":"act_1012345678901234","kind":"expiring"`
 	if b.Status != 201 || !strings.Contains(string(b.Body), want) {
 		t.Fatalf("brief figures do not name the account: %d %s", b.Status, b.Body)
+	}
+}
+
+// TestConsoleReconnect: the tenant page lists the account under Needs
+// re-authorisation with a Send re-connect link button; the button posts the
+// Connect account form for its family and account, and the link is shown
+// once like any connect link, its page naming the tenant.
+func TestConsoleReconnect(t *testing.T) {
+	t.Parallel()
+	env := startWithExpiringMeta(t)
+	o := newOperator(t, env)
+	o.signIn(apptest.AdminKey)
+	code, page := o.get("/console/tenants/demo")
+	button := `<input type="hidden" name="provider" value="meta"><input type="hidden" name="account_hint" value="act_1012345678901234"><button type="submit">Send re-connect link</button>`
+	if code != 200 || !strings.Contains(page, "Needs re-authorisation") || !strings.Contains(page, button) {
+		t.Fatalf("tenant page: %d\n%s", code, page)
+	}
+	resp, page := o.do("POST", "/console/tenants/demo/connect-links", url.Values{"provider": {"meta"},
+		"account_hint": {"act_1012345678901234"}, "csrf": {o.csrf}})
+	link := regexp.MustCompile(`id="new-link" class="secret">(http[^<]+/connect/[A-Za-z0-9_-]+)<`).FindStringSubmatch(page)
+	if resp.StatusCode != 201 || link == nil || !strings.Contains(page, `rel="noopener noreferrer">Open</a>`) {
+		t.Fatalf("re-connect link: %d %s", resp.StatusCode, page)
+	}
+	secretPath := link[1][strings.Index(link[1], "/connect/"):]
+	if r := env.Do("GET", env.GatewayURL+secretPath, nil); r.Status != 200 || !strings.Contains(string(r.Body), "demo") {
+		t.Fatalf("the link's page: %d %s", r.Status, r.Body)
 	}
 }

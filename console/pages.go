@@ -120,6 +120,9 @@ type tenantView struct {
 	// whose URL is shown in this response only.
 	Links   []obj
 	NewLink obj
+	// Reauth are the tenant's accounts whose owner must connect them again
+	// (GET /admin/reauth); each gets a Send re-connect link button.
+	Reauth []obj
 }
 
 func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
@@ -155,6 +158,9 @@ func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
 	}
 	f.get("/admin/connect-links?limit=20&tenant="+url.QueryEscape(id), &links)
 	v.Links = links.Links
+	var reauth struct{ Accounts []obj }
+	f.get("/admin/reauth?tenant="+url.QueryEscape(id), &reauth)
+	v.Reauth = reauth.Accounts
 	var plan obj
 	if err := c.call(r, http.MethodGet, "/admin/billing/"+esc(id), nil, &plan); err == nil {
 		v.Billing = indent(plan)
