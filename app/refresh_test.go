@@ -60,4 +60,9 @@ func TestProviderTokenRefreshesItself(t *testing.T) {
 	if !strings.Contains(string(list.Body), `"needs_reauth":true`) || strings.Contains(string(list.Body), "secret-1") {
 		t.Fatalf("refresh status: %s", list.Body)
 	}
+	// It is an account to connect again, with the provider's refusal.
+	re := env.Admin("GET", "/admin/reauth?tenant=demo", nil)
+	if !strings.Contains(string(re.Body), `"account_id":"`+account+`","family":"hubspot","kind":"refused","reason":"the provider refused the refresh: `) {
+		t.Fatalf("reauth: %s", re.Body)
+	}
 }
