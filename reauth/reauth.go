@@ -46,10 +46,6 @@ type Account struct {
 	Since time.Time `json:"since"`
 }
 
-// Lapsed reports whether the account cannot work now (refused or expired),
-// as opposed to one that still works but will stop.
-func (a Account) Lapsed() bool { return a.Kind != KindExpiring }
-
 // Store is what the listing reads.
 type Store interface {
 	GetTenant(ctx context.Context, id string) (*gtmgate.Tenant, error)
