@@ -163,7 +163,7 @@ func TestConsolePages(t *testing.T) {
 	o := newOperator(t, env)
 	o.signIn(apptest.AdminKey)
 	for _, p := range []string{"/console/", "/console/?range=24h", "/console/?range=30d", "/console/tenants", "/console/tenants/demo",
-		"/console/approvals", "/console/audit", "/console/audit?source=rest&tenant=demo", "/console/errors", "/console/incidents",
+		"/console/oauth-apps", "/console/approvals", "/console/audit", "/console/audit?source=rest&tenant=demo", "/console/errors", "/console/incidents",
 		"/console/quality", "/console/feedback", "/console/schedules", "/console/brief", "/console/health", "/console/health?fresh=1"} {
 		code, body := o.get(p)
 		if code != 200 || !strings.Contains(body, "<h1>") || strings.Contains(body, `class="error"`) {
@@ -389,4 +389,110 @@ func TestConsoleConnectAccount(t *testing.T) {
 	if _, page := o.get("/console/tenants/demo"); !strings.Contains(page, "No connect link:") {
 		t.Fatalf("no refusal shown")
 	}
+}
+
+// TestConsoleOAuthApps: the OAuth apps page lists the demo's gateway-wide
+// apps and the redirect URI to paste; a tenant's app is registered,
+// replaced without its secret (kept) and deleted through the console, and
+// the secret appears in no page; a refusal shows the admin API's reason.
+func TestConsoleOAuthApps(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	o := newOperator(t, env)
+	o.signIn(apptest.AdminKey)
+	redirect := env.Admin("GET", "/admin/oauth-apps", nil).JSON(t)["redirect_uri"].(string)
+	code, page := o.get("/console/oauth-apps")
+	if code != 200 || !strings.Contains(page, `id="redirect-uri" class="secret">`+redirect+"<") || !strings.Contains(page, `data-copy="redirect-uri"`) ||
+		!strings.Contains(page, `href="/console/oauth-apps" aria-current="page">OAuth apps</a>`) {
+		t.Fatalf("page: %d %s", code, page)
+	}
+	for _, p := range []string{"google", "hubspot", "meta", "linkedin"} {
+		if !strings.Contains(page, "<tr><td>"+p+"</td><td>gateway-wide</td>") {
+			t.Errorf("the demo's gateway-wide %s app is not listed", p)
+		}
+	}
+	pages := []string{page}
+
+	const secretValue = "s3cret-never-shown"
+	resp, page := o.do("POST", "/console/oauth-apps", url.Values{"csrf": {o.csrf}, "provider": {"hubspot"}, "tenant": {"demo"},
+		"client_id": {"white-label-id"}, "client_secret": {secretValue}, "extra_scopes": {"crm.lists.read, oauth"}})
+	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/console/oauth-apps" || strings.Contains(resp.Header.Get("Location"), secretValue) {
+		t.Fatalf("register: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), page)
+	}
+	for _, c := range resp.Cookies() {
+		if strings.Contains(c.Value, secretValue) {
+			t.Fatalf("the secret is in cookie %s", c.Name)
+		}
+	}
+	app := env.Admin("GET", "/admin/tenants/demo/oauth-apps/hubspot", nil).JSON(t)["oauth_app"].(map[string]any)
+	if app["client_id"] != "white-label-id" || app["has_client_secret"] != true || joinAny(app["extra_scopes"]) != "crm.lists.read oauth" {
+		t.Fatalf("registered app: %v", app)
+	}
+	_, page = o.get("/console/oauth-apps")
+	if !strings.Contains(page, "Tenant demo&#39;s hubspot app registered.") || !strings.Contains(page, `<a href="/console/tenants/demo">demo</a>`) ||
+		!strings.Contains(page, "<code>white-label-id</code>") {
+		t.Fatalf("after register: %s", page)
+	}
+	pages = append(pages, page)
+	_, page = o.get("/console/oauth-apps?provider=hubspot&tenant=demo")
+	if !strings.Contains(page, `value="white-label-id"`) || !strings.Contains(page, "empty keeps the stored secret") {
+		t.Errorf("Replace does not fill the form: %s", page)
+	}
+	pages = append(pages, page)
+
+	// Replace without a secret: the stored one is kept.
+	if resp := o.post("/console/oauth-apps", url.Values{"provider": {"hubspot"}, "tenant": {"demo"}, "client_id": {"white-label-2"}}); resp.StatusCode != 303 {
+		t.Fatalf("replace: %d", resp.StatusCode)
+	}
+	app = env.Admin("GET", "/admin/tenants/demo/oauth-apps/hubspot", nil).JSON(t)["oauth_app"].(map[string]any)
+	if app["client_id"] != "white-label-2" || app["has_client_secret"] != true {
+		t.Fatalf("replaced app: %v", app)
+	}
+	_, page = o.get("/console/oauth-apps")
+	if !strings.Contains(page, "Tenant demo&#39;s hubspot app replaced, its secret kept.") {
+		t.Errorf("after replace: %s", page)
+	}
+	pages = append(pages, page)
+
+	// A bad provider is refused with the API's reason; what was typed stays,
+	// the secret does not.
+	resp, page = o.do("POST", "/console/oauth-apps", url.Values{"csrf": {o.csrf}, "provider": {"nosuch"}, "client_id": {"typed-id"}, "client_secret": {secretValue}})
+	if resp.StatusCode != 422 || !strings.Contains(page, "Not saved: provider &#34;nosuch&#34; has no connect flow") || !strings.Contains(page, `value="typed-id"`) {
+		t.Fatalf("bad provider: %d %s", resp.StatusCode, page)
+	}
+	pages = append(pages, page)
+	// A new app without a secret is refused too.
+	resp, page = o.do("POST", "/console/oauth-apps", url.Values{"csrf": {o.csrf}, "provider": {"meta"}, "tenant": {"demo"}, "client_id": {"x"}})
+	if resp.StatusCode != 422 || !strings.Contains(page, "client_secret is required") {
+		t.Errorf("new app without a secret: %d %s", resp.StatusCode, page)
+	}
+
+	// Delete it: the tenant falls back to the gateway-wide app.
+	if resp := o.post("/console/oauth-apps/hubspot/delete", url.Values{"tenant": {"demo"}}); resp.StatusCode != 303 {
+		t.Fatalf("delete: %d", resp.StatusCode)
+	}
+	if got := env.Admin("GET", "/admin/tenants/demo/oauth-apps/hubspot", nil); got.Status != 404 {
+		t.Fatalf("after delete: %d %s", got.Status, got.Body)
+	}
+	_, page = o.get("/console/oauth-apps")
+	if !strings.Contains(page, "Tenant demo&#39;s hubspot app deleted.") || strings.Contains(page, "white-label-2") ||
+		!strings.Contains(page, "<tr><td>hubspot</td><td>gateway-wide</td>") {
+		t.Errorf("after delete: %s", page)
+	}
+	for _, p := range append(pages, page) {
+		if strings.Contains(p, secretValue) {
+			t.Fatalf("the client secret is in a page: %s", p)
+		}
+	}
+	if audit := env.Admin("GET", "/admin/audit?source=console&limit=200", nil); strings.Contains(string(audit.Body), secretValue) {
+		t.Errorf("the client secret is in the audit")
+	}
+}
+
+func joinAny(v any) string {
+	var parts []string
+	for _, x := range v.([]any) {
+		parts = append(parts, x.(string))
+	}
+	return strings.Join(parts, " ")
 }

@@ -29,6 +29,7 @@ type page struct {
 var nav = []struct{ Key, Label, Path string }{
 	{"overview", "Overview", "/console/"},
 	{"tenants", "Tenants", "/console/tenants"},
+	{"oauthapps", "OAuth apps", "/console/oauth-apps"},
 	{"approvals", "Approvals", "/console/approvals"},
 	{"audit", "Audit", "/console/audit"},
 	{"errors", "Errors", "/console/errors"},
@@ -63,16 +64,19 @@ var funcs = template.FuncMap{
 	"percent": func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) },
 	"money":   func(v float64) string { return fmt.Sprintf("%.2f", v) },
 	"ms":      func(v float64) string { return fmt.Sprintf("%.1f ms", v) },
-	"join": func(v any, sep string) string {
-		var parts []string
-		if l, ok := v.([]any); ok {
-			for _, x := range l {
-				parts = append(parts, fmt.Sprint(x))
-			}
+	"join":    joinList,
+	"split":   func(s string) []string { return strings.Split(s, "|") },
+}
+
+// joinList joins a decoded JSON list's items with sep.
+func joinList(v any, sep string) string {
+	var parts []string
+	if l, ok := v.([]any); ok {
+		for _, x := range l {
+			parts = append(parts, fmt.Sprint(x))
 		}
-		return strings.Join(parts, sep)
-	},
-	"split": func(s string) []string { return strings.Split(s, "|") },
+	}
+	return strings.Join(parts, sep)
 }
 
 // parseTemplates parses each page with the layout.
