@@ -1,0 +1,108 @@
+package app_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate/app/apptest"
+	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/provider/metaads"
+)
+
+// connectedTenant is the part of GET /admin/tenants/{id}'s tenant and
+// GET /admin/tenants/{id}/provider-tokens these tests read.
+type connectedTenant struct {
+	Providers map[string]struct {
+		Default  string `json:"default"`
+		Accounts []struct {
+			ID              string `json:"id"`
+			LoginCustomerID string `json:"login_customer_id"`
+		} `json:"accounts"`
+	} `json:"providers"`
+	Tokens []struct {
+		Provider  string    `json:"provider"`
+		AccountID string    `json:"account_id"`
+		ExpiresAt time.Time `json:"expires_at"`
+	} `json:"provider_tokens"`
+}
+
+// connectThrough walks a link of provider for tenant to its end: consent
+// allowed, and on a picker the choices pick returns. It returns the
+// tenant's providers and stored tokens afterwards.
+func connectThrough(t *testing.T, e *apptest.Env, tenant, provider string, pick func([]string) []string) connectedTenant {
+	t.Helper()
+	b := newConnectBrowser(t, e)
+	created := createLink(t, e, tenant, map[string]any{"provider": provider})
+	callback := b.consent(b.openLink(b.gateway(created["url"].(string))), true)
+	done := b.do("GET", e.GatewayURL+"/connect/callback?"+callback, nil)
+	if choices := pickerChoice.FindAllStringSubmatch(done.body, -1); done.status == 200 && len(choices) > 0 {
+		var values []string
+		for _, c := range choices {
+			values = append(values, c[1])
+		}
+		chosen := pick(values)
+		if len(chosen) == 0 {
+			t.Fatalf("nothing to choose in %v", values)
+		}
+		state, _ := url.ParseQuery(callback)
+		done = b.do("POST", e.GatewayURL+"/connect/choose", url.Values{"state": {state.Get("state")}, "account": chosen})
+	}
+	if done.status != 200 || !strings.Contains(done.body, "connected") {
+		t.Fatalf("%s connect: %d %s", provider, done.status, done.body)
+	}
+	var out connectedTenant
+	wrapped := struct {
+		Tenant *connectedTenant `json:"tenant"`
+	}{&out}
+	if r := e.Admin("GET", "/admin/tenants/"+tenant, nil); r.Status != 200 || json.Unmarshal(r.Body, &wrapped) != nil {
+		t.Fatalf("tenant: %d %s", r.Status, r.Body)
+	}
+	if r := e.Admin("GET", "/admin/tenants/"+tenant+"/provider-tokens", nil); r.Status != 200 || json.Unmarshal(r.Body, &out) != nil {
+		t.Fatalf("provider tokens: %d %s", r.Status, r.Body)
+	}
+	return out
+}
+
+// firstWithPrefix picks the first choice of a provider key.
+func firstWithPrefix(prefix string) func([]string) []string {
+	return func(values []string) []string {
+		for _, v := range values {
+			if strings.HasPrefix(v, prefix) {
+				return []string{v}
+			}
+		}
+		return nil
+	}
+}
+
+// TestConnectMeta: a Meta link for a fresh tenant connects an ad account
+// in the act_ form the tools use, on the long-lived (60-day) token, with no
+// refresh record (Meta issues no refresh token); a Meta Ads call then runs.
+func TestConnectMeta(t *testing.T) {
+	t.Parallel()
+	e := apptest.Start(t, func(c *config.Config) { c.SiteAddr, c.DocsAddr = "off", "off" })
+	token := e.NewTenant("umbrella", nil)
+	if r := e.Tool(token, "umbrella", "ads", "meta_ads_campaigns", listInput()); r.Status == 200 {
+		t.Fatalf("a tenant with no account called Meta: %s", r.Body)
+	}
+	got := connectThrough(t, e, "umbrella", "meta", firstWithPrefix("meta_ads:"))
+	accounts := got.Providers["meta_ads"].Accounts
+	if len(accounts) != 1 || accounts[0].ID != metaads.AccountID(accounts[0].ID) || got.Providers["meta_ads"].Default != accounts[0].ID {
+		t.Fatalf("meta_ads accounts: %+v", got.Providers["meta_ads"])
+	}
+	if len(got.Tokens) != 1 || got.Tokens[0].Provider != "meta_ads" || got.Tokens[0].AccountID != accounts[0].ID {
+		t.Fatalf("tokens: %+v", got.Tokens)
+	}
+	if left := time.Until(got.Tokens[0].ExpiresAt); left < 59*24*time.Hour || left > 61*24*time.Hour {
+		t.Errorf("token expires in %v, not about 60 days: no long-lived exchange?", left)
+	}
+	if r := e.Admin("GET", "/admin/oauth-refresh?tenant=umbrella", nil); strings.Contains(string(r.Body), `"provider":"meta_ads"`) {
+		t.Errorf("a refresh record was seeded for Meta: %s", r.Body)
+	}
+	if r := e.Tool(token, "umbrella", "ads", "meta_ads_campaigns", listInput()); r.Status != 200 {
+		t.Errorf("meta_ads_campaigns with the connected token: %d %s", r.Status, r.Body)
+	}
+}
