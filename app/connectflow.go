@@ -8,6 +8,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/connect"
 	"github.com/gtmgate/gtmgate/connectflow"
+	"github.com/gtmgate/gtmgate/egress"
 )
 
 // connectFlow builds the connect-link flow (#33): its admin routes go in
@@ -23,9 +24,12 @@ func (a *App) connectFlow() *connectflow.Flow {
 	if devToken == "" && a.cfg.Demo {
 		devToken = "sandbox-developer-token"
 	}
-	// HTTP is left to connect's default: the fixed provider endpoints are
-	// reached as the provider adapters reach them, without following redirects.
-	client := &connect.Client{Bases: bases, Version: a.cfg.APIVersion, Timeout: a.cfg.UpstreamTimeout,
+	// Provider endpoints are fixed; an override (tests, the demo's
+	// sandboxes) goes through the outbound address policy: loopback only
+	// under --demo or with the setting that allows a loopback token
+	// endpoint to the refresher (GTMGATE_ALLOW_INSECURE_TOKEN_ENDPOINT).
+	policy := egress.Policy{AllowLoopback: a.cfg.Demo || a.cfg.AllowInsecureTokenEndpoint}
+	client := &connect.Client{HTTP: connect.NewHTTPClient(policy), Bases: bases, Version: a.cfg.APIVersion, Timeout: a.cfg.UpstreamTimeout,
 		GoogleAdsDeveloperToken: devToken, Now: a.connectNow}
 	return connectflow.New(connectflow.Options{Store: a.store, Registry: a.registry, Client: client, Seeder: a.refresher,
 		Recorder: a.recorder, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes, Now: a.connectNow,

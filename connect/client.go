@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/egress"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -78,6 +79,16 @@ func (c *Client) timeout() time.Duration {
 		return c.Timeout
 	}
 	return DefaultTimeout
+}
+
+// NewHTTPClient is the client for Client.HTTP that reaches provider
+// endpoints through the outbound address policy p (egress), as web_fetch
+// and OAuth client metadata fetches do: an endpoint override to a private
+// or loopback address is refused unless p allows it. Like the default, it
+// follows no redirects.
+func NewHTTPClient(p egress.Policy) *http.Client {
+	return &http.Client{Transport: egress.NewTransport(p, 10*time.Second),
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 func (c *Client) httpClient() *http.Client {

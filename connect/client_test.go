@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/egress"
 )
 
 const (
@@ -341,5 +342,35 @@ func TestExchangeTimeout(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), testCode) {
 		t.Errorf("error %q carries a secret", err)
+	}
+}
+
+func TestExchangeEgressPolicy(t *testing.T) {
+	t.Parallel()
+	p := mustLookup(t, HubSpot)
+	tests := []struct {
+		name   string
+		policy egress.Policy
+		refuse bool
+	}{
+		{"loopback refused by default", egress.Policy{}, true},
+		{"loopback allowed", egress.Policy{AllowLoopback: true}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(&tokenServer{t: t, method: http.MethodPost, answer: func(int, url.Values) (int, string) {
+				return 200, `{"access_token":"at","refresh_token":"rt","expires_in":1800}`
+			}})
+			defer srv.Close()
+			c := &Client{HTTP: NewHTTPClient(tt.policy), Bases: map[string]string{p.Token.Key: srv.URL}}
+			_, err := c.Exchange(context.Background(), p, testApp, testCode, testVerifier, "https://gw.example/cb")
+			if refused := errors.Is(err, egress.ErrRefused); refused != tt.refuse {
+				t.Fatalf("refused %v (err %v), want %v", refused, err, tt.refuse)
+			}
+			if !tt.refuse && err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
