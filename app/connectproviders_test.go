@@ -106,3 +106,58 @@ func TestConnectMeta(t *testing.T) {
 		t.Errorf("meta_ads_campaigns with the connected token: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestConnectLinkedIn: a LinkedIn link for a fresh tenant connects an ad
+// account under linkedin_ads; the sandbox app issues refresh tokens, so the
+// refresher is seeded; a LinkedIn Ads call then runs.
+func TestConnectLinkedIn(t *testing.T) {
+	t.Parallel()
+	e := apptest.Start(t, func(c *config.Config) { c.SiteAddr, c.DocsAddr = "off", "off" })
+	token := e.NewTenant("hooli", nil)
+	if r := e.Tool(token, "hooli", "ads", "linkedin_ads_campaigns", listInput()); r.Status == 200 {
+		t.Fatalf("a tenant with no account called LinkedIn: %s", r.Body)
+	}
+	got := connectThrough(t, e, "hooli", "linkedin", firstWithPrefix("linkedin_ads:"))
+	accounts := got.Providers["linkedin_ads"].Accounts
+	if len(accounts) != 1 || got.Providers["linkedin_ads"].Default != accounts[0].ID {
+		t.Fatalf("linkedin_ads accounts: %+v", got.Providers["linkedin_ads"])
+	}
+	if len(got.Tokens) != 1 || got.Tokens[0].Provider != "linkedin_ads" || got.Tokens[0].AccountID != accounts[0].ID {
+		t.Fatalf("tokens: %+v", got.Tokens)
+	}
+	if r := e.Admin("GET", "/admin/oauth-refresh?tenant=hooli", nil); !strings.Contains(string(r.Body), `"provider":"linkedin_ads"`) ||
+		!strings.Contains(string(r.Body), accounts[0].ID) {
+		t.Errorf("refresher not seeded for LinkedIn: %s", r.Body)
+	}
+	if r := e.Tool(token, "hooli", "ads", "linkedin_ads_campaigns", listInput()); r.Status != 200 {
+		t.Errorf("linkedin_ads_campaigns with the connected token: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestConnectGoogleAdsThroughManager: a Google Ads client account reached
+// only through a manager is stored with the manager as login_customer_id,
+// and a Google Ads call for it runs.
+func TestConnectGoogleAdsThroughManager(t *testing.T) {
+	t.Parallel()
+	e := apptest.Start(t, func(c *config.Config) { c.SiteAddr, c.DocsAddr = "off", "off" })
+	token := e.NewTenant("vandelay", nil)
+	got := connectThrough(t, e, "vandelay", "google", func(values []string) []string {
+		for _, v := range values {
+			if v == "google_ads:4440002222" {
+				return []string{v}
+			}
+		}
+		t.Fatalf("the client account through the manager is not offered: %v", values)
+		return nil
+	})
+	ads := got.Providers["google_ads"]
+	if len(ads.Accounts) != 1 || ads.Accounts[0].ID != "4440002222" || ads.Accounts[0].LoginCustomerID != "5550001111" || ads.Default != "4440002222" {
+		t.Fatalf("google_ads accounts: %+v", ads)
+	}
+	if len(got.Tokens) != 1 || got.Tokens[0].Provider != "google_ads" || got.Tokens[0].AccountID != "4440002222" {
+		t.Fatalf("tokens: %+v", got.Tokens)
+	}
+	if r := e.Tool(token, "vandelay", "ads", "google_ads_campaigns", listInput()); r.Status != 200 {
+		t.Errorf("google_ads_campaigns through the manager: %d %s", r.Status, r.Body)
+	}
+}
