@@ -98,11 +98,13 @@ func TestDemoGradingAlertsIncidentAndQualityGate(t *testing.T) {
 		ds := env.Admin("GET", "/admin/grader/deliveries?event=incident.resolved", nil).JSON(t)["deliveries"].([]any)
 		return len(ds) == 1 && ds[0].(map[string]any)["ok"] == true
 	})
-	// Operators see the grading jobs and can label and regrade.
-	jobs := env.Admin("GET", "/admin/jobs?kind=grade_trace&state=completed", nil).JSON(t)["jobs"].([]any)
-	if len(jobs) < 3 {
-		t.Fatalf("completed grading jobs: %d", len(jobs))
-	}
+	// Operators see the grading jobs and can label and regrade. River marks
+	// a job completed after its work returns, in batches, so the verdicts
+	// can be in before their jobs' completion is.
+	waitFor(t, "three completed grading jobs", func() bool {
+		jobs := env.Admin("GET", "/admin/jobs?kind=grade_trace&state=completed", nil).JSON(t)["jobs"].([]any)
+		return len(jobs) >= 3
+	})
 	v := verdicts[0].(map[string]any)
 	if r := env.Admin("POST", "/admin/grader/verdicts/"+v["id"].(string)+"/label", map[string]any{"correct": false}); r.Status != 400 {
 		t.Fatalf("label wrong without quality: %d %s", r.Status, r.Body)
