@@ -29,6 +29,21 @@ type connectedTenant struct {
 	} `json:"provider_tokens"`
 }
 
+// onlyAccount checks that key holds exactly one account, the default, and
+// that the tenant's one stored token is that account's; it returns the
+// account's id and login customer id.
+func (c connectedTenant) onlyAccount(t *testing.T, key string) (id, loginCustomerID string) {
+	t.Helper()
+	pa := c.Providers[key]
+	if len(pa.Accounts) != 1 || pa.Default != pa.Accounts[0].ID {
+		t.Fatalf("%s accounts: %+v", key, pa)
+	}
+	if len(c.Tokens) != 1 || c.Tokens[0].Provider != key || c.Tokens[0].AccountID != pa.Accounts[0].ID {
+		t.Fatalf("tokens: %+v", c.Tokens)
+	}
+	return pa.Accounts[0].ID, pa.Accounts[0].LoginCustomerID
+}
+
 // connectThrough walks a link of provider for tenant to its end: consent
 // allowed, and on a picker the choices pick returns. It returns the
 // tenant's providers and stored tokens afterwards.
@@ -89,12 +104,8 @@ func TestConnectMeta(t *testing.T) {
 		t.Fatalf("a tenant with no account called Meta: %s", r.Body)
 	}
 	got := connectThrough(t, e, "umbrella", "meta", firstWithPrefix("meta_ads:"))
-	accounts := got.Providers["meta_ads"].Accounts
-	if len(accounts) != 1 || accounts[0].ID != metaads.AccountID(accounts[0].ID) || got.Providers["meta_ads"].Default != accounts[0].ID {
-		t.Fatalf("meta_ads accounts: %+v", got.Providers["meta_ads"])
-	}
-	if len(got.Tokens) != 1 || got.Tokens[0].Provider != "meta_ads" || got.Tokens[0].AccountID != accounts[0].ID {
-		t.Fatalf("tokens: %+v", got.Tokens)
+	if id, _ := got.onlyAccount(t, "meta_ads"); id != metaads.AccountID(id) {
+		t.Fatalf("meta_ads account %q is not in the tools' act_ form", id)
 	}
 	if left := time.Until(got.Tokens[0].ExpiresAt); left < 59*24*time.Hour || left > 61*24*time.Hour {
 		t.Errorf("token expires in %v, not about 60 days: no long-lived exchange?", left)
@@ -118,15 +129,9 @@ func TestConnectLinkedIn(t *testing.T) {
 		t.Fatalf("a tenant with no account called LinkedIn: %s", r.Body)
 	}
 	got := connectThrough(t, e, "hooli", "linkedin", firstWithPrefix("linkedin_ads:"))
-	accounts := got.Providers["linkedin_ads"].Accounts
-	if len(accounts) != 1 || got.Providers["linkedin_ads"].Default != accounts[0].ID {
-		t.Fatalf("linkedin_ads accounts: %+v", got.Providers["linkedin_ads"])
-	}
-	if len(got.Tokens) != 1 || got.Tokens[0].Provider != "linkedin_ads" || got.Tokens[0].AccountID != accounts[0].ID {
-		t.Fatalf("tokens: %+v", got.Tokens)
-	}
+	id, _ := got.onlyAccount(t, "linkedin_ads")
 	if r := e.Admin("GET", "/admin/oauth-refresh?tenant=hooli", nil); !strings.Contains(string(r.Body), `"provider":"linkedin_ads"`) ||
-		!strings.Contains(string(r.Body), accounts[0].ID) {
+		!strings.Contains(string(r.Body), id) {
 		t.Errorf("refresher not seeded for LinkedIn: %s", r.Body)
 	}
 	if r := e.Tool(token, "hooli", "ads", "linkedin_ads_campaigns", listInput()); r.Status != 200 {
@@ -150,12 +155,8 @@ func TestConnectGoogleAdsThroughManager(t *testing.T) {
 		t.Fatalf("the client account through the manager is not offered: %v", values)
 		return nil
 	})
-	ads := got.Providers["google_ads"]
-	if len(ads.Accounts) != 1 || ads.Accounts[0].ID != "4440002222" || ads.Accounts[0].LoginCustomerID != "5550001111" || ads.Default != "4440002222" {
-		t.Fatalf("google_ads accounts: %+v", ads)
-	}
-	if len(got.Tokens) != 1 || got.Tokens[0].Provider != "google_ads" || got.Tokens[0].AccountID != "4440002222" {
-		t.Fatalf("tokens: %+v", got.Tokens)
+	if id, login := got.onlyAccount(t, "google_ads"); id != "4440002222" || login != "5550001111" {
+		t.Fatalf("google_ads account %s through %s, want 4440002222 through 5550001111", id, login)
 	}
 	if r := e.Tool(token, "vandelay", "ads", "google_ads_campaigns", listInput()); r.Status != 200 {
 		t.Errorf("google_ads_campaigns through the manager: %d %s", r.Status, r.Body)
