@@ -28,12 +28,7 @@ func googleAuthorizeURL(mod func(url.Values)) string {
 
 func googleToken(t *testing.T, h http.Handler, form url.Values) (int, map[string]any) {
 	t.Helper()
-	w := consenttest.Post(t, h, "/token", form)
-	var out map[string]any
-	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
-		t.Fatalf("token answer %d %s", w.Code, w.Body)
-	}
-	return w.Code, out
+	return consenttest.PostJSON(t, h, "/token", form)
 }
 
 func TestGoogleSandboxConsent(t *testing.T) {

@@ -1,7 +1,6 @@
 package linkedinads
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -20,12 +19,7 @@ func linkedinAuthorize() string {
 
 func linkedinToken(t *testing.T, h http.Handler, form url.Values) (int, map[string]any) {
 	t.Helper()
-	w := consenttest.Post(t, h, "/oauth/v2/accessToken", form)
-	var out map[string]any
-	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
-		t.Fatalf("token answer %d %s", w.Code, w.Body)
-	}
-	return w.Code, out
+	return consenttest.PostJSON(t, h, "/oauth/v2/accessToken", form)
 }
 
 func TestSandboxLinkedInConsent(t *testing.T) {

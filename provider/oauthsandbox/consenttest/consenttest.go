@@ -5,6 +5,7 @@ package consenttest
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -63,6 +64,18 @@ func Post(t *testing.T, h http.Handler, path string, form url.Values) *httptest.
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	return w
+}
+
+// PostJSON posts form to path like Post and decodes the JSON answer (a
+// token endpoint's), failing the test when it is not JSON.
+func PostJSON(t *testing.T, h http.Handler, path string, form url.Values) (int, map[string]any) {
+	t.Helper()
+	w := Post(t, h, path, form)
+	var out map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
+		t.Fatalf("answer %d %s", w.Code, w.Body)
+	}
+	return w.Code, out
 }
 
 // Verifier is a fixed RFC 7636 code verifier; Challenge is its S256 challenge.
