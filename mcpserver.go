@@ -1,0 +1,105 @@
+package gtmgate
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// How gtmgate authenticates to an upstream MCP server, an MCPServerAuth's Kind.
+const (
+	MCPAuthNone = "none"
+	// MCPAuthBearer sends the tenant's own token as "Authorization: Bearer".
+	MCPAuthBearer = "bearer"
+	// MCPAuthHeader sends one static header (name and value).
+	MCPAuthHeader = "header"
+	// MCPAuthClientCredentials gets an access token with an OAuth 2.0
+	// client-credentials grant and sends it as a bearer token.
+	MCPAuthClientCredentials = "client_credentials"
+)
+
+// FederatedSeparator joins an upstream server's name and its tool's name
+// into the name a tenant's agents call: "slack__post_message".
+const FederatedSeparator = "__"
+
+// FederatedDomainPrefix starts the REST domain of an upstream server's
+// tools: "mcp/slack".
+const FederatedDomainPrefix = "mcp/"
+
+// MCPServer is an upstream MCP server one tenant brings: its tools appear to
+// the tenant's agents namespaced by Name and run through the same path as
+// the built-in tools. Several tenants may name the same URL, each with its
+// own credential.
+type MCPServer struct {
+	TenantID string `json:"tenant_id"`
+	// Name namespaces the server's tools: [a-z0-9-]{1,32}, no "__".
+	Name string `json:"name"`
+	// URL is the server's streamable-HTTP endpoint.
+	URL  string        `json:"url"`
+	Auth MCPServerAuth `json:"auth"`
+	// Tools, when not empty, is the allow-list of the upstream tool names
+	// exposed; empty exposes every tool.
+	Tools []string `json:"tools,omitempty"`
+	// Overrides change, per upstream tool name, what the upstream's
+	// annotations say.
+	Overrides map[string]MCPToolOverride `json:"overrides,omitempty"`
+	CreatedAt time.Time                  `json:"created_at"`
+	UpdatedAt time.Time                  `json:"updated_at"`
+	// State is what discovery last found; the store keeps it apart from
+	// the configuration (Put never changes it).
+	State MCPServerState `json:"state"`
+}
+
+// MCPServerAuth says how gtmgate authenticates to an upstream server.
+// Secret is sealed at rest and never shown.
+type MCPServerAuth struct {
+	Kind string `json:"kind"`
+	// Header is the header name of MCPAuthHeader ("X-Api-Key").
+	Header string `json:"header,omitempty"`
+	// Secret is the bearer token, the header's value, or the client secret.
+	Secret string `json:"-"`
+	// TokenURL, ClientID and Scopes configure MCPAuthClientCredentials.
+	TokenURL string   `json:"token_url,omitempty"`
+	ClientID string   `json:"client_id,omitempty"`
+	Scopes   []string `json:"scopes,omitempty"`
+}
+
+// MCPToolOverride replaces what an upstream tool's annotations say. Nil
+// fields keep the upstream's word.
+type MCPToolOverride struct {
+	Category    Category `json:"category,omitempty"`
+	Mutating    *bool    `json:"mutating,omitempty"`
+	Destructive *bool    `json:"destructive,omitempty"`
+}
+
+// MCPServerState is what discovery last found at an upstream server.
+type MCPServerState struct {
+	// Tools is the last good tools/list answer: a JSON array of MCP tools
+	// as the upstream described them, kept while the upstream is down.
+	Tools json.RawMessage `json:"tools,omitempty"`
+	// ToolsRefreshedAt is when Tools was last listed successfully.
+	ToolsRefreshedAt *time.Time `json:"tools_refreshed_at,omitempty"`
+	// CheckedAt is the last attempt to reach the server; Reachable and
+	// LatencyMS are its outcome, Error why it failed (never a secret).
+	CheckedAt *time.Time `json:"checked_at,omitempty"`
+	Reachable bool       `json:"reachable"`
+	LatencyMS float64    `json:"latency_ms,omitempty"`
+	Error     string     `json:"error,omitempty"`
+}
+
+// MCPServerStore keeps tenants' upstream MCP servers.
+type MCPServerStore interface {
+	// PutMCPServer creates or replaces the configuration of (TenantID,
+	// Name), keeping its discovered state; created says which.
+	PutMCPServer(ctx context.Context, s *MCPServer) (created bool, err error)
+	// GetMCPServer returns ErrNotFound when the tenant has no such server.
+	GetMCPServer(ctx context.Context, tenantID, name string) (*MCPServer, error)
+	// ListMCPServers returns a tenant's servers by name, or every tenant's
+	// when tenantID is "" (by tenant, then name), secrets included.
+	ListMCPServers(ctx context.Context, tenantID string) ([]*MCPServer, error)
+	// DeleteMCPServer returns ErrNotFound when there is no such server.
+	DeleteMCPServer(ctx context.Context, tenantID, name string) error
+	// SaveMCPServerState stores what discovery found; ErrNotFound when the
+	// server was removed meanwhile.
+	SaveMCPServerState(ctx context.Context, tenantID, name string, st MCPServerState) error
+}
