@@ -121,15 +121,41 @@ func (e *RefusedError) Unwrap() error { return ErrRefused }
 type Policy struct {
 	// AllowLoopback lets loopback addresses through (tests and demos only).
 	AllowLoopback bool
+	// Allow lists address ranges the operator allows although they are not
+	// public, e.g. an in-house MCP server on 10.0.0.0/8. An IPv6 address
+	// that embeds an IPv4 one (mapped, NAT64, 6to4) is allowed when either
+	// address is in a range.
+	Allow []netip.Prefix
 }
 
 // Check returns a *RefusedError when ip may not be dialled for host.
 func (p Policy) Check(host string, ip netip.Addr) error {
 	kind := Classify(ip)
-	if kind == "" || (kind == "loopback" && p.AllowLoopback) {
+	if kind == "" || (kind == "loopback" && p.AllowLoopback) || p.allowed(ip) {
 		return nil
 	}
 	return &RefusedError{Host: host, IP: ip.WithZone(""), Kind: kind}
+}
+
+// allowed reports whether ip, or the IPv4 address it embeds, is in one of
+// the operator's Allow ranges.
+func (p Policy) allowed(ip netip.Addr) bool {
+	if len(p.Allow) == 0 || !ip.IsValid() {
+		return false
+	}
+	ip = ip.WithZone("") // a zoned address is in no prefix
+	addrs := []netip.Addr{ip}
+	if v4, ok := embeddedIPv4(ip); ok {
+		addrs = append(addrs, v4)
+	}
+	for _, a := range addrs {
+		for _, pfx := range p.Allow {
+			if pfx.Contains(a) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // CheckFunc vets the address a connection is about to be made to; host is

@@ -128,3 +128,47 @@ func TestRefusedErrorHidesTheAddress(t *testing.T) {
 		t.Fatalf("err = %v is not ErrRefused", err)
 	}
 }
+
+func TestPolicyAllow(t *testing.T) {
+	t.Parallel()
+	prefixes := func(cidrs ...string) []netip.Prefix {
+		out := make([]netip.Prefix, len(cidrs))
+		for i, c := range cidrs {
+			out[i] = netip.MustParsePrefix(c)
+		}
+		return out
+	}
+	tests := []struct {
+		name        string
+		ip          string
+		allow       []netip.Prefix
+		wantRefused bool
+	}{
+		{"private refused without allow", "10.1.2.3", nil, true},
+		{"private in allowed range", "10.1.2.3", prefixes("10.0.0.0/8"), false},
+		{"private outside allowed range", "192.168.1.1", prefixes("10.0.0.0/8"), true},
+		{"second range", "192.168.1.1", prefixes("10.0.0.0/8", "192.168.1.0/24"), false},
+		{"narrow range", "10.2.0.1", prefixes("10.1.0.0/16"), true},
+		{"single host", "172.16.0.5", prefixes("172.16.0.5/32"), false},
+		{"neighbour of single host", "172.16.0.6", prefixes("172.16.0.5/32"), true},
+		{"mapped address in v4 range", "::ffff:10.1.2.3", prefixes("10.0.0.0/8"), false},
+		{"nat64 address in v4 range", "64:ff9b::a01:203", prefixes("10.0.0.0/8"), false},
+		{"6to4 address in v4 range", "2002:a01:203::1", prefixes("10.0.0.0/8"), false},
+		{"v6 ula in range", "fd12::1", prefixes("fd12::/16"), false},
+		{"v6 link-local with zone in range", "fe80::1%eth0", prefixes("fe80::/64"), false},
+		{"v6 range does not allow v4", "10.1.2.3", prefixes("fd12::/16"), true},
+		{"loopback in allowed range", "127.0.0.1", prefixes("127.0.0.0/8"), false},
+		{"loopback not allowed by private range", "127.0.0.1", prefixes("10.0.0.0/8"), true},
+		{"metadata not allowed by private range", "169.254.169.254", prefixes("10.0.0.0/8"), true},
+		{"public still allowed", "1.1.1.1", prefixes("10.0.0.0/8"), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := Policy{Allow: tc.allow}.Check("h", netip.MustParseAddr(tc.ip))
+			if (err != nil) != tc.wantRefused {
+				t.Errorf("Check(%s) with allow %v = %v, want refused %v", tc.ip, tc.allow, err, tc.wantRefused)
+			}
+		})
+	}
+}
