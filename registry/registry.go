@@ -39,6 +39,8 @@ type Entry struct {
 	resolved *jsonschema.Resolved
 	output   *jsonschema.Resolved
 	hints    Hints
+	// federated is set on an upstream MCP server's tool.
+	federated *Federated
 }
 
 // Registry is an immutable set of tools.

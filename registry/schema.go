@@ -112,6 +112,9 @@ func OutputSchema(t *gtmgate.Tool) *jsonschema.Schema {
 // CheckOutput validates a successful call's structured result (decoded from
 // JSON) against the tool's output schema.
 func (e *Entry) CheckOutput(structured any) error {
+	if e.output == nil {
+		return nil
+	}
 	return e.output.Validate(structured)
 }
 
@@ -143,6 +146,10 @@ func (e *Entry) Validate(input json.RawMessage) (map[string]any, gtmgate.Action,
 		return nil, gtmgate.Action{}, validationError(err)
 	}
 	name, _ := m["action"].(string)
+	if e.federated != nil {
+		// An upstream tool has one action; "action" is its own property, if any.
+		name = ""
+	}
 	action, ok := e.Tool.Action(name)
 	if !ok {
 		return nil, gtmgate.Action{}, gtmgate.Errorf(gtmgate.EValidation, "action is required: one of %s", strings.Join(e.actionNames(), ", "))
