@@ -119,3 +119,22 @@ type Router interface {
 	Handle(pattern string, handler http.Handler)
 	HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request))
 }
+
+// ProgressFunc receives a long call's progress: done so far, the total when
+// known (0 otherwise), and a message. The MCP endpoint sets one when the
+// client asked for progress; an upstream MCP server's progress reaches it.
+type ProgressFunc func(progress, total float64, message string)
+
+type progressKey struct{}
+
+// NewContextWithProgress returns ctx carrying f.
+func NewContextWithProgress(ctx context.Context, f ProgressFunc) context.Context {
+	return context.WithValue(ctx, progressKey{}, f)
+}
+
+// ProgressFromContext returns the ProgressFunc of ctx, nil when the caller
+// did not ask for progress.
+func ProgressFromContext(ctx context.Context) ProgressFunc {
+	f, _ := ctx.Value(progressKey{}).(ProgressFunc)
+	return f
+}
