@@ -27,6 +27,7 @@ type Store interface {
 	ConsoleStore
 	CredentialStore
 	ConnectStore
+	MCPServerStore
 	// Ping checks that the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

@@ -86,6 +86,10 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"OAuthApps", testOAuthApps},
 		{"ConnectLinks", testConnectLinks},
 		{"ConnectLinkConcurrent", testConnectLinkConcurrent},
+		{"MCPServers", testMCPServers},
+		{"MCPServerState", testMCPServerState},
+		{"MCPServerErrors", testMCPServerErrors},
+		{"MCPServerList", testMCPServerList},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
