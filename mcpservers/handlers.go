@@ -1,0 +1,261 @@
+package mcpservers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/jsonapi"
+)
+
+// list serves GET …/mcp-servers: the tenant's servers by name.
+func (a *API) list(w http.ResponseWriter, r *http.Request) {
+	tenant, err := a.tenant(r)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	servers, err := a.opts.Catalog.Servers(r.Context(), tenant)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	out := List{Servers: make([]View, 0, len(servers))}
+	for _, s := range servers {
+		if s.MCPServer == nil || s.TenantID != tenant {
+			continue // never another tenant's, whatever the catalog answers
+		}
+		out.Servers = append(out.Servers, viewOf(s.MCPServer, s.Tools))
+	}
+	jsonapi.Write(w, http.StatusOK, out)
+}
+
+// get serves GET …/mcp-servers/{name}.
+func (a *API) get(w http.ResponseWriter, r *http.Request) {
+	tenant, err := a.tenant(r)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	name := r.PathValue("name")
+	s, err := a.opts.Catalog.Server(r.Context(), tenant, name)
+	if err == nil && (s.MCPServer == nil || s.TenantID != tenant) {
+		err = gtmgate.ErrNotFound
+	}
+	if err != nil {
+		jsonapi.WriteError(w, r, notFound(tenant, name, err))
+		return
+	}
+	jsonapi.Write(w, http.StatusOK, Found{Server: viewOf(s.MCPServer, s.Tools)})
+}
+
+// put serves PUT …/mcp-servers/{name}: 201 when it creates the server, 200
+// when it replaces it. The server's tools are then listed (at most
+// RefreshTimeout); a listing that fails does not fail the PUT: the answer's
+// state says why, and the last good tool list, if any, stays served.
+func (a *API) put(w http.ResponseWriter, r *http.Request) {
+	tenant, err := a.tenant(r)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	name := r.PathValue("name")
+	if err := validName(name); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	var body Body
+	if err := jsonapi.Decode(w, r, a.opts.MaxBodyBytes, &body); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	s, err := a.validate(&body)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	s.TenantID, s.Name = tenant, name
+	ctx := r.Context()
+	prev, err := a.opts.Store.GetMCPServer(ctx, tenant, name)
+	switch {
+	case errors.Is(err, gtmgate.ErrNotFound):
+		prev = nil
+		all, err := a.opts.Store.ListMCPServers(ctx, tenant)
+		if err != nil {
+			jsonapi.WriteError(w, r, err)
+			return
+		}
+		if len(all) >= MaxServers {
+			jsonapi.WriteError(w, r, bad("tenant %q has %d MCP servers, the most a tenant may have", tenant, len(all)).
+				WithHint("delete one it no longer uses, or replace one by PUT under its name"))
+			return
+		}
+	case err != nil:
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	kept, err := keepSecret(s, prev)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	created, err := a.opts.Store.PutMCPServer(ctx, s)
+	if err != nil {
+		jsonapi.WriteError(w, r, tenantError(tenant, err))
+		return
+	}
+	a.opts.Catalog.Changed(tenant, name)
+	detail := fmt.Sprintf("MCP server %s replaced", name)
+	switch {
+	case created:
+		detail = fmt.Sprintf("MCP server %s created", name)
+	case kept:
+		detail += ", secret kept"
+	}
+	detail += ", host " + hostOf(s.URL) + ", auth " + s.Auth.Kind
+	a.opts.Logger.Info("mcpservers: server saved", "tenant", tenant, "server", name, "host", hostOf(s.URL),
+		"auth", s.Auth.Kind, "created", created)
+	view, listed := a.listTools(ctx, s)
+	admin.SetAuditDetail(w, detail+"; "+listed)
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	jsonapi.Write(w, status, view)
+}
+
+// keepSecret completes s's secret from the server it replaces: a replace
+// may leave the secret out when the auth kind is unchanged and the secret
+// would go to the same origin (the server's, or the token endpoint's).
+func keepSecret(s, prev *gtmgate.MCPServer) (kept bool, err error) {
+	kind := s.Auth.Kind
+	if kind == gtmgate.MCPAuthNone || s.Auth.Secret != "" {
+		return false, nil
+	}
+	field := "auth." + secretField(kind)
+	if prev == nil {
+		return false, bad("%s is required to create a server with auth kind %s", field, kind).
+			WithHint("later replaces may leave it out to keep the stored one")
+	}
+	if prev.Auth.Kind != kind || prev.Auth.Secret == "" {
+		return false, bad("%s is required: the stored server's auth kind is %s, not %s, so there is no %s secret to keep", field, prev.Auth.Kind, kind, kind)
+	}
+	target, prevTarget := s.URL, prev.URL
+	if kind == gtmgate.MCPAuthClientCredentials {
+		target, prevTarget = s.Auth.TokenURL, prev.Auth.TokenURL
+	}
+	if origin(target) != origin(prevTarget) {
+		return false, bad("%s is required: the stored secret was given for %s and is never sent to another origin", field, origin(prevTarget)).
+			WithHint("send the secret again with the new URL")
+	}
+	s.Auth.Secret = prev.Auth.Secret
+	return true, nil
+}
+
+// origin is a URL's scheme and host.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// delete serves DELETE …/mcp-servers/{name}: 204, its tools no longer served.
+func (a *API) delete(w http.ResponseWriter, r *http.Request) {
+	tenant, err := a.tenant(r)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	name := r.PathValue("name")
+	if err := a.opts.Store.DeleteMCPServer(r.Context(), tenant, name); err != nil {
+		jsonapi.WriteError(w, r, notFound(tenant, name, err))
+		return
+	}
+	a.opts.Catalog.Changed(tenant, name)
+	a.opts.Logger.Info("mcpservers: server deleted", "tenant", tenant, "server", name)
+	admin.SetAuditDetail(w, "MCP server "+name+" deleted")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// refresh serves POST …/mcp-servers/{name}/refresh: the server's tools are
+// listed now. The answer is 200 whether the upstream answered or not; when
+// it did not, state.reachable is false, state.error says why, and the last
+// good tool list stays served.
+func (a *API) refresh(w http.ResponseWriter, r *http.Request) {
+	tenant, err := a.tenant(r)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	name := r.PathValue("name")
+	s, err := a.opts.Store.GetMCPServer(r.Context(), tenant, name)
+	if err != nil {
+		jsonapi.WriteError(w, r, notFound(tenant, name, err))
+		return
+	}
+	view, listed := a.listTools(r.Context(), s)
+	admin.SetAuditDetail(w, "MCP server "+name+": "+listed)
+	jsonapi.Write(w, http.StatusOK, view)
+}
+
+// listTools refreshes s's tool list and returns its view, and a line for
+// the audit that never holds the upstream's error text (it may quote the
+// URL, whose path or query can hold a key).
+func (a *API) listTools(ctx context.Context, s *gtmgate.MCPServer) (View, string) {
+	rctx, cancel := context.WithTimeout(ctx, RefreshTimeout)
+	defer cancel()
+	v, err := a.opts.Catalog.Refresh(rctx, s.TenantID, s.Name)
+	if v.MCPServer == nil || v.TenantID != s.TenantID {
+		// The state could not be stored or read back: show the server as
+		// saved, with its tools as last listed.
+		a.opts.Logger.Warn("mcpservers: refresh not recorded", "tenant", s.TenantID, "server", s.Name, "code", gtmgate.ErrorCode(err))
+		if sv, serr := a.opts.Catalog.Server(ctx, s.TenantID, s.Name); serr == nil && sv.MCPServer != nil && sv.TenantID == s.TenantID {
+			return viewOf(sv.MCPServer, sv.Tools), "tools not listed: the outcome could not be recorded"
+		}
+		return viewOf(s, nil), "tools not listed: the outcome could not be recorded"
+	}
+	view := viewOf(v.MCPServer, v.Tools)
+	if err != nil || !view.State.Reachable {
+		return view, "tool listing failed (" + gtmgate.ErrorCode(err) + "), the last good list kept"
+	}
+	served := 0
+	for _, t := range view.ServedTools {
+		if t.Served {
+			served++
+		}
+	}
+	return view, fmt.Sprintf("%d tools listed, %d served", len(view.ServedTools), served)
+}
+
+// tenant reads the route's tenant: TENANT_NOT_FOUND when it is unknown, as
+// every /admin/tenants/{tenant_id}/… route answers.
+func (a *API) tenant(r *http.Request) (string, error) {
+	tenant := r.PathValue("tenant_id")
+	if _, err := a.opts.Store.GetTenant(r.Context(), tenant); err != nil {
+		return "", tenantError(tenant, err)
+	}
+	return tenant, nil
+}
+
+// notFound turns the store's not-found into NOT_FOUND naming the server.
+func notFound(tenant, name string, err error) error {
+	if !errors.Is(err, gtmgate.ErrNotFound) {
+		return err
+	}
+	return gtmgate.Errorf(gtmgate.ENotFound, "tenant %q has no MCP server %s", tenant, quote(name)).
+		WithHint(fmt.Sprintf("register it with PUT /admin/tenants/%s/mcp-servers/NAME; GET /admin/tenants/%s/mcp-servers lists them", tenant, tenant))
+}
+
+// tenantError turns the store's not-found for a tenant into TENANT_NOT_FOUND.
+func tenantError(tenant string, err error) error {
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return gtmgate.Errorf(gtmgate.ETenantNotFound, "tenant %q is not provisioned", tenant)
+	}
+	return err
+}

@@ -1,0 +1,543 @@
+package mcpservers_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/federation"
+	"github.com/gtmgate/gtmgate/mcpservers"
+	"github.com/gtmgate/gtmgate/store/storetest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const adminKey = "mcpservers-test-admin-key-0123456789"
+
+// memStore keeps MCP servers in memory, over a SQLite store for tenants
+// and the rest of the admin API. Like the real store it sets the times,
+// keeps the state on a replace, and refuses an unknown tenant.
+type memStore struct {
+	gtmgate.Store
+	mu      sync.Mutex
+	servers map[[2]string]gtmgate.MCPServer
+}
+
+func (m *memStore) PutMCPServer(ctx context.Context, s *gtmgate.MCPServer) (bool, error) {
+	if _, err := m.GetTenant(ctx, s.TenantID); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now().UTC()
+	k := [2]string{s.TenantID, s.Name}
+	prev, ok := m.servers[k]
+	s.UpdatedAt, s.CreatedAt, s.State = now, now, gtmgate.MCPServerState{}
+	if ok {
+		s.CreatedAt, s.State = prev.CreatedAt, prev.State
+	}
+	m.servers[k] = *s
+	return !ok, nil
+}
+
+func (m *memStore) GetMCPServer(_ context.Context, tenantID, name string) (*gtmgate.MCPServer, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.servers[[2]string{tenantID, name}]
+	if !ok {
+		return nil, gtmgate.ErrNotFound
+	}
+	return &s, nil
+}
+
+func (m *memStore) ListMCPServers(_ context.Context, tenantID string) ([]*gtmgate.MCPServer, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*gtmgate.MCPServer
+	for _, s := range m.servers {
+		if tenantID == "" || s.TenantID == tenantID {
+			out = append(out, &s)
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) DeleteMCPServer(_ context.Context, tenantID, name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := [2]string{tenantID, name}
+	if _, ok := m.servers[k]; !ok {
+		return gtmgate.ErrNotFound
+	}
+	delete(m.servers, k)
+	return nil
+}
+
+func (m *memStore) SaveMCPServerState(_ context.Context, tenantID, name string, st gtmgate.MCPServerState) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := [2]string{tenantID, name}
+	s, ok := m.servers[k]
+	if !ok {
+		return gtmgate.ErrNotFound
+	}
+	s.State = st
+	m.servers[k] = s
+	return nil
+}
+
+// upstream answers tools/list per server URL: tools, or an error.
+type upstream struct {
+	mu     sync.Mutex
+	tools  map[string][]*mcp.Tool
+	fail   map[string]error
+	auths  []gtmgate.MCPServerAuth // the auth of each listing, to see the secret reach the upstream
+	forgot []string
+}
+
+func (u *upstream) ListTools(_ context.Context, s *gtmgate.MCPServer) ([]*mcp.Tool, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.auths = append(u.auths, s.Auth)
+	if err := u.fail[s.URL]; err != nil {
+		return nil, err
+	}
+	return u.tools[s.URL], nil
+}
+
+func (u *upstream) CallTool(context.Context, *gtmgate.MCPServer, string, json.RawMessage, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+	return nil, errors.New("not in these tests")
+}
+
+func (u *upstream) Forget(tenantID, name string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.forgot = append(u.forgot, tenantID+"/"+name)
+}
+
+func (u *upstream) lastAuth() gtmgate.MCPServerAuth {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.auths[len(u.auths)-1]
+}
+
+type env struct {
+	t     *testing.T
+	url   string
+	audit *storetest.AuditRecorder
+	store *memStore
+	up    *upstream
+	logs  *strings.Builder
+}
+
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
+
+// start serves the real admin API with these routes mounted, over tenants
+// acme and beta, and an upstream at https://mcp.example.com/mcp with three
+// tools: one read-only, one whose input cannot be served, one mutating.
+func start(t *testing.T) *env {
+	t.Helper()
+	st := &memStore{Store: storetest.TenantWithToken(t), servers: map[[2]string]gtmgate.MCPServer{}}
+	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "beta", Name: "Beta", Status: gtmgate.TenantActive}); err != nil {
+		t.Fatal(err)
+	}
+	up := &upstream{fail: map[string]error{}, tools: map[string][]*mcp.Tool{
+		"https://mcp.example.com/mcp": {
+			{Name: "search", Description: "Search messages", Annotations: readOnly,
+				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}}},
+			{Name: "odd", Description: "Takes a rationale of its own",
+				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"rationale": map[string]any{"type": "string"}}}},
+			{Name: "post_message", Description: "Post a message",
+				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}},
+		},
+	}}
+	logs := &strings.Builder{}
+	var logMu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		return logs.Write(p)
+	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cat := federation.New(federation.Options{Store: st, Upstream: up, Logger: logger})
+	api := mcpservers.New(mcpservers.Options{Store: st, Catalog: cat, Logger: logger,
+		AllowedRanges: []netip.Prefix{netip.MustParsePrefix("10.20.0.0/16")}})
+	rec := &storetest.AuditRecorder{}
+	sum := sha256.Sum256([]byte(adminKey))
+	h := admin.New(admin.Options{Store: st, Recorder: rec, KeyHash: hex.EncodeToString(sum[:]),
+		Extra: []func(gtmgate.Router){api.Mount}})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &env{t: t, url: srv.URL, audit: rec, store: st, up: up, logs: logs}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+type answer struct {
+	status int
+	body   string
+}
+
+func (e *env) do(method, path, body string) answer {
+	e.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.url+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("X-Admin-Key", adminKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, string(b)}
+}
+
+func (a answer) view(t *testing.T) mcpservers.View {
+	t.Helper()
+	var v mcpservers.View
+	if err := json.Unmarshal([]byte(a.body), &v); err != nil || v.Name == "" {
+		t.Fatalf("answer is not a server: %v: %d %s", err, a.status, a.body)
+	}
+	return v
+}
+
+func (a answer) errorOf(t *testing.T) (code, message string) {
+	t.Helper()
+	var e struct{ Error struct{ Code, Message string } }
+	if err := json.Unmarshal([]byte(a.body), &e); err != nil {
+		t.Fatalf("answer is not an error: %v: %s", err, a.body)
+	}
+	return e.Error.Code, e.Error.Message
+}
+
+const slack = "/admin/tenants/acme/mcp-servers/slack"
+
+// TestMCPServerLifecycle: PUT creates (201) and lists the tools at once,
+// GET and the list show them served, refused or left out by the
+// allow-list; a replace keeps the secret; DELETE answers 204 and forgets.
+func TestMCPServerLifecycle(t *testing.T) {
+	e := start(t)
+	a := e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer","token":"xoxb-very-secret"},
+		"tools":["search","odd"],"overrides":{"search":{"category":"search_query"}}}`)
+	if a.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	}
+	v := a.view(t)
+	if v.TenantID != "acme" || v.Auth.Kind != "bearer" || !v.Auth.SecretSet || !v.State.Reachable || v.State.ToolsRefreshedAt == nil ||
+		v.State.CheckedAt == nil || len(v.ServedTools) != 3 || strings.Contains(a.body, "xoxb") {
+		t.Fatalf("created view: %s", a.body)
+	}
+	if got := e.up.lastAuth(); got.Secret != "xoxb-very-secret" {
+		t.Fatalf("the upstream was listed with auth %+v", got)
+	}
+	byName := map[string]federation.ToolView{}
+	for _, tv := range v.ServedTools {
+		byName[tv.Upstream] = tv
+	}
+	if s := byName["search"]; !s.Served || s.Name != "slack__search" || s.Category != gtmgate.CategorySearchQuery || s.Mutating {
+		t.Errorf("search: %+v", s)
+	}
+	if o := byName["odd"]; o.Served || !strings.Contains(o.Refused, "rationale") {
+		t.Errorf("odd: %+v", o)
+	}
+	if p := byName["post_message"]; p.Served || p.Refused != "" || !p.Mutating {
+		t.Errorf("post_message (not in the allow-list): %+v", p)
+	}
+	if strings.Contains(a.body, `"tools":[{`) || strings.Contains(a.body, "inputSchema") {
+		t.Errorf("the raw tool list is shown: %s", a.body)
+	}
+
+	// A replace without the token keeps it, the allow-list now empty (all).
+	a = e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer"}}`)
+	if a.status != http.StatusOK {
+		t.Fatalf("replace: %d %s", a.status, a.body)
+	}
+	v = a.view(t)
+	if !v.Auth.SecretSet || len(v.Tools) != 0 || v.CreatedAt.IsZero() || !v.UpdatedAt.After(v.CreatedAt) && !v.UpdatedAt.Equal(v.CreatedAt) {
+		t.Fatalf("replaced view: %s", a.body)
+	}
+	if got := e.up.lastAuth(); got.Secret != "xoxb-very-secret" {
+		t.Fatalf("after a replace the upstream was listed with auth %+v", got)
+	}
+	served := 0
+	for _, tv := range v.ServedTools {
+		if tv.Served {
+			served++
+		}
+	}
+	if served != 2 {
+		t.Fatalf("with every tool allowed, %d served: %s", served, a.body)
+	}
+
+	a = e.do("GET", slack, "")
+	var found mcpservers.Found
+	if err := json.Unmarshal([]byte(a.body), &found); a.status != 200 || err != nil || found.Server.Name != "slack" || len(found.Server.ServedTools) != 3 {
+		t.Fatalf("get: %d %s", a.status, a.body)
+	}
+	a = e.do("GET", "/admin/tenants/acme/mcp-servers", "")
+	var list mcpservers.List
+	if err := json.Unmarshal([]byte(a.body), &list); a.status != 200 || err != nil || len(list.Servers) != 1 || list.Servers[0].Name != "slack" {
+		t.Fatalf("list: %d %s", a.status, a.body)
+	}
+
+	a = e.do("DELETE", slack, "")
+	if a.status != http.StatusNoContent || a.body != "" {
+		t.Fatalf("delete: %d %q", a.status, a.body)
+	}
+	if a = e.do("GET", slack, ""); a.status != 404 {
+		t.Fatalf("get after delete: %d %s", a.status, a.body)
+	}
+	if code, msg := a.errorOf(t); code != gtmgate.ENotFound || !strings.Contains(msg, "slack") {
+		t.Fatalf("get after delete: %s %s", code, msg)
+	}
+	if a = e.do("DELETE", slack, ""); a.status != 404 {
+		t.Fatalf("delete again: %d %s", a.status, a.body)
+	}
+	if !strings.Contains(strings.Join(e.up.forgot, ","), "acme/slack") {
+		t.Errorf("the upstream session was never forgotten: %v", e.up.forgot)
+	}
+
+	// The audit names what changed, never the secret.
+	var details []string
+	for _, en := range e.audit.Entries() {
+		details = append(details, en.Action+": "+en.Detail)
+		if strings.Contains(en.Detail, "xoxb") {
+			t.Errorf("audit detail holds the secret: %s", en.Detail)
+		}
+	}
+	joined := strings.Join(details, "\n")
+	for _, want := range []string{"tenants.mcp-servers.put: MCP server slack created, host mcp.example.com, auth bearer; 3 tools listed, 1 served",
+		"MCP server slack replaced, secret kept", "tenants.mcp-servers.delete: MCP server slack deleted"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("audit lacks %q:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(e.logs.String(), "xoxb") {
+		t.Errorf("logs hold the secret:\n%s", e.logs.String())
+	}
+}
+
+// TestMCPServerUnreachable: a PUT whose upstream cannot be listed is saved
+// (201) with the failure in its state; refresh answers 200 the same way,
+// and once the upstream answers, it is reachable again.
+func TestMCPServerUnreachable(t *testing.T) {
+	e := start(t)
+	e.up.fail["https://down.example.com/mcp"] = gtmgate.Errorf(gtmgate.EUpstream, "upstream MCP server answered 503")
+	a := e.do("PUT", "/admin/tenants/acme/mcp-servers/down", `{"url":"https://down.example.com/mcp"}`)
+	if a.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	}
+	v := a.view(t)
+	if v.State.Reachable || !strings.Contains(v.State.Error, "503") || v.State.CheckedAt == nil || v.State.ToolsRefreshedAt != nil ||
+		v.Auth.Kind != "none" || v.Auth.SecretSet || len(v.ServedTools) != 0 {
+		t.Fatalf("unreachable view: %s", a.body)
+	}
+	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/refresh", "")
+	if a.status != 200 || a.view(t).State.Reachable {
+		t.Fatalf("refresh of an unreachable server: %d %s", a.status, a.body)
+	}
+	delete(e.up.fail, "https://down.example.com/mcp")
+	e.up.tools["https://down.example.com/mcp"] = []*mcp.Tool{{Name: "ping", Annotations: readOnly, InputSchema: map[string]any{"type": "object"}}}
+	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/refresh", "")
+	if v := a.view(t); a.status != 200 || !v.State.Reachable || v.State.Error != "" || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
+		t.Fatalf("refresh once up: %d %s", a.status, a.body)
+	}
+	if a = e.do("POST", "/admin/tenants/acme/mcp-servers/nope/refresh", ""); a.status != 404 {
+		t.Fatalf("refresh of no server: %d %s", a.status, a.body)
+	}
+	var details []string
+	for _, en := range e.audit.Entries() {
+		details = append(details, en.Detail)
+	}
+	if joined := strings.Join(details, "\n"); !strings.Contains(joined, "tool listing failed (UPSTREAM_ERROR), the last good list kept") ||
+		!strings.Contains(joined, "MCP server down: 1 tools listed, 1 served") {
+		t.Errorf("audit details:\n%s", joined)
+	}
+}
+
+// TestMCPServerTenants: an unknown tenant gets TENANT_NOT_FOUND on every
+// route, and one tenant's servers never show under another.
+func TestMCPServerTenants(t *testing.T) {
+	e := start(t)
+	if a := e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"header","header":"X-Api-Key","value":"k-123456"}}`); a.status != 201 {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	}
+	for _, r := range []struct{ method, path, body string }{
+		{"GET", "/admin/tenants/ghost/mcp-servers", ""},
+		{"GET", "/admin/tenants/ghost/mcp-servers/slack", ""},
+		{"PUT", "/admin/tenants/ghost/mcp-servers/slack", `{"url":"https://mcp.example.com/mcp"}`},
+		{"DELETE", "/admin/tenants/ghost/mcp-servers/slack", ""},
+		{"POST", "/admin/tenants/ghost/mcp-servers/slack/refresh", ""},
+	} {
+		a := e.do(r.method, r.path, r.body)
+		if code, _ := a.errorOf(t); a.status != 404 || code != gtmgate.ETenantNotFound {
+			t.Errorf("%s %s: %d %s", r.method, r.path, a.status, a.body)
+		}
+	}
+	a := e.do("GET", "/admin/tenants/beta/mcp-servers", "")
+	if a.status != 200 || strings.TrimSpace(a.body) != `{"servers":[]}` {
+		t.Fatalf("beta's list: %d %s", a.status, a.body)
+	}
+	for _, r := range []struct{ method, path string }{
+		{"GET", "/admin/tenants/beta/mcp-servers/slack"},
+		{"POST", "/admin/tenants/beta/mcp-servers/slack/refresh"},
+		{"DELETE", "/admin/tenants/beta/mcp-servers/slack"},
+	} {
+		if a := e.do(r.method, r.path, ""); a.status != 404 {
+			t.Errorf("%s %s: %d %s", r.method, r.path, a.status, a.body)
+		}
+	}
+	if a := e.do("GET", slack, ""); a.status != 200 {
+		t.Fatalf("acme's server after beta's delete: %d %s", a.status, a.body)
+	}
+	// beta may use the same name and URL with its own credential.
+	if a := e.do("PUT", "/admin/tenants/beta/mcp-servers/slack", `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer","token":"beta-token"}}`); a.status != 201 {
+		t.Fatalf("beta's own slack: %d %s", a.status, a.body)
+	}
+	if got := e.up.lastAuth(); got.Secret != "beta-token" {
+		t.Fatalf("beta's server listed with %+v", got)
+	}
+	if s, _ := e.store.GetMCPServer(t.Context(), "acme", "slack"); s.Auth.Secret != "k-123456" || s.Auth.Header != "X-Api-Key" {
+		t.Fatalf("acme's server changed: %+v", s.Auth)
+	}
+}
+
+// TestMCPServerValidation: each refusal is a VALIDATION_ERROR naming the
+// field, never quoting a secret.
+func TestMCPServerValidation(t *testing.T) {
+	e := start(t)
+	long := strings.Repeat("x", 4097)
+	cases := []struct{ name, path, body, want string }{
+		{"underscore in name", "/admin/tenants/acme/mcp-servers/my__server", `{"url":"https://a.example.com"}`, "cannot hold '_'"},
+		{"upper case name", "/admin/tenants/acme/mcp-servers/Slack", `{"url":"https://a.example.com"}`, "lowercase"},
+		{"name too long", "/admin/tenants/acme/mcp-servers/" + strings.Repeat("a", 33), `{"url":"https://a.example.com"}`, "1 to 32"},
+		{"trailing dash", "/admin/tenants/acme/mcp-servers/slack-", `{"url":"https://a.example.com"}`, "server name"},
+		{"no url", slack, `{}`, "url is required"},
+		{"unknown field", slack, `{"url":"https://a.example.com","secret":"s3cr3t-value"}`, "unknown field"},
+		{"relative url", slack, `{"url":"/mcp"}`, "absolute"},
+		{"ftp url", slack, `{"url":"ftp://a.example.com/mcp"}`, "http or https"},
+		{"user info", slack, `{"url":"https://user:pw-secret@a.example.com/mcp"}`, "user name or password"},
+		{"fragment", slack, `{"url":"https://a.example.com/mcp#x"}`, "fragment"},
+		{"plain http", slack, `{"url":"http://a.example.com/mcp"}`, "must use https"},
+		{"plain http to a private IP not allowed", slack, `{"url":"http://10.1.2.3/mcp"}`, "must use https"},
+		{"private IP not allowed", slack, `{"url":"https://192.168.1.9/mcp"}`, "not allowed"},
+		{"unknown kind", slack, `{"url":"https://a.example.com","auth":{"kind":"basic"}}`, "auth.kind"},
+		{"bearer without token", slack, `{"url":"https://a.example.com","auth":{"kind":"bearer"}}`, "auth.token is required"},
+		{"token for header kind", slack, `{"url":"https://a.example.com","auth":{"kind":"header","header":"X-K","token":"tok-secret"}}`, "auth.token does not belong"},
+		{"header without name", slack, `{"url":"https://a.example.com","auth":{"kind":"header","value":"v-secret"}}`, "auth.header is required"},
+		{"bad header name", slack, `{"url":"https://a.example.com","auth":{"kind":"header","header":"X Key","value":"v-secret"}}`, "not an HTTP header name"},
+		{"reserved header", slack, `{"url":"https://a.example.com","auth":{"kind":"header","header":"Mcp-Session-Id","value":"v-secret"}}`, "set by the MCP client"},
+		{"control in secret", slack, `{"url":"https://a.example.com","auth":{"kind":"bearer","token":"abc\r\nX-Evil: 1"}}`, "control characters"},
+		{"secret too long", slack, `{"url":"https://a.example.com","auth":{"kind":"bearer","token":"` + long + `"}}`, "longer than 4096"},
+		{"cc without token url", slack, `{"url":"https://a.example.com","auth":{"kind":"client_credentials","client_id":"c","client_secret":"cs-secret"}}`, "auth.token_url is required"},
+		{"cc http token url", slack, `{"url":"https://a.example.com","auth":{"kind":"client_credentials","token_url":"http://id.example.com/token","client_id":"c","client_secret":"cs-secret"}}`, "auth.token_url must use https"},
+		{"cc without client id", slack, `{"url":"https://a.example.com","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token","client_secret":"cs-secret"}}`, "auth.client_id is required"},
+		{"cc bad scope", slack, `{"url":"https://a.example.com","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token","client_id":"c","client_secret":"cs-secret","scopes":["a b"]}}`, "auth.scopes[0]"},
+		{"empty tool name", slack, `{"url":"https://a.example.com","tools":["a",""]}`, "tools[1]"},
+		{"long tool name", slack, `{"url":"https://a.example.com","tools":["` + strings.Repeat("t", 129) + `"]}`, "tools[0]"},
+		{"bad category", slack, `{"url":"https://a.example.com","overrides":{"search":{"category":"gossip"}}}`, `overrides["search"].category "gossip" is not one of crm_read`},
+		{"empty override name", slack, `{"url":"https://a.example.com","overrides":{"":{"mutating":true}}}`, "overrides key"},
+		{"destructive read", slack, `{"url":"https://a.example.com","overrides":{"search":{"mutating":false,"destructive":true}}}`, "cannot be destructive"},
+	}
+	for _, c := range cases {
+		a := e.do("PUT", c.path, c.body)
+		code, msg := a.errorOf(t)
+		if a.status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %d %s %q, want %q", c.name, a.status, code, msg, c.want)
+		}
+		if strings.Contains(a.body, "-secret") || strings.Contains(a.body, "X-Evil") || strings.Contains(a.body, long[:64]) {
+			t.Errorf("%s: the answer quotes a secret: %s", c.name, a.body)
+		}
+	}
+	if a := e.do("GET", "/admin/tenants/acme/mcp-servers", ""); !strings.Contains(a.body, `"servers":[]`) {
+		t.Fatalf("a refused PUT stored something: %s", a.body)
+	}
+}
+
+// TestMCPServerPlainHTTP: http is accepted for loopback and the operator's
+// allowed ranges.
+func TestMCPServerPlainHTTP(t *testing.T) {
+	e := start(t)
+	for i, u := range []string{"http://127.0.0.1:9999/mcp", "http://localhost:8080/mcp", "http://[::1]:1/mcp", "http://10.20.3.4/mcp", "https://10.20.3.4/mcp"} {
+		name := "s" + string(rune('a'+i))
+		if a := e.do("PUT", "/admin/tenants/acme/mcp-servers/"+name, `{"url":"`+u+`"}`); a.status != 201 {
+			t.Errorf("%s: %d %s", u, a.status, a.body)
+		}
+	}
+}
+
+// TestMCPServerSecretKept: a replace keeps the stored secret only for the
+// same kind and origin.
+func TestMCPServerSecretKept(t *testing.T) {
+	e := start(t)
+	put := func(body string) answer { return e.do("PUT", slack, body) }
+	if a := put(`{"url":"https://mcp.example.com/mcp","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token","client_id":"c1","client_secret":"cs-1","scopes":["read","read","write"]}}`); a.status != 201 {
+		t.Fatalf("create: %d %s", a.status, a.body)
+	} else if v := a.view(t); v.Auth.ClientID != "c1" || len(v.Auth.Scopes) != 2 || v.Auth.TokenURL != "https://id.example.com/token" || !v.Auth.SecretSet {
+		t.Fatalf("created auth: %s", a.body)
+	}
+	// Same kind, same token endpoint: kept.
+	if a := put(`{"url":"https://mcp.example.com/other","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token2","client_id":"c2"}}`); a.status != 200 {
+		t.Fatalf("replace keeping the secret: %d %s", a.status, a.body)
+	}
+	if s, _ := e.store.GetMCPServer(t.Context(), "acme", "slack"); s.Auth.Secret != "cs-1" || s.Auth.ClientID != "c2" {
+		t.Fatalf("stored auth %+v", s.Auth)
+	}
+	// Another token endpoint origin: the secret must come again.
+	a := put(`{"url":"https://mcp.example.com/mcp","auth":{"kind":"client_credentials","token_url":"https://evil.example.net/token","client_id":"c2"}}`)
+	if code, msg := a.errorOf(t); a.status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, "auth.client_secret is required") {
+		t.Fatalf("another origin: %d %s", a.status, a.body)
+	}
+	// Another kind: no secret to keep.
+	a = put(`{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer"}}`)
+	if _, msg := a.errorOf(t); a.status != 400 || !strings.Contains(msg, "auth.token is required") {
+		t.Fatalf("another kind: %d %s", a.status, a.body)
+	}
+	// Switching to none drops the secret.
+	if a := put(`{"url":"https://mcp.example.com/mcp"}`); a.status != 200 || a.view(t).Auth.SecretSet {
+		t.Fatalf("to none: %d %s", a.status, a.body)
+	}
+	if s, _ := e.store.GetMCPServer(t.Context(), "acme", "slack"); s.Auth.Secret != "" {
+		t.Fatalf("the secret outlived kind none: %+v", s.Auth)
+	}
+}
+
+// TestMCPServerLimit: a tenant holds at most MaxServers; a replace still works.
+func TestMCPServerLimit(t *testing.T) {
+	e := start(t)
+	for i := range mcpservers.MaxServers {
+		s := gtmgate.MCPServer{TenantID: "acme", Name: "s" + strings.Repeat("x", i%5) + string(rune('a'+i%26)) + string(rune('a'+i/26)), URL: "https://a.example.com"}
+		if _, err := e.store.PutMCPServer(t.Context(), &s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp"}`)
+	if code, msg := a.errorOf(t); a.status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, "64 MCP servers") {
+		t.Fatalf("the 65th: %d %s", a.status, a.body)
+	}
+	if a := e.do("PUT", "/admin/tenants/acme/mcp-servers/saa", `{"url":"https://mcp.example.com/mcp"}`); a.status != 200 {
+		t.Fatalf("a replace at the limit: %d %s", a.status, a.body)
+	}
+	if a := e.do("PUT", "/admin/tenants/beta/mcp-servers/slack", `{"url":"https://mcp.example.com/mcp"}`); a.status != 201 {
+		t.Fatalf("another tenant at acme's limit: %d %s", a.status, a.body)
+	}
+}
