@@ -222,7 +222,9 @@ func (a answer) view(t *testing.T) mcpservers.View {
 
 func (a answer) errorOf(t *testing.T) (code, message string) {
 	t.Helper()
-	var e struct{ Error struct{ Code, Message string } }
+	var e struct {
+		Error struct{ Code, Message string }
+	}
 	if err := json.Unmarshal([]byte(a.body), &e); err != nil {
 		t.Fatalf("answer is not an error: %v: %s", err, a.body)
 	}
