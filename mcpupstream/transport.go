@@ -1,0 +1,241 @@
+package mcpupstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptrace"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+
+	gtmgate "github.com/gtmgate/gtmgate"
+)
+
+// attempt records what the HTTP requests of one operation (a tool call, a
+// listing, the handshake) did, for the decisions the go-sdk's errors cannot
+// support alone: whether the upstream may have received the request (so a
+// tool call may not be sent again), and which HTTP status it answered.
+//
+// The go-sdk builds each POST with the context of the call that sends it, so
+// an attempt travels to the RoundTripper in the context.
+type attempt struct {
+	mu sync.Mutex
+	o  outcome
+}
+
+// outcome is what an attempt recorded.
+type outcome struct {
+	// reached is set when a POST may have reached the upstream's MCP
+	// handling: its body was written and the answer was not 401, 403, 404
+	// (the upstream does not know the session) or a redirect.
+	reached bool
+	// posts counts the POSTs made.
+	posts int
+	// status is the last non-2xx status of a POST; auth the last 401/403.
+	status, auth int
+	// tooLarge is set when a response body exceeded the bound.
+	tooLarge bool
+}
+
+type attemptKey struct{}
+
+func withAttempt(ctx context.Context, a *attempt) context.Context {
+	return context.WithValue(ctx, attemptKey{}, a)
+}
+
+func attemptFrom(ctx context.Context) *attempt {
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	return a
+}
+
+func (a *attempt) snapshot() outcome {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.o
+}
+
+// statusError is what the RoundTripper returns instead of a 401 or 403
+// answer to a POST: the go-sdk then reports the request as rejected by the
+// transport, which fails that request only, not the whole session.
+type statusError struct{ code int }
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("the upstream answered HTTP %d %s", e.code, http.StatusText(e.code))
+}
+
+// tokenError is a failure to get a client-credentials access token.
+type tokenError struct{ err error }
+
+func (e *tokenError) Error() string { return "getting an access token: " + e.err.Error() }
+func (e *tokenError) Unwrap() error { return e.err }
+
+// errTooLarge ends the read of a response body over the bound.
+var errTooLarge = errors.New("the upstream's response body is too large")
+
+// authTransport authenticates every request to one upstream server as its
+// configuration says, records what happened in the request's attempt, and
+// bounds JSON response bodies.
+type authTransport struct {
+	base    http.RoundTripper
+	auth    gtmgate.MCPServerAuth
+	maxBody int64
+	// progress, when set, receives the progress notifications of every
+	// event stream as it is read.
+	progress func(*mcp.ProgressNotificationParams)
+
+	// client credentials
+	cc          *clientcredentials.Config
+	tokenClient *http.Client
+	tsMu        sync.Mutex
+	ts          oauth2.TokenSource
+}
+
+func newAuthTransport(base http.RoundTripper, tokenClient *http.Client, auth gtmgate.MCPServerAuth, maxBody int64) *authTransport {
+	t := &authTransport{base: base, auth: auth, maxBody: maxBody, tokenClient: tokenClient}
+	if auth.Kind == gtmgate.MCPAuthClientCredentials {
+		t.cc = &clientcredentials.Config{
+			ClientID:     auth.ClientID,
+			ClientSecret: auth.Secret,
+			TokenURL:     auth.TokenURL,
+			Scopes:       auth.Scopes,
+		}
+	}
+	return t
+}
+
+// tokenSource returns the cached, self-refreshing token source, made on
+// first use. Its context only carries the egress-checked HTTP client (with
+// its own timeout): the source outlives any one request.
+func (t *authTransport) tokenSource() oauth2.TokenSource {
+	t.tsMu.Lock()
+	defer t.tsMu.Unlock()
+	if t.ts == nil {
+		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, t.tokenClient)
+		t.ts = t.cc.TokenSource(ctx)
+	}
+	return t.ts
+}
+
+// forgetToken drops the cached token, after the upstream rejected it.
+func (t *authTransport) forgetToken() {
+	t.tsMu.Lock()
+	t.ts = nil
+	t.tsMu.Unlock()
+}
+
+func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	switch t.auth.Kind {
+	case gtmgate.MCPAuthBearer:
+		r.Header.Set("Authorization", "Bearer "+t.auth.Secret)
+	case gtmgate.MCPAuthHeader:
+		r.Header.Set(t.auth.Header, t.auth.Secret)
+	case gtmgate.MCPAuthClientCredentials:
+		tok, err := t.tokenSource().Token()
+		if err != nil {
+			closeBody(req)
+			return nil, &tokenError{err: err}
+		}
+		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
+
+	a := attemptFrom(req.Context())
+	post := a != nil && req.Method == http.MethodPost
+	var written atomic.Bool
+	if post {
+		r = r.WithContext(httptrace.WithClientTrace(r.Context(), &httptrace.ClientTrace{
+			WroteRequest: func(i httptrace.WroteRequestInfo) {
+				if i.Err == nil {
+					written.Store(true)
+				}
+			},
+		}))
+	}
+	resp, err := t.base.RoundTrip(r)
+	if post {
+		a.mu.Lock()
+		a.o.posts++
+		switch {
+		case err != nil:
+			// A request not entirely written cannot have been handled.
+			a.o.reached = a.o.reached || written.Load()
+		case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+			a.o.auth, a.o.status = resp.StatusCode, resp.StatusCode
+		case resp.StatusCode == http.StatusNotFound || resp.StatusCode >= 300 && resp.StatusCode < 400:
+			// the upstream does not know the session, or redirects (not followed)
+			a.o.status = resp.StatusCode
+		default:
+			a.o.reached = true
+			if resp.StatusCode >= 300 {
+				a.o.status = resp.StatusCode
+			}
+		}
+		a.mu.Unlock()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if req.Method == http.MethodPost && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		if t.cc != nil {
+			t.forgetToken()
+		}
+		return nil, &statusError{code: resp.StatusCode}
+	}
+	// Bound what is read of a JSON body (the go-sdk reads it whole); an
+	// event stream is bounded per event (StreamableClientTransport.MaxEventSize).
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case ct == "text/event-stream" && t.progress != nil:
+		resp.Body = &progressBody{rc: resp.Body, route: t.progress, max: int(t.maxBody), a: a}
+	case ct != "text/event-stream" && t.maxBody > 0:
+		resp.Body = &limitedBody{rc: resp.Body, left: t.maxBody, a: a}
+	}
+	return resp, nil
+}
+
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+// limitedBody fails a read past its bound with errTooLarge.
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+	a    *attempt
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// Tell a body that ends right at the bound from a longer one.
+		var one [1]byte
+		n, err := b.rc.Read(one[:])
+		if n == 0 && err != nil {
+			return 0, err
+		}
+		if b.a != nil {
+			b.a.mu.Lock()
+			b.a.o.tooLarge = true
+			b.a.mu.Unlock()
+		}
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
