@@ -16,6 +16,7 @@ import (
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/mcpservers"
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/providercheck"
@@ -473,7 +474,38 @@ func adminOperations() []operation {
 		adm("GET /admin/reauth", "listReauthAccounts", "Provider accounts whose owner must connect them again: refresh refused, "+
 			"or a token that cannot be refreshed expiring within GTMGATE_REAUTH_WARN_BEFORE or expired", nil,
 			jsonOK(200, listOf[reauth.Account]("accounts"), withNotFound...), tenantQ),
+		adm("GET /admin/tenants/{tenant_id}/mcp-servers", "listMCPServers", "A tenant's upstream MCP servers by name, each with its reachability "+
+			"and every tool it last listed (served, left out by the allow-list, or refused with the reason); never a secret", nil,
+			jsonOK(200, responseOf[mcpservers.List](), withNotFound...)),
+		adm("GET /admin/tenants/{tenant_id}/mcp-servers/{name}", "getMCPServer", "One of a tenant's upstream MCP servers with its tools", nil,
+			jsonOK(200, responseOf[mcpservers.Found](), withNotFound...)),
+		withDescription(adm("PUT /admin/tenants/{tenant_id}/mcp-servers/{name}", "putMCPServer",
+			"Create (201) or replace (200) a tenant's upstream MCP server, then list its tools; the answer is the server",
+			jsonBody(requestOf[mcpservers.Body]("url")),
+			withStatus(jsonOK(200, responseOf[mcpservers.View](), withNotFound...), 201, jsonContent(responseOf[mcpservers.View]()))),
+			"The server's tools are served to the tenant's agents as NAME__tool. NAME is 1 to 32 lowercase letters, digits or '-' "+
+				"(never '_'). url is the streamable-HTTP endpoint: https, or http for a loopback host or an IP address in the operator's "+
+				"allowed ranges. auth.kind none, bearer (token), header (header, value) or client_credentials (token_url, client_id, "+
+				"client_secret, scopes); the secret is sealed and never shown (auth.secret_set says whether one is stored). "+
+				"A replace that leaves the secret out keeps the stored one when auth.kind is unchanged and the secret would go to the same "+
+				"origin (the url's for bearer and header, the token_url's for client_credentials); otherwise it must be sent again. "+
+				"tools, when not empty, is the allow-list of upstream tool names served; overrides set a tool's category, mutating or "+
+				"destructive over its annotations. A tenant has at most 64 servers. After saving, the tools are listed (at most 15 s): "+
+				"a listing that fails does not fail the PUT; state.reachable is false and state.error says why."),
+		adm("DELETE /admin/tenants/{tenant_id}/mcp-servers/{name}", "deleteMCPServer", "Delete a tenant's upstream MCP server: its tools are no longer served", nil,
+			withStatus(errorResponses(withNotFound...), 204, nil)),
+		withDescription(adm("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/refresh", "refreshMCPServer",
+			"List an upstream MCP server's tools now; the answer is the server", nil,
+			jsonOK(200, responseOf[mcpservers.View](), withNotFound...)),
+			"200 whether or not the upstream answered: when it did not, state.reachable is false, state.error says why (never a "+
+				"secret) and the tools it last listed stay served."),
 	}
+}
+
+// withDescription sets an operation's description.
+func withDescription(op operation, description string) operation {
+	op.description = description
+	return op
 }
 
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
