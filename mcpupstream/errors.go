@@ -155,6 +155,7 @@ func classify(ctx context.Context, s *gtmgate.MCPServer, sc *scrubber, err error
 	var tokErr *tokenError
 	var stErr *statusError
 	var dnsErr *net.DNSError
+	var cfgErr *configError
 	ctxErr := ctx.Err()
 	switch {
 	case errors.Is(ctxErr, context.Canceled):
@@ -174,6 +175,8 @@ func classify(ctx context.Context, s *gtmgate.MCPServer, sc *scrubber, err error
 		}
 		e.Err = withCtxErr(ctxErr, cause)
 		return e
+	case errors.As(err, &cfgErr):
+		return mk(gtmgate.EValidation, ": %s", cfgErr.msg).WithHint("update the server's auth")
 	case errors.As(err, &tokErr):
 		if errors.As(err, &refused) {
 			return mk(gtmgate.EUnavailable, ": the address of its token endpoint is not allowed (only public internet addresses are)").WithHint(AllowHint)

@@ -362,7 +362,10 @@ func sessionGone(err error, a outcome) bool {
 	var st *statusError
 	var tok *tokenError
 	var refused *egress.RefusedError
+	var cfg *configError
 	switch {
+	case errors.As(err, &cfg):
+		return false
 	case errors.Is(err, mcp.ErrSessionMissing), errors.Is(err, mcp.ErrConnectionClosed):
 		return true
 	case errors.As(err, &st), errors.As(err, &tok), errors.As(err, &refused), a.auth != 0:

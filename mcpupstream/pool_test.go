@@ -550,6 +550,8 @@ func TestAuth(t *testing.T) {
 		{"header", gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthHeader, Header: "X-Api-Key", Secret: "header-secret"}, "X-Api-Key", "header-secret", "", 0},
 		{"client credentials", gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthClientCredentials, ClientID: "gtmgate", Secret: "cc-secret", TokenURL: tokens.URL, Scopes: []string{"tools.read", "tools.call"}},
 			"Authorization", "Bearer issued-token", "", 1},
+		{"header without a name", gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthHeader, Secret: "wrong-secret"}, "", "", gtmgate.EValidation, 0},
+		{"unknown kind", gtmgate.MCPServerAuth{Kind: "magic", Secret: "wrong-secret"}, "", "", gtmgate.EValidation, 0},
 		{"wrong bearer", gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthBearer, Secret: "wrong-secret"}, "Authorization", "Bearer bearer-secret", gtmgate.EUpstream, 0},
 		{"wrong header", gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthHeader, Header: "X-Api-Key", Secret: "wrong-secret"}, "X-Api-Key", "header-secret", gtmgate.EUpstream, 0},
 		{"wrong client secret", gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthClientCredentials, ClientID: "gtmgate", Secret: "wrong-secret", TokenURL: tokens.URL, Scopes: []string{"tools.read", "tools.call"}},
@@ -580,7 +582,7 @@ func TestAuth(t *testing.T) {
 				}
 			} else {
 				ge := wantCode(t, err, tc.wantCode)
-				if !strings.Contains(ge.Message, `upstream MCP server "crm"`) || !strings.Contains(ge.Message, "rejected gtmgate's") || ge.Hint == "" {
+				if !strings.Contains(ge.Message, `upstream MCP server "crm"`) || (tc.wantCode == gtmgate.EUpstream && !strings.Contains(ge.Message, "rejected gtmgate's")) || ge.Hint == "" {
 					t.Errorf("error = %q (hint %q), want the server named, the credential rejected and a hint", ge.Message, ge.Hint)
 				}
 				if strings.Contains(err.Error(), "wrong-secret") || strings.Contains(fmt.Sprintf("%+v", ge.Err), "wrong-secret") {

@@ -76,6 +76,12 @@ type tokenError struct{ err error }
 func (e *tokenError) Error() string { return "getting an access token: " + e.err.Error() }
 func (e *tokenError) Unwrap() error { return e.err }
 
+// configError is an auth configuration gtmgate cannot use; the request is
+// not sent.
+type configError struct{ msg string }
+
+func (e *configError) Error() string { return e.msg }
+
 // errTooLarge ends the read of a response body over the bound.
 var errTooLarge = errors.New("the upstream's response body is too large")
 
@@ -133,17 +139,29 @@ func (t *authTransport) forgetToken() {
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := req.Clone(req.Context())
 	switch t.auth.Kind {
+	case gtmgate.MCPAuthNone, "":
 	case gtmgate.MCPAuthBearer:
 		r.Header.Set("Authorization", "Bearer "+t.auth.Secret)
 	case gtmgate.MCPAuthHeader:
+		if t.auth.Header == "" {
+			closeBody(req)
+			return nil, &configError{"its auth has no header name"}
+		}
 		r.Header.Set(t.auth.Header, t.auth.Secret)
 	case gtmgate.MCPAuthClientCredentials:
+		if t.auth.TokenURL == "" {
+			closeBody(req)
+			return nil, &configError{"its auth has no token_url"}
+		}
 		tok, err := t.tokenSource().Token()
 		if err != nil {
 			closeBody(req)
 			return nil, &tokenError{err: err}
 		}
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	default:
+		closeBody(req)
+		return nil, &configError{fmt.Sprintf("its auth kind %q is not supported", t.auth.Kind)}
 	}
 
 	a := attemptFrom(req.Context())
