@@ -214,8 +214,9 @@ func classify(ctx context.Context, s *gtmgate.MCPServer, sc *scrubber, err error
 	var opErr *net.OpError
 	if ph == phaseConnect || errors.As(err, &dnsErr) || (errors.As(err, &opErr) && opErr.Op == "dial") ||
 		errors.Is(err, mcp.ErrSessionMissing) || errors.Is(err, mcp.ErrConnectionClosed) || a.posts > 0 && !a.reached {
-		if a.status != 0 {
+		if a.status != 0 && !errors.Is(err, mcp.ErrSessionMissing) {
 			detail.Status = a.status
+			return mk(gtmgate.EUnavailable, " is unreachable (its URL answered HTTP %d)", a.status)
 		}
 		return mk(gtmgate.EUnavailable, " is unreachable")
 	}

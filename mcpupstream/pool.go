@@ -267,7 +267,8 @@ func (p *Pool) closeLocked(e *session) {
 }
 
 // Forget closes and drops the session of (tenantID, name), after its
-// configuration changed or it was removed.
+// configuration changed or it was removed. Calls in flight on it finish;
+// the next call establishes a new session.
 func (p *Pool) Forget(tenantID, name string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -277,7 +278,8 @@ func (p *Pool) Forget(tenantID, name string) {
 	}
 }
 
-// Close closes every session and waits for them to end.
+// Close closes every session and waits for them to end: the go-sdk lets
+// the calls in flight finish first (their contexts bound them).
 func (p *Pool) Close() error {
 	p.mu.Lock()
 	if !p.closed {

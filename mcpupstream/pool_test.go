@@ -701,6 +701,56 @@ func TestResponseBounded(t *testing.T) {
 	}
 }
 
+func TestWrongPathIsUnreachable(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(ts.Close)
+	p := newPool(t, Options{})
+	s := &gtmgate.MCPServer{TenantID: "t1", Name: "crm", URL: ts.URL + "/not-mcp", Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
+	_, err := p.ListTools(ctxTimeout(t), s)
+	ge := wantCode(t, err, gtmgate.EUnavailable)
+	if ge.Message != `upstream MCP server "crm" is unreachable (its URL answered HTTP 404)` {
+		t.Errorf("message = %q", ge.Message)
+	}
+}
+
+// Forget while a call is in flight: the call finishes on the old session.
+func TestForgetLetsTheCallInFlightFinish(t *testing.T) {
+	t.Parallel()
+	u := newUpstream(t, nil)
+	started, release := make(chan struct{}), make(chan struct{})
+	addTool(u.srv, "slow", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		close(started)
+		<-release
+		return text("done"), nil
+	})
+	p := newPool(t, Options{})
+	s := u.server("crm")
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := p.CallTool(ctxTimeout(t), s, "slow", nil, nil)
+		done <- result{res, err}
+	}()
+	select {
+	case <-started:
+	case <-time.After(waitFor):
+		t.Fatal("the tool never started")
+	}
+	p.Forget("t1", "crm")
+	close(release)
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got := resultText(t, r.res); got != "done" {
+		t.Errorf("result = %q", got)
+	}
+}
+
 func TestStatelessUpstream(t *testing.T) {
 	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "stateless", Version: "1"}, &mcp.ServerOptions{PageSize: 1})

@@ -24,11 +24,12 @@ type progressBody struct {
 	max   int // bound of a pending line, as the go-sdk bounds an event
 	a     *attempt
 
-	line     []byte // the incomplete line read so far
-	data     []byte // the current event's data
-	hasData  bool
-	named    bool // the current event has a name other than "message"
-	overflow bool // the current line exceeded max; ignore it
+	line       []byte // the incomplete line read so far
+	data       []byte // the current event's data
+	hasData    bool
+	named      bool // the current event has a name other than "message"
+	overflow   bool // the current event exceeded max; ignore the rest
+	eventBytes int
 }
 
 func (b *progressBody) Read(p []byte) (int, error) {
@@ -46,34 +47,37 @@ func (b *progressBody) scan(p []byte) {
 			b.appendLine(p)
 			return
 		}
-		b.appendLine(p[:i])
+		b.appendLine(p[:i+1])
 		p = p[i+1:]
 		if !b.overflow {
-			b.field(bytes.TrimSuffix(b.line, []byte("\r")))
+			b.field(bytes.TrimRight(b.line, "\r\n"))
 		}
-		b.line, b.overflow = b.line[:0], false
+		b.line = b.line[:0]
 	}
 }
 
+// appendLine adds p to the current line, counting it against the current
+// event's bound as the go-sdk does (every byte of the event's lines).
 func (b *progressBody) appendLine(p []byte) {
-	if b.overflow {
-		return
-	}
-	if b.max > 0 && len(b.line)+len(p) > b.max {
+	b.eventBytes += len(p)
+	if b.max > 0 && b.eventBytes > b.max-8 && !b.overflow {
+		// The go-sdk fails the stream at this event: say why.
 		b.overflow, b.line = true, b.line[:0]
-		if b.a != nil { // the go-sdk fails the stream too
+		if b.a != nil {
 			b.a.mu.Lock()
 			b.a.o.tooLarge = true
 			b.a.mu.Unlock()
 		}
-		return
 	}
-	b.line = append(b.line, p...)
+	if !b.overflow {
+		b.line = append(b.line, p...)
+	}
 }
 
 func (b *progressBody) field(line []byte) {
 	if len(line) == 0 {
 		b.dispatch()
+		b.eventBytes = 0
 		return
 	}
 	name, value, _ := bytes.Cut(line, []byte(":"))
