@@ -171,7 +171,8 @@ func (p *Pool) acquire(ctx context.Context, s *gtmgate.MCPServer) (*session, err
 	if e == nil {
 		e = &session{key: key, fp: fp, tenant: s.TenantID, name: s.Name, ready: make(chan struct{})}
 		p.sessions[key] = e
-		go p.connect(e, s)
+		cfg := *s // the caller may reuse s
+		go p.connect(e, &cfg)
 	}
 	e.inflight.Add(1)
 	e.lastUsed.Store(time.Now().UnixNano())

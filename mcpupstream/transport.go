@@ -129,6 +129,27 @@ func (t *authTransport) tokenSource() oauth2.TokenSource {
 	return t.ts
 }
 
+// token returns the cached access token, or fetches one; a fetch is
+// bounded by the token client's timeout and, for this request, by ctx.
+func (t *authTransport) token(ctx context.Context) (*oauth2.Token, error) {
+	type result struct {
+		tok *oauth2.Token
+		err error
+	}
+	ts := t.tokenSource()
+	ch := make(chan result, 1)
+	go func() {
+		tok, err := ts.Token()
+		ch <- result{tok, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.tok, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // forgetToken drops the cached token, after the upstream rejected it.
 func (t *authTransport) forgetToken() {
 	t.tsMu.Lock()
@@ -153,7 +174,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			closeBody(req)
 			return nil, &configError{"its auth has no token_url"}
 		}
-		tok, err := t.tokenSource().Token()
+		tok, err := t.token(req.Context())
 		if err != nil {
 			closeBody(req)
 			return nil, &tokenError{err: err}
