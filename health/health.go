@@ -75,6 +75,9 @@ type Report struct {
 	Replicas  []gtmgate.Replica `json:"replicas"`
 	// APIVersions is the standing of each provider API version in use.
 	APIVersions []apiversion.Status `json:"api_versions"`
+	// MCPServers are the tenants' upstream MCP servers as discovery last
+	// found them; an unreachable one degrades the status.
+	MCPServers []MCPServer `json:"mcp_servers"`
 	// Errors are the parts that could not be read, with why.
 	Errors map[string]string `json:"errors,omitempty"`
 }
@@ -183,6 +186,22 @@ type Process struct {
 	UptimeSeconds float64 `json:"uptime_seconds"`
 }
 
+// MCPServer is one tenant's upstream MCP server as its last check found it.
+type MCPServer struct {
+	TenantID string `json:"tenant_id"`
+	Name     string `json:"name"`
+	// Host is the host of the server's URL, never its path or query (some
+	// servers' URLs hold a key).
+	Host             string     `json:"host"`
+	Reachable        bool       `json:"reachable"`
+	LatencyMS        float64    `json:"latency_ms"`
+	CheckedAt        *time.Time `json:"checked_at,omitempty"`
+	ToolsRefreshedAt *time.Time `json:"tools_refreshed_at,omitempty"`
+	// ServedTools is how many of its tools the tenant's agents can call.
+	ServedTools int    `json:"served_tools"`
+	Error       string `json:"error,omitempty"`
+}
+
 // Sources are what a snapshot reads.
 type Sources struct {
 	Store   gtmgate.Store
@@ -209,6 +228,9 @@ type Sources struct {
 	Grading func() *Grading
 	// Reauth lists the accounts to connect again, all tenants (nil: not reported).
 	Reauth func(ctx context.Context, tenantID string) ([]reauth.Account, error)
+	// MCPServers lists every tenant's upstream MCP servers (nil: not
+	// reported); mcpservers.Health builds it.
+	MCPServers func(ctx context.Context) ([]MCPServer, error)
 }
 
 // Take gathers a snapshot. A part that cannot be read is reported with its
@@ -219,7 +241,7 @@ func Take(ctx context.Context, src Sources) *Report {
 	now := src.Now()
 	r := &Report{ID: "hs_" + strconv.FormatInt(now.UnixNano(), 36), TakenAt: now.UTC(), Reasons: []string{},
 		Jobs: []jobs.QueueStat{}, Queues: []jobs.QueueWait{}, Providers: []Provider{}, Replicas: []gtmgate.Replica{}, APIVersions: []apiversion.Status{},
-		Accounts: Accounts{NeedsReauth: []Account{}, Expiring: []Account{}, Reconnect: []reauth.Account{}}}
+		MCPServers: []MCPServer{}, Accounts: Accounts{NeedsReauth: []Account{}, Expiring: []Account{}, Reconnect: []reauth.Account{}}}
 	r.Status = StatusOK
 	degrade := func(format string, args ...any) {
 		r.Reasons = append(r.Reasons, fmt.Sprintf(format, args...))
@@ -248,6 +270,7 @@ func Take(ctx context.Context, src Sources) *Report {
 	r.accounts(ctx, src, now, degrade)
 	r.judges(ctx, src, now, degrade)
 	r.counts(ctx, src, now, degrade)
+	r.mcpServers(ctx, src, degrade)
 	if reps, err := src.Store.ListReplicas(ctx, now.Add(-heartbeatLiveAfter)); err == nil {
 		r.Replicas = reps
 	}
@@ -529,5 +552,30 @@ func (r *Report) counts(ctx context.Context, src Sources, now time.Time, degrade
 	}
 	if pending, err := src.Store.ListApprovals(ctx, gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending, AsOf: now, Limit: listLimit}); err == nil {
 		r.Approvals.Open = len(pending)
+	}
+}
+
+// mcpServers reports the upstream MCP servers. One whose last check failed
+// degrades the status (its tools fail; the gateway still serves the rest);
+// the reason counts them, naming none, since /health shows reasons without
+// authentication: mcp_servers names each with its error.
+func (r *Report) mcpServers(ctx context.Context, src Sources, degrade func(string, ...any)) {
+	if src.MCPServers == nil {
+		return
+	}
+	list, err := src.MCPServers(ctx)
+	if err != nil {
+		r.fail("mcp_servers", err, degrade, "upstream MCP servers cannot be read")
+		return
+	}
+	unreachable := 0
+	for _, s := range list {
+		if s.CheckedAt != nil && !s.Reachable {
+			unreachable++
+		}
+	}
+	r.MCPServers = append(r.MCPServers, list...)
+	if unreachable > 0 {
+		degrade("%d upstream MCP server(s) unreachable: their tools fail until they answer (see mcp_servers)", unreachable)
 	}
 }

@@ -543,3 +543,33 @@ func TestMCPServerLimit(t *testing.T) {
 		t.Fatalf("another tenant at acme's limit: %d %s", a.status, a.body)
 	}
 }
+
+// TestMCPServerHealth: the health source lists every tenant's servers with
+// the host of the URL only and the served tool count.
+func TestMCPServerHealth(t *testing.T) {
+	e := start(t)
+	e.up.fail["https://down.example.com/mcp?key=k-secret"] = gtmgate.Errorf(gtmgate.EUpstream, "upstream MCP server answered 503")
+	for _, r := range []struct{ path, body string }{
+		{slack, `{"url":"https://mcp.example.com/mcp"}`},
+		{"/admin/tenants/beta/mcp-servers/down", `{"url":"https://down.example.com/mcp?key=k-secret"}`},
+	} {
+		if a := e.do("PUT", r.path, r.body); a.status != 201 {
+			t.Fatalf("PUT %s: %d %s", r.path, a.status, a.body)
+		}
+	}
+	list, err := mcpservers.Health(e.store, federation.New(federation.Options{Store: e.store, Upstream: e.up}))(t.Context())
+	if err != nil || len(list) != 2 {
+		t.Fatalf("health: %v %+v", err, list)
+	}
+	byName := map[string]int{}
+	for i, s := range list {
+		byName[s.TenantID+"/"+s.Name] = i
+	}
+	up, down := list[byName["acme/slack"]], list[byName["beta/down"]]
+	if !up.Reachable || up.Host != "mcp.example.com" || up.ServedTools != 2 || up.CheckedAt == nil || up.ToolsRefreshedAt == nil {
+		t.Errorf("acme/slack: %+v", up)
+	}
+	if down.Reachable || down.Host != "down.example.com" || down.ServedTools != 0 || !strings.Contains(down.Error, "503") || down.CheckedAt == nil {
+		t.Errorf("beta/down: %+v", down)
+	}
+}
