@@ -115,6 +115,12 @@ func (a *Agents) UseRunner(r *toolrun.Runner) { a.runner = r }
 // Registry is the tool registry of the runner.
 func (a *Agents) Registry() *registry.Registry { return a.runner.Registry() }
 
+// TenantTool returns the named tool as tenantID sees it, its upstream MCP
+// servers' tools included.
+func (a *Agents) TenantTool(ctx context.Context, tenantID, name string) (*registry.Entry, bool) {
+	return a.runner.Tool(ctx, tenantID, name)
+}
+
 // Attach sets the job engine runs are enqueued on.
 func (a *Agents) Attach(jobs Inserter) { a.jobs = jobs }
 

@@ -202,12 +202,12 @@ func source(r *gtmgate.AgentRun) string {
 // blindly (see settleInterrupted).
 func (a *Agents) execute(ctx context.Context, r *gtmgate.AgentRun, i int, unit time.Time) (bool, error) {
 	st := &r.Steps[i]
-	if e, ok := a.runner.Registry().Tool(st.Tool); ok {
+	if e, ok := a.runner.Tool(ctx, r.TenantID, st.Tool); ok {
 		if _, action, err := e.Validate(st.Input); err == nil {
 			st.Action = action.Name
 		}
 	}
-	if err := a.allowed(r, st); err != nil {
+	if err := a.allowed(ctx, r, st); err != nil {
 		a.settle(r, st, nil, err)
 		return false, a.save(ctx, r, unit)
 	}
@@ -230,7 +230,7 @@ func (a *Agents) execute(ctx context.Context, r *gtmgate.AgentRun, i int, unit t
 }
 
 // allowed checks a planned step against the run's tools before it is called.
-func (a *Agents) allowed(r *gtmgate.AgentRun, st *gtmgate.RunStep) error {
+func (a *Agents) allowed(ctx context.Context, r *gtmgate.AgentRun, st *gtmgate.RunStep) error {
 	if r.Call != nil {
 		return nil
 	}
@@ -240,7 +240,7 @@ func (a *Agents) allowed(r *gtmgate.AgentRun, st *gtmgate.RunStep) error {
 	if !r.ReadOnly {
 		return nil
 	}
-	e, ok := a.runner.Registry().Tool(st.Tool)
+	e, ok := a.runner.Tool(ctx, r.TenantID, st.Tool)
 	if !ok {
 		return gtmgate.Errorf(gtmgate.EToolNotFound, "no tool named %q", st.Tool)
 	}
@@ -409,7 +409,7 @@ func (a *Agents) settleInterrupted(ctx context.Context, r *gtmgate.AgentRun, i i
 		return nil
 	}
 	mutating := true
-	if e, ok := a.runner.Registry().Tool(st.Tool); ok {
+	if e, ok := a.runner.Tool(ctx, r.TenantID, st.Tool); ok {
 		if _, action, err := e.Validate(st.Input); err == nil {
 			mutating = action.Mutating
 		}

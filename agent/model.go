@@ -65,7 +65,7 @@ func (a *Agents) modelTurn(ctx context.Context, r *gtmgate.AgentRun) error {
 		a.finish(r, gtmgate.RunFailed, err.Error())
 		return nil
 	}
-	req := &modelgw.ChatRequest{Model: r.Model, Messages: msgs, Tools: a.toolDefs(r), User: r.TenantID,
+	req := &modelgw.ChatRequest{Model: r.Model, Messages: msgs, Tools: a.toolDefs(ctx, r), User: r.TenantID,
 		ToolChoice: &modelgw.ToolChoice{Mode: modelgw.ToolChoiceAuto}}
 	if r.MaxTokens > 0 {
 		req.MaxTokens = int(min(maxTurnTokens, max(1, r.MaxTokens-r.Cost.Tokens())))
@@ -125,10 +125,10 @@ func (a *Agents) modelTurn(ctx context.Context, r *gtmgate.AgentRun) error {
 }
 
 // toolDefs are the run's tools as function definitions.
-func (a *Agents) toolDefs(r *gtmgate.AgentRun) []modelgw.Tool {
+func (a *Agents) toolDefs(ctx context.Context, r *gtmgate.AgentRun) []modelgw.Tool {
 	var out []modelgw.Tool
 	for _, name := range r.Tools {
-		e, ok := a.runner.Registry().Tool(name)
+		e, ok := a.runner.Tool(ctx, r.TenantID, name)
 		if !ok {
 			continue
 		}

@@ -50,7 +50,7 @@ func (a *Agents) Prepare(ctx context.Context, tenantID string, t gtmgate.AgentTa
 		return nil, err
 	}
 	r := &gtmgate.AgentRun{TenantID: tenantID, Task: t.Task}
-	if r.Tools, r.ReadOnly, err = a.resolveTools(tenant, t.Tools); err != nil {
+	if r.Tools, r.ReadOnly, err = a.resolveTools(ctx, tenant, t.Tools); err != nil {
 		return nil, err
 	}
 	if r.Model, err = a.resolveModel(tenant, t.Model); err != nil {
@@ -83,7 +83,7 @@ func bounded(field string, v, lo, hi, def int) (int, error) {
 
 // resolveTools returns the run's tools: the named ones, each a tool the
 // tenant can use; with none named, every usable tool, read-only.
-func (a *Agents) resolveTools(t *gtmgate.Tenant, names []string) ([]string, bool, error) {
+func (a *Agents) resolveTools(ctx context.Context, t *gtmgate.Tenant, names []string) ([]string, bool, error) {
 	usable := func(e *registry.Entry) bool {
 		if slices.Contains(reserved, e.Name) {
 			return false
@@ -96,7 +96,7 @@ func (a *Agents) resolveTools(t *gtmgate.Tenant, names []string) ([]string, bool
 	}
 	if len(names) == 0 {
 		var out []string
-		for _, e := range a.runner.Registry().Tools() {
+		for _, e := range a.runner.Tools(ctx, t.ID) {
 			if usable(e) {
 				if readOnly, _, _ := e.Annotations(); readOnly || hasReadAction(e) {
 					out = append(out, e.Name)
@@ -107,7 +107,7 @@ func (a *Agents) resolveTools(t *gtmgate.Tenant, names []string) ([]string, bool
 	}
 	var out []string
 	for _, n := range names {
-		e, ok := a.runner.Registry().Tool(n)
+		e, ok := a.runner.Tool(ctx, t.ID, n)
 		switch {
 		case !ok:
 			return nil, false, gtmgate.Errorf(gtmgate.EValidation, "tools: no tool named %q", n).WithHint("list the tools with tools/list")

@@ -30,7 +30,8 @@ type ToolCallResult struct {
 	QuotaWarning string `json:"quota_warning,omitempty"`
 }
 
-// handleToolCall serves POST /api/v1/{tenant}/{domain}.
+// handleToolCall serves POST /api/v1/{tenant}/{domain} and, for the tools
+// of a tenant's upstream MCP server, POST /api/v1/{tenant}/mcp/{server}.
 func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 	var body ToolCallBody
 	if err := jsonapi.Decode(w, r, s.opts.MaxBodyBytes, &body); err != nil {
@@ -46,8 +47,12 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rid := gtmgate.RequestIDFromContext(r.Context())
+	domain := r.PathValue("domain")
+	if server := r.PathValue("server"); server != "" {
+		domain = gtmgate.FederatedDomainPrefix + server
+	}
 	out, err := s.opts.Runner.Call(r.Context(), &toolrun.Request{
-		Principal: gtmgate.PrincipalFromContext(r.Context()), TenantID: r.PathValue("tenant"), Domain: r.PathValue("domain"),
+		Principal: gtmgate.PrincipalFromContext(r.Context()), TenantID: r.PathValue("tenant"), Domain: domain,
 		Tool: body.Tool, Input: body.Input, Source: gtmgate.SourceREST, RequestID: rid,
 	})
 	if err != nil {

@@ -104,6 +104,8 @@ func (s *Server) routes() *http.ServeMux {
 		mux.Handle("GET /metrics", s.opts.Metrics.Handler())
 	}
 	mux.Handle("POST /api/v1/{tenant}/{domain}", auth(http.HandlerFunc(s.handleToolCall)))
+	// The tools of a tenant's upstream MCP server "x" are in domain mcp/x.
+	mux.Handle("POST /api/v1/{tenant}/mcp/{server}", auth(http.HandlerFunc(s.handleToolCall)))
 	mux.Handle("GET /api/v1/{tenant}/approvals/{id}", auth(http.HandlerFunc(s.handleApprovalStatus)))
 	if s.opts.MCP != nil {
 		mux.Handle("/mcp", s.opts.MCP)

@@ -35,7 +35,10 @@ const maxRefusalText = 512
 // method, a wrong header) answer with a JSON-RPC error body, where the SDK
 // writes plain text. Responses the SDK writes as JSON (results, JSON-RPC
 // errors of its own) pass unchanged.
-func protocolErrors(maxBody int64, next http.Handler) http.Handler {
+//
+// A tools/call whose client asked for progress goes to streaming, the
+// rest to next: a JSON response has nowhere to put progress notifications.
+func protocolErrors(maxBody int64, next, streaming http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
@@ -52,6 +55,9 @@ func protocolErrors(maxBody int64, next http.Handler) http.Handler {
 			io.Closer
 		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 		rw := &refusalWriter{ResponseWriter: w}
+		if wantsProgress(body) {
+			next = streaming
+		}
 		next.ServeHTTP(rw, r)
 		if !rw.refused {
 			return
@@ -160,3 +166,21 @@ func (w *refusalWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *refusalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// wantsProgress reports whether body is one tools/call request carrying a
+// progress token.
+func wantsProgress(body []byte) bool {
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Meta struct {
+				ProgressToken any `json:"progressToken"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || body[0] != '{' || json.Unmarshal(body, &m) != nil {
+		return false
+	}
+	return m.Method == "tools/call" && m.Params.Meta.ProgressToken != nil
+}

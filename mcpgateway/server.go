@@ -9,6 +9,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
+	"sync"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
@@ -61,22 +63,16 @@ func New(opts Options) http.Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "gtmgate", Title: "gtmgate tool gateway", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: "Go-to-market tools acting for the tenant of your credential. Every call needs a rationale. " +
-			"Calls held for approval return APPROVAL_REQUIRED with an approval_id: check it with approval_status. " +
-			"Report blockers with submit_feedback.",
-		Logger: opts.Logger,
-	})
-	server.AddReceivingMiddleware(auditSessions(opts.Recorder))
-	for _, e := range opts.Runner.Registry().Tools() {
-		server.AddTool(toolOf(e), handler(opts.Runner, e.Name))
+	servers := &tenantServers{opts: opts, base: newServer(opts, opts.Runner.Registry().Tools()), byTenant: map[string]tenantServer{}}
+	newHandler := func(json bool) http.Handler {
+		return mcp.NewStreamableHTTPHandler(servers.get, &mcp.StreamableHTTPOptions{
+			Stateless:           true,
+			JSONResponse:        json,
+			MaxRequestBodyBytes: opts.MaxBodyBytes,
+			Logger:              opts.Logger,
+		})
 	}
-	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
-		Stateless:           true,
-		JSONResponse:        true,
-		MaxRequestBodyBytes: opts.MaxBodyBytes,
-		Logger:              opts.Logger,
-	})
+	streamable, streaming := newHandler(true), newHandler(false)
 	// The SDK hands tool handlers the bearer token's TokenInfo; carry the
 	// principal (already authenticated by Require), request id and
 	// correlation id in it.
@@ -97,7 +93,61 @@ func New(opts Options) http.Handler {
 		}
 		return &auth.TokenInfo{UserID: p.TenantID, Scopes: p.Scopes, Extra: extra}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	return checkOrigin(opts.AllowedOrigins, opts.LoopbackOrigins, opts.Require(withStepUp(opts.DenyScope, withInfo(protocolErrors(opts.MaxBodyBytes, streamable)))))
+	return checkOrigin(opts.AllowedOrigins, opts.LoopbackOrigins, opts.Require(withStepUp(opts.DenyScope, withInfo(protocolErrors(opts.MaxBodyBytes, streamable, streaming)))))
+}
+
+// newServer returns an MCP server offering tools.
+func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
+	server := mcp.NewServer(&mcp.Implementation{Name: "gtmgate", Title: "gtmgate tool gateway", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: "Go-to-market tools acting for the tenant of your credential. Every call needs a rationale. " +
+			"Calls held for approval return APPROVAL_REQUIRED with an approval_id: check it with approval_status. " +
+			"Report blockers with submit_feedback.",
+		Logger: opts.Logger,
+	})
+	server.AddReceivingMiddleware(auditSessions(opts.Recorder))
+	for _, e := range tools {
+		server.AddTool(toolOf(e), handler(opts.Runner, e.Name))
+	}
+	return server
+}
+
+// tenantServers gives each request the server of its tenant's tools: the
+// built-in ones, and those of the upstream MCP servers the tenant brought.
+type tenantServers struct {
+	opts Options
+	base *mcp.Server
+
+	mu       sync.Mutex
+	byTenant map[string]tenantServer
+}
+
+type tenantServer struct {
+	revision string
+	server   *mcp.Server
+}
+
+func (s *tenantServers) get(r *http.Request) *mcp.Server {
+	fed := s.opts.Runner.Federated()
+	p := gtmgate.PrincipalFromContext(r.Context())
+	if fed == nil || p == nil {
+		return s.base
+	}
+	tools, revision, err := fed.Tools(r.Context(), p.TenantID)
+	if err != nil {
+		s.opts.Logger.Warn("mcp: the tenant's federated tools are unavailable; serving the built-in ones", "tenant", p.TenantID, "err", err)
+		return s.base
+	}
+	if len(tools) == 0 {
+		return s.base
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ts, ok := s.byTenant[p.TenantID]; ok && ts.revision == revision {
+		return ts.server
+	}
+	server := newServer(s.opts, append(slices.Clip(s.opts.Runner.Registry().Tools()), tools...))
+	s.byTenant[p.TenantID] = tenantServer{revision: revision, server: server}
+	return server
 }
 
 // withStepUp gives each request a step-up flag that its tool handlers can set
@@ -153,6 +203,12 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 		if p == nil {
 			return errorResult(gtmgate.Errorf(gtmgate.EUnauthorized, "missing credential"), rid), nil
 		}
+		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+			session := req.Session
+			ctx = gtmgate.NewContextWithProgress(ctx, func(progress, total float64, message string) {
+				session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Total: total, Message: message})
+			})
+		}
 		input := json.RawMessage(req.Params.Arguments)
 		if len(input) == 0 || string(input) == "null" {
 			input = json.RawMessage(`{}`)
@@ -165,6 +221,16 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 				su.needed.Store(true)
 			}
 			return errorResult(err, rid), nil
+		}
+		if res, ok := out.Result.(*mcp.CallToolResult); ok {
+			// An upstream MCP server's tool answers as the upstream did:
+			// its content and structuredContent, held to its own
+			// outputSchema. The gateway's facts go in _meta.
+			meta := mcp.Meta{"gtmgate/request_id": rid, "gtmgate/duration_ms": out.DurationMS}
+			if out.QuotaWarning != "" {
+				meta["gtmgate/quota_warning"] = out.QuotaWarning
+			}
+			return &mcp.CallToolResult{Content: res.Content, StructuredContent: res.StructuredContent, Meta: meta}, nil
 		}
 		body := map[string]any{"ok": true, "tool": out.Tool, "action": out.Action, "result": out.Result, "request_id": rid, "duration_ms": out.DurationMS}
 		if out.QuotaWarning != "" {

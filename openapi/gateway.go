@@ -181,6 +181,11 @@ func gatewayOperations() []operation {
 			summary:     "Call a tool",
 			description: "The body names the tool and its input; the input schema of each tool comes from the tool registry.",
 			body:        jsonBody(ref("ToolCall")), responses: toolResponses},
+		{pattern: "POST /api/v1/{tenant}/mcp/{server}", id: "callFederatedTool", tag: "tools", security: secBearer,
+			summary: "Call a tool of one of the tenant's upstream MCP servers",
+			description: "Domain mcp/{server}: the tool is named as agents see it (\"server__tool\"), its input is the upstream tool's with rationale added. " +
+				"result is the upstream's answer: {content, structuredContent}. An upstream isError result is UPSTREAM_ERROR naming the server.",
+			body: jsonBody(ref("ToolCall")), responses: toolResponses},
 		{pattern: "GET /api/v1/{tenant}/approvals/{id}", id: "getApprovalStatus", tag: "tools", security: secBearer,
 			summary:   "Status of an approval the tenant is waiting on",
 			responses: jsonOK(200, responseOf[agenttools.ApprovalView](), append([]int{404}, bearerErrors...)...)},

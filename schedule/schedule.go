@@ -120,7 +120,7 @@ func (s *Scheduler) Validate(ctx context.Context, jobID string, in Input) (*gtmg
 		}
 		sc.Agent = in.Agent
 	default:
-		if err := s.checkCall(in.Call); err != nil {
+		if err := s.checkCall(ctx, in.TenantID, in.Call); err != nil {
 			return nil, err
 		}
 		sc.Call = in.Call
@@ -134,8 +134,8 @@ func (s *Scheduler) Validate(ctx context.Context, jobID string, in Input) (*gtmg
 }
 
 // checkCall validates a fixed call's tool and input.
-func (s *Scheduler) checkCall(c *gtmgate.ToolCallSpec) error {
-	e, ok := s.opts.Agents.Registry().Tool(c.Tool)
+func (s *Scheduler) checkCall(ctx context.Context, tenantID string, c *gtmgate.ToolCallSpec) error {
+	e, ok := s.opts.Agents.TenantTool(ctx, tenantID, c.Tool)
 	switch {
 	case c.Tool == "":
 		return gtmgate.Errorf(gtmgate.EValidation, "call.tool is required")

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,8 +50,21 @@ type Options struct {
 	// Decided, when set, is told of every gate an operator decided, once
 	// its outcome is stored (agent runs parked on a gate resume from it).
 	Decided func(ctx context.Context, a *gtmgate.Approval)
+	// Federated, when set, finds the tools a tenant brought from its own
+	// upstream MCP servers ("server__tool"); they run through the same path.
+	Federated Federated
 	Now     func() time.Time
 	Logger  *slog.Logger
+}
+
+// Federated finds a tenant's tools from its upstream MCP servers.
+type Federated interface {
+	// Tool returns the tenant's federated tool called name, ErrNotFound
+	// when it has none by that name.
+	Tool(ctx context.Context, tenantID, name string) (*registry.Entry, error)
+	// Tools returns the tenant's federated tools and a revision that
+	// changes whenever they may have.
+	Tools(ctx context.Context, tenantID string) ([]*registry.Entry, string, error)
 }
 
 // Runner executes tool calls.
@@ -235,9 +249,9 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 	}
 	_, span = telemetry.Start(ctx, "toolrun.validate", "")
 	defer span.End()
-	entry, ok := r.opts.Registry.Tool(req.Tool)
-	if !ok || (req.Domain != "" && entry.Domain != req.Domain) {
-		return r.toolNotFound(req)
+	entry, err := r.tool(ctx, c)
+	if err != nil {
+		return err
 	}
 	c.entry = entry
 	c.input, c.action, err = entry.Validate(req.Input)
@@ -293,9 +307,32 @@ func (r *Runner) authorize(ctx context.Context, c *call) error {
 	return nil
 }
 
+// tool finds the called tool: a built-in one, or one of the tenant's
+// upstream MCP servers' (looked up for the tenant already authorized, never
+// the one a request names).
+func (r *Runner) tool(ctx context.Context, c *call) (*registry.Entry, error) {
+	req := c.req
+	entry, ok := r.opts.Registry.Tool(req.Tool)
+	if !ok && r.opts.Federated != nil && strings.Contains(req.Tool, gtmgate.FederatedSeparator) {
+		e, err := r.opts.Federated.Tool(ctx, c.tenant.ID, req.Tool)
+		if err != nil && !errors.Is(err, gtmgate.ErrNotFound) {
+			return nil, err
+		}
+		entry, ok = e, err == nil
+	}
+	if !ok || (req.Domain != "" && entry.Domain != req.Domain) {
+		return nil, r.toolNotFound(req)
+	}
+	return entry, nil
+}
+
 func (r *Runner) toolNotFound(req *Request) error {
 	if req.Domain == "" {
 		return gtmgate.Errorf(gtmgate.EToolNotFound, "no tool named %q", req.Tool).WithHint("list the tools with tools/list")
+	}
+	if server, ok := strings.CutPrefix(req.Domain, gtmgate.FederatedDomainPrefix); ok {
+		return gtmgate.Errorf(gtmgate.EToolNotFound, "no tool %q on MCP server %q", req.Tool, server).
+			WithHint("list the tenant's tools with tools/list over MCP; an operator sees why a tool is not served with GET /admin/tenants/{id}/mcp-servers/" + server)
 	}
 	var names []string
 	for _, e := range r.opts.Registry.Domain(req.Domain) {
@@ -452,3 +489,34 @@ func rawAction(input json.RawMessage) string {
 	json.Unmarshal(input, &v)
 	return v.Action
 }
+
+// Tool returns the named tool as tenantID sees it: a built-in one or one of
+// its upstream MCP servers'.
+func (r *Runner) Tool(ctx context.Context, tenantID, name string) (*registry.Entry, bool) {
+	if e, ok := r.opts.Registry.Tool(name); ok {
+		return e, true
+	}
+	if r.opts.Federated == nil || !strings.Contains(name, gtmgate.FederatedSeparator) {
+		return nil, false
+	}
+	e, err := r.opts.Federated.Tool(ctx, tenantID, name)
+	return e, err == nil
+}
+
+// Tools returns every tool tenantID can call: the built-in ones, then its
+// upstream MCP servers' (none when they cannot be read now).
+func (r *Runner) Tools(ctx context.Context, tenantID string) []*registry.Entry {
+	out := r.opts.Registry.Tools()
+	if r.opts.Federated == nil {
+		return out
+	}
+	fed, _, err := r.opts.Federated.Tools(ctx, tenantID)
+	if err != nil {
+		r.opts.Logger.Warn("federated tools unavailable", "tenant", tenantID, "err", err)
+		return out
+	}
+	return append(slices.Clip(out), fed...)
+}
+
+// Federated returns the finder of tenants' federated tools, nil when there is none.
+func (r *Runner) Federated() Federated { return r.opts.Federated }
