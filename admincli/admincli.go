@@ -73,7 +73,7 @@ commands:
                                      would stay in the shell's history and the process list;
                                      without it, a replace keeps the stored secret
   oauth-apps delete PROVIDER [--tenant T]
-  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
+` + mcpServersUsage + `  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
                                      prints a single-use link through which the account's
                                      owner connects a google, hubspot, meta or linkedin account
   connect-links [--tenant T] [--limit N]
@@ -294,6 +294,8 @@ func (inv *invocation) dispatch(args []string) error {
 		return inv.send("POST", "/admin/feedback/"+url.PathEscape(p[0])+"/resolve", map[string]string{"resolved_by": "cli"})
 	case cmd == "oauth-apps":
 		return inv.oauthApps(verb, args[min(2, len(args)):])
+	case cmd == "mcp-servers":
+		return inv.mcpServers(verb, args[min(2, len(args)):])
 	case cmd == "connect-link":
 		return inv.connectLink(args[1:])
 	case cmd == "connect-links":

@@ -1,0 +1,174 @@
+package admincli_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gtmgate/gtmgate/admincli"
+)
+
+// fakeMCPGateway answers the mcp-servers routes with one server, slack, of
+// tenant acme, and records the requests.
+type fakeMCPGateway struct {
+	mu   sync.Mutex
+	reqs []string
+	body []map[string]any
+}
+
+const slackView = `{"tenant_id":"acme","name":"slack","url":"https://mcp.example.com/mcp",
+ "auth":{"kind":"bearer","secret_set":true},"tools":["search","odd"],"overrides":{},
+ "created_at":"2026-11-26T00:00:00Z","updated_at":"2026-11-26T00:10:00Z",
+ "state":{"tools_refreshed_at":"2026-11-26T00:10:00Z","checked_at":"2026-11-26T00:11:00Z","reachable":false,"latency_ms":12.5,
+  "error":"upstream MCP server \"slack\" answered 503"},
+ "served_tools":[
+  {"name":"slack__search","upstream":"search","category":"search_query","mutating":false,"destructive":false,"served":true},
+  {"name":"slack__odd","upstream":"odd","category":"data_query","mutating":true,"destructive":true,"served":false,
+   "refused":"its input has a property named rationale, which gtmgate reserves"},
+  {"name":"slack__post_message","upstream":"post_message","category":"data_query","mutating":true,"destructive":false,"served":false}]}`
+
+func (f *fakeMCPGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	_ = json.Unmarshal(b, &body)
+	f.mu.Lock()
+	f.reqs = append(f.reqs, r.Method+" "+r.URL.Path)
+	f.body = append(f.body, body)
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	switch r.Method + " " + r.URL.Path {
+	case "GET /admin/tenants/acme/mcp-servers":
+		w.Write([]byte(`{"servers":[` + slackView + `]}`))
+	case "GET /admin/tenants/acme/mcp-servers/slack":
+		w.Write([]byte(`{"server":` + slackView + `}`))
+	case "PUT /admin/tenants/acme/mcp-servers/slack":
+		w.WriteHeader(http.StatusCreated)
+		w.Write([]byte(slackView))
+	case "POST /admin/tenants/acme/mcp-servers/slack/refresh":
+		w.Write([]byte(slackView))
+	case "DELETE /admin/tenants/acme/mcp-servers/slack":
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"error":{"code":"NOT_FOUND","message":"tenant \"acme\" has no MCP server \"x\""}}`))
+	}
+}
+
+func (f *fakeMCPGateway) last() (string, map[string]any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.reqs[len(f.reqs)-1], f.body[len(f.body)-1]
+}
+
+// TestMCPServersCLI: list and get show the state and each tool served,
+// left out or refused; put reads secrets from files or stdin only and
+// builds the body from the flags; delete and refresh call their routes.
+func TestMCPServersCLI(t *testing.T) {
+	t.Parallel()
+	gw := &fakeMCPGateway{}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": srv.URL, "GTMGATE_ADMIN_KEY": "k"}}
+
+	out := c.ok("mcp-servers", "list", "--tenant", "acme")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "NAME") || !strings.Contains(lines[0], "REACHABLE") ||
+		!strings.Contains(lines[1], "slack") || !strings.Contains(lines[1], "no") || !strings.Contains(lines[1], "1/3 served") ||
+		!strings.Contains(lines[1], "2026-11-26 00:10") || !strings.Contains(lines[1], "upstream MCP server") {
+		t.Fatalf("list:\n%s", out)
+	}
+
+	out = c.ok("mcp-servers", "get", "slack", "--tenant", "acme")
+	for _, want := range []string{"server      slack (tenant acme)", "auth        bearer, secret sealed", "allow-list  search, odd",
+		"state       reachable no, checked 2026-11-26 00:11", "tools       1/3 served, last listed 2026-11-26 00:10",
+		`error       upstream MCP server "slack" answered 503`, "slack__search", "refused", "its input has a property named rationale",
+		"not in the allow-list", "destroys", "reads"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get lacks %q:\n%s", want, out)
+		}
+	}
+	if out := c.ok("mcp-servers", "get", "slack", "--tenant", "acme", "--output", "json"); !strings.Contains(out, `"served_tools"`) {
+		t.Errorf("get --output json:\n%s", out)
+	}
+
+	// put: a bearer token from a file, tools and overrides.
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte("xoxb-file-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = c.ok("mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp", "--bearer-token-file", tokenFile,
+		"--tool", "search", "--tool", "odd", "--override", "search:mutating=false,category=search_query", "--override", "odd:destructive=false")
+	req, body := gw.last()
+	want := `{"auth":{"kind":"bearer","token":"xoxb-file-token"},"overrides":{"odd":{"destructive":false},` +
+		`"search":{"category":"search_query","mutating":false}},"tools":["search","odd"],"url":"https://mcp.example.com/mcp"}`
+	if got, _ := json.Marshal(body); req != "PUT /admin/tenants/acme/mcp-servers/slack" || string(got) != want {
+		t.Fatalf("put sent %s %s\nwant %s", req, got, want)
+	}
+	if !strings.Contains(out, "server      slack") || strings.Contains(out, "xoxb") {
+		t.Fatalf("put printed:\n%s", out)
+	}
+
+	// A header value from stdin; client credentials with scopes.
+	code, _, errs := c.run("hv-stdin\n", "mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp",
+		"--header", "X-Api-Key", "--header-value-file", "-")
+	if _, body = gw.last(); code != admincli.ExitOK || body["auth"].(map[string]any)["value"] != "hv-stdin" || body["auth"].(map[string]any)["header"] != "X-Api-Key" {
+		t.Fatalf("header from stdin: exit %d %s: sent %v", code, errs, body)
+	}
+	code, _, errs = c.run("cs-stdin", "mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp",
+		"--token-url", "https://id.example.com/token", "--client-id", "cid", "--client-secret-file", "-", "--scope", "read write", "--scope", "admin")
+	auth := map[string]any{}
+	if _, body = gw.last(); body != nil {
+		auth, _ = body["auth"].(map[string]any)
+	}
+	if got, _ := json.Marshal(auth); code != admincli.ExitOK ||
+		string(got) != `{"client_id":"cid","client_secret":"cs-stdin","kind":"client_credentials","scopes":["read","write","admin"],"token_url":"https://id.example.com/token"}` {
+		t.Fatalf("client credentials: exit %d %s: sent %s", code, errs, got)
+	}
+	// --auth bearer without a file keeps the stored token: none is sent.
+	c.ok("mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp", "--auth", "bearer")
+	if _, body = gw.last(); len(body["auth"].(map[string]any)) != 1 || body["auth"].(map[string]any)["kind"] != "bearer" {
+		t.Fatalf("keep the token: sent %v", body)
+	}
+
+	// Refusals: secrets on the command line, mixed kinds, bad overrides.
+	n := len(gw.reqs)
+	for _, args := range [][]string{
+		{"--bearer-token", "xoxb-argv"},
+		{"--client-secret", "cs-argv"},
+		{"--header-value", "hv-argv"},
+		{"--bearer-token-file", tokenFile, "--header", "X-K"},
+		{"--auth", "header", "--bearer-token-file", tokenFile},
+		{"--override", "search"},
+		{"--override", "search:mutating=maybe"},
+		{"--override", "search:colour=red"},
+	} {
+		code, out, errs := c.run("", append([]string{"mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp"}, args...)...)
+		if code != admincli.ExitUsage || strings.Contains(out+errs, "-argv") {
+			t.Errorf("put %v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	if code, _, _ := c.run("", "mcp-servers", "list"); code != admincli.ExitUsage {
+		t.Errorf("list without --tenant: exit %d", code)
+	}
+	if len(gw.reqs) != n {
+		t.Errorf("refused command lines reached the gateway: %v", gw.reqs[n:])
+	}
+
+	out = c.ok("mcp-servers", "refresh", "slack", "--tenant", "acme")
+	if req, _ := gw.last(); req != "POST /admin/tenants/acme/mcp-servers/slack/refresh" || !strings.Contains(out, "slack__search") {
+		t.Fatalf("refresh: %s\n%s", req, out)
+	}
+	out = c.ok("mcp-servers", "delete", "slack", "--tenant", "acme")
+	if req, _ := gw.last(); req != "DELETE /admin/tenants/acme/mcp-servers/slack" || !strings.Contains(out, "deleted") {
+		t.Fatalf("delete: %s\n%s", req, out)
+	}
+	if code, _, errs := c.run("", "mcp-servers", "get", "x", "--tenant", "acme"); code != admincli.ExitRefused || !strings.Contains(errs, "NOT_FOUND") {
+		t.Fatalf("get of no server: exit %d %s", code, errs)
+	}
+}
