@@ -48,6 +48,11 @@ type BillingPlan struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 }
 
+// BillingCategoryFederated is the billing category of every call to a tool
+// of a tenant's upstream MCP server, whatever its quality category: a plan
+// prices federated calls apart (tool_call_price.by_category.federated).
+const BillingCategoryFederated = "federated"
+
 // CallPrices is a price per tool call, by category, with a default.
 type CallPrices struct {
 	Default    float64            `json:"default"`

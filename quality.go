@@ -40,15 +40,18 @@ type Verdict struct {
 // Trace is what the judges see of one finished tool call. Input has secrets
 // removed; Result and Error are bounded excerpts.
 type Trace struct {
-	ID        string    `json:"id"`
-	Time      time.Time `json:"time"`
-	TenantID  string    `json:"tenant_id"`
-	Tool      string    `json:"tool"`
-	Action    string    `json:"action"`
-	Expected  Category  `json:"expected_category"`
-	Mutating  bool      `json:"mutating"`
-	Source    string    `json:"source"`
-	RequestID string    `json:"request_id"`
+	ID       string    `json:"id"`
+	Time     time.Time `json:"time"`
+	TenantID string    `json:"tenant_id"`
+	Tool     string    `json:"tool"`
+	Action   string    `json:"action"`
+	// ToolDescription is set for a tool of an upstream MCP server: its
+	// description as the upstream gave it.
+	ToolDescription string   `json:"tool_description,omitempty"`
+	Expected        Category `json:"expected_category"`
+	Mutating        bool     `json:"mutating"`
+	Source          string   `json:"source"`
+	RequestID       string   `json:"request_id"`
 	// ParentRequestID links a call made by an agent run to the run's request.
 	ParentRequestID string          `json:"parent_request_id,omitempty"`
 	Input           json.RawMessage `json:"input"`
@@ -276,6 +279,9 @@ type FinishedCall struct {
 	RequestID       string
 	ParentRequestID string
 	Sample          Sample
+	// ToolDescription is, for a tool of an upstream MCP server, what the
+	// upstream says the tool does: the judges know nothing else of it.
+	ToolDescription string
 }
 
 // CallObserver watches finished tool calls (the quality harness). Sample is

@@ -22,8 +22,10 @@ import (
 	"github.com/gtmgate/gtmgate/audit"
 	"github.com/gtmgate/gtmgate/brief"
 	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jobs"
+	"github.com/gtmgate/gtmgate/mcpupstream"
 	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/quality"
@@ -76,6 +78,10 @@ type App struct {
 	// gatewayAPI is the gateway's OpenAPI document, published on the docs host.
 	gatewayAPI []byte
 	runner     *toolrun.Runner
+	// mcpPool holds the sessions to tenants' upstream MCP servers, whose
+	// tools federation keeps.
+	mcpPool    *mcpupstream.Pool
+	federation *federation.Catalog
 	metrics    *middleware.Metrics
 	refresher  *refresh.Refresher
 	reauth     *reauth.Lister
@@ -377,6 +383,9 @@ func (a *App) closeResources() error {
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		a.jobs.Close(ctx)
 		cancel()
+	}
+	if a.mcpPool != nil {
+		a.mcpPool.Close()
 	}
 	for _, s := range a.sandboxes {
 		s.Close()

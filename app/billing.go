@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/quota"
 	"github.com/gtmgate/gtmgate/ratelimit"
 	"github.com/gtmgate/gtmgate/webhook"
@@ -41,6 +42,9 @@ func (a *App) buildLimits(ctx context.Context) error {
 		Category: func(tool, action string) string {
 			if a.registry == nil {
 				return ""
+			}
+			if _, builtIn := a.registry.Tool(tool); !builtIn && federation.IsFederated(tool) {
+				return gtmgate.BillingCategoryFederated
 			}
 			return a.registry.Category(tool, action)
 		},

@@ -139,6 +139,7 @@ func (a *App) openJobs(ctx context.Context) error {
 	river.AddWorker(workers, &approvalSweeper{a: a})
 	river.AddWorker(workers, &healthWorker{a: a})
 	river.AddWorker(workers, newRetentionWorker(a))
+	river.AddWorker(workers, &mcpRefreshWorker{a: a})
 	if a.harness != nil {
 		a.harness.AddWorkers(workers)
 	}
@@ -160,7 +161,7 @@ func (a *App) openJobs(ctx context.Context) error {
 	opts := jobs.Options{Workers: workers, Queues: a.jobQueues(), RescueAfter: a.cfg.JobRescueAfter, Logger: a.logger, ClientID: a.heartbeat.Self.ID,
 		Registerer:       a.metrics.Registry,
 		FinishedJobsKept: a.cfg.Retention.Jobs,
-		Periodic: append(periodic, healthJob(), retentionJob(), river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
+		Periodic: append(periodic, healthJob(), retentionJob(), mcpRefreshJob(), river.NewPeriodicJob(river.PeriodicInterval(approvalSweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return approvalSweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}))}
 	if a.cfg.DatabaseURL != "" {
 		opts.DatabaseURL = a.cfg.DatabaseURL

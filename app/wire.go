@@ -96,11 +96,12 @@ func (a *App) buildTools(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.buildFederation()
 	runOpts := toolrun.Options{
 		Registry: reg, Store: a.store, Recorder: a.calls, Quota: a.meter,
 		Tokens:      &toolrun.StoredTokens{Store: a.store, Refresher: a.refresher},
 		CallTimeout: a.callTimeout(),
-		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger, Decided: a.agents.Decided,
+		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger, Decided: a.agents.Decided, Federated: a.federation,
 	}
 	if a.harness != nil {
 		// Set only when on: a nil *Harness in the interface would not be nil.
@@ -113,6 +114,9 @@ func (a *App) buildTools(ctx context.Context) error {
 			return err
 		}
 		if err := a.registerDemoOAuthApps(ctx); err != nil {
+			return err
+		}
+		if err := a.seedDemoMCPServer(ctx); err != nil {
 			return err
 		}
 		return a.seedDemoSchedule(ctx)

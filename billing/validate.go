@@ -61,8 +61,9 @@ func Validate(p *gtmgate.BillingPlan) error {
 		return err
 	}
 	for c, v := range p.ToolCallPrice.ByCategory {
-		if !slices.Contains(gtmgate.Categories, gtmgate.Category(c)) {
-			return bad("tool_call_price.by_category", "%q is not a category; categories: %v", c, gtmgate.Categories)
+		if !slices.Contains(gtmgate.Categories, gtmgate.Category(c)) && c != gtmgate.BillingCategoryFederated {
+			return bad("tool_call_price.by_category", "%q is not a category; categories: %v and %s", c, gtmgate.Categories,
+				gtmgate.BillingCategoryFederated)
 		}
 		if err := amount("tool_call_price.by_category."+c, v); err != nil {
 			return err

@@ -48,6 +48,13 @@ type Config struct {
 	// ReauthWarnBefore is how long before an unrefreshable provider token
 	// expires its account is named as needing re-authorisation.
 	ReauthWarnBefore time.Duration
+	// MCPUpstreamAllow are the non-public address ranges tenants' upstream
+	// MCP servers may be reached at (GTMGATE_MCP_UPSTREAM_ALLOW): an
+	// in-house server on the operator's network must be allowed explicitly.
+	MCPUpstreamAllow []netip.Prefix
+	// MCPRefreshEvery is how often each upstream MCP server's tool list is
+	// listed again (and its reachability checked).
+	MCPRefreshEvery time.Duration
 	// Upstreams overrides provider base URLs by provider key.
 	Upstreams map[string]string
 	// APIVersions overrides provider API versions by provider key; a provider
@@ -150,6 +157,7 @@ func Default() Config {
 		ShutdownTimeout:    15 * time.Second,
 		ApprovalTTL:        24 * time.Hour,
 		ReauthWarnBefore:   7 * 24 * time.Hour,
+		MCPRefreshEvery:    5 * time.Minute,
 		Upstreams:          map[string]string{},
 		APIVersions:        map[string]string{},
 		GraderSampleRate:   0.1,
@@ -225,7 +233,7 @@ func (c *Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_READ_TIMEOUT", c.ReadTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}, {"GTMGATE_REAUTH_WARN_BEFORE", c.ReauthWarnBefore}, {"GTMGATE_JOB_RESCUE_AFTER", c.JobRescueAfter}, {"JUDGE_TIMEOUT", c.JudgeTimeout},
+	}{{"GTMGATE_UPSTREAM_TIMEOUT", c.UpstreamTimeout}, {"GTMGATE_READ_TIMEOUT", c.ReadTimeout}, {"GTMGATE_SHUTDOWN_TIMEOUT", c.ShutdownTimeout}, {"GTMGATE_APPROVAL_TTL", c.ApprovalTTL}, {"GTMGATE_REAUTH_WARN_BEFORE", c.ReauthWarnBefore}, {"GTMGATE_MCP_REFRESH_EVERY", c.MCPRefreshEvery}, {"GTMGATE_JOB_RESCUE_AFTER", c.JobRescueAfter}, {"JUDGE_TIMEOUT", c.JudgeTimeout},
 		{"AGENT_STEP_TIMEOUT", c.AgentStepTimeout}, {"SCHEDULE_CATCH_UP", c.ScheduleCatchUp}} {
 		if d.v <= 0 {
 			return fmt.Errorf("%s: must be a positive duration such as 15s", d.name)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"regexp"
 	"strconv"
@@ -50,6 +51,7 @@ func Load(args []string, environ []string) (Config, error) {
 		{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", &c.ShutdownTimeout, "how long shutdown waits for in-flight requests"},
 		{"GTMGATE_APPROVAL_TTL", "approval-ttl", &c.ApprovalTTL, "how long a pending approval gate lives"},
 		{"GTMGATE_REAUTH_WARN_BEFORE", "reauth-warn-before", &c.ReauthWarnBefore, reauthWarnMeaning},
+		{"GTMGATE_MCP_REFRESH_EVERY", "mcp-refresh-every", &c.MCPRefreshEvery, mcpRefreshMeaning},
 		{"GTMGATE_JOB_RESCUE_AFTER", "job-rescue-after", &c.JobRescueAfter, jobRescueMeaning},
 		{"JUDGE_TIMEOUT", "judge-timeout", &c.JudgeTimeout, judgeTimeoutMeaning},
 		{"AGENT_STEP_TIMEOUT", "agent-step-timeout", &c.AgentStepTimeout, agentStepMeaning},
@@ -93,6 +95,15 @@ func Load(args []string, environ []string) (Config, error) {
 	}
 	if v := env.str("GTMGATE_TRUSTED_PROXIES", ""); v != "" {
 		c.TrustedProxies = strings.Split(v, ",")
+	}
+	if v := env.str("GTMGATE_MCP_UPSTREAM_ALLOW", ""); v != "" {
+		for _, r := range strings.Split(v, ",") {
+			p, err := parseRange(strings.TrimSpace(r))
+			if err != nil {
+				return c, fmt.Errorf("GTMGATE_MCP_UPSTREAM_ALLOW: %w", err)
+			}
+			c.MCPUpstreamAllow = append(c.MCPUpstreamAllow, p)
+		}
 	}
 	if c.ChatMaxStreams, err = env.int64("GTMGATE_CHAT_MAX_STREAMS", c.ChatMaxStreams); err != nil {
 		return c, err
@@ -301,6 +312,8 @@ func Settings() []Setting {
 		Setting{"GTMGATE_SHUTDOWN_TIMEOUT", "shutdown-timeout", "15s", "how long shutdown waits for in-flight requests"},
 		Setting{"GTMGATE_APPROVAL_TTL", "approval-ttl", "24h", "how long a pending approval gate lives"},
 		Setting{"GTMGATE_REAUTH_WARN_BEFORE", "reauth-warn-before", "168h", reauthWarnMeaning},
+		Setting{"GTMGATE_MCP_REFRESH_EVERY", "mcp-refresh-every", "5m0s", mcpRefreshMeaning},
+		Setting{"GTMGATE_MCP_UPSTREAM_ALLOW", "", "", "comma-separated non-public address ranges (CIDR, or one address) where tenants' upstream MCP servers may be; every other non-public address is refused"},
 		Setting{"GTMGATE_UPSTREAM_<PROVIDER>", "", "(the provider's API)", "base URL of one provider's API, e.g. GTMGATE_UPSTREAM_HUBSPOT"},
 		Setting{"GTMGATE_WEBFETCH_ALLOW_LOOPBACK", "", "false", "let web_fetch read loopback addresses (tests only)"},
 		Setting{"GTMGATE_ALLOWED_ORIGINS", "", "", "comma-separated browser origins allowed to call /mcp"},
@@ -365,6 +378,21 @@ func flagError(fs *flag.FlagSet, err error) error {
 		}
 	}
 	return fmt.Errorf("%w (gtmgate serve -h lists the flags)", err)
+}
+
+// mcpRefreshMeaning describes GTMGATE_MCP_REFRESH_EVERY.
+const mcpRefreshMeaning = "how often each tenant's upstream MCP server is listed again (tool refresh and reachability); list_changed from the upstream refreshes sooner"
+
+// parseRange reads a CIDR range, or one address as a range of one.
+func parseRange(s string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(s); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("%q is neither an IP address nor a CIDR range", s)
+	}
+	return netip.PrefixFrom(a, a.BitLen()), nil
 }
 
 // reauthWarnMeaning describes GTMGATE_REAUTH_WARN_BEFORE.

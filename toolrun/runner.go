@@ -425,9 +425,13 @@ func (r *Runner) observe(c *call, now time.Time, ms float64, result any, err err
 	if !ok {
 		return
 	}
-	o.Observe(&gtmgate.FinishedCall{Time: c.start, TenantID: c.tenant.ID, Tool: c.entry.Name, Action: c.action, Input: c.input,
+	fc := &gtmgate.FinishedCall{Time: c.start, TenantID: c.tenant.ID, Tool: c.entry.Name, Action: c.action, Input: c.input,
 		Result: result, Err: err, DurationMS: ms, Source: c.req.Source, RequestID: c.req.RequestID,
-		ParentRequestID: c.req.ParentRequestID, Sample: smp})
+		ParentRequestID: c.req.ParentRequestID, Sample: smp}
+	if c.entry.Federated() != nil {
+		fc.ToolDescription = c.entry.Description
+	}
+	o.Observe(fc)
 }
 
 // asUnavailable makes a recorder failure an UNAVAILABLE error.
