@@ -363,6 +363,23 @@ func TestMCPServerUnreachable(t *testing.T) {
 	if v := a.view(t); a.status != 200 || !v.State.Reachable || v.State.Error != "" || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
 		t.Fatalf("refresh once up: %d %s", a.status, a.body)
 	}
+	// Down again: the failure shows at once, on refresh, GET and the list,
+	// and the last good tools stay served.
+	e.up.fail["https://down.example.com/mcp"] = gtmgate.Errorf(gtmgate.EUpstream, "upstream MCP server answered 502")
+	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/refresh", "")
+	if v := a.view(t); a.status != 200 || v.State.Reachable || !strings.Contains(v.State.Error, "502") || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
+		t.Fatalf("refresh once down again: %d %s", a.status, a.body)
+	}
+	a = e.do("GET", "/admin/tenants/acme/mcp-servers/down", "")
+	var found mcpservers.Found
+	if err := json.Unmarshal([]byte(a.body), &found); err != nil || found.Server.State.Reachable || !strings.Contains(found.Server.State.Error, "502") {
+		t.Fatalf("GET once down again: %d %s", a.status, a.body)
+	}
+	a = e.do("GET", "/admin/tenants/acme/mcp-servers", "")
+	var list mcpservers.List
+	if err := json.Unmarshal([]byte(a.body), &list); err != nil || len(list.Servers) != 1 || list.Servers[0].State.Reachable || len(list.Servers[0].ServedTools) != 1 {
+		t.Fatalf("list once down again: %d %s", a.status, a.body)
+	}
 	if a = e.do("POST", "/admin/tenants/acme/mcp-servers/nope/refresh", ""); a.status != 404 {
 		t.Fatalf("refresh of no server: %d %s", a.status, a.body)
 	}
