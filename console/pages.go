@@ -30,6 +30,7 @@ func (c *Console) pageRoutes() map[string]handler {
 		"POST /console/tenants/{id}/tokens/{token}/revoke": c.revokeToken,
 		"POST /console/tenants/{id}/grants/revoke":         c.revokeGrant,
 		"POST /console/tenants/{id}/connect-links":         c.connectLink,
+		"POST /console/tenants/{id}/mcp-servers/refresh":   c.refreshMCPServer,
 		"GET /console/oauth-apps":                          c.oauthApps,
 		"POST /console/oauth-apps":                         c.saveOAuthApp,
 		"POST /console/oauth-apps/{provider}/delete":       c.deleteOAuthApp,
@@ -126,6 +127,10 @@ type tenantView struct {
 	// Reauth are the tenant's accounts whose owner must connect them again
 	// (GET /admin/reauth); each gets a Send re-connect link button.
 	Reauth []obj
+	// MCPServers are the tenant's upstream MCP servers with their tools;
+	// MCPServersShown is false when the gateway has no such routes.
+	MCPServers      []obj
+	MCPServersShown bool
 }
 
 func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
@@ -164,6 +169,7 @@ func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
 	var reauth struct{ Accounts []obj }
 	f.get("/admin/reauth?tenant="+url.QueryEscape(id), &reauth)
 	v.Reauth = reauth.Accounts
+	v.MCPServers, v.MCPServersShown = c.mcpServers(f, id)
 	var plan obj
 	if err := c.call(r, http.MethodGet, "/admin/billing/"+esc(id), nil, &plan); err == nil {
 		v.Billing = indent(plan)
