@@ -215,6 +215,10 @@ func (c *Catalog) view(ctx context.Context, tenantID string) (*tenantView, error
 			sv = c.build(s)
 			sv.stamp = stamp
 			c.built[key] = sv
+		} else {
+			// Same configuration and tool list: the entries stand; the
+			// state (reachability, last check) is the one just read.
+			sv = &serverView{server: s, tools: sv.tools, entries: sv.entries, stamp: stamp}
 		}
 		v.servers = append(v.servers, sv)
 		for _, e := range sv.entries {
