@@ -53,8 +53,8 @@ type Options struct {
 	// Federated, when set, finds the tools a tenant brought from its own
 	// upstream MCP servers ("server__tool"); they run through the same path.
 	Federated Federated
-	Now     func() time.Time
-	Logger  *slog.Logger
+	Now       func() time.Time
+	Logger    *slog.Logger
 }
 
 // Federated finds a tenant's tools from its upstream MCP servers.
