@@ -14,6 +14,7 @@ import (
 	"github.com/gtmgate/gtmgate/health"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/mcpservers"
 	"github.com/gtmgate/gtmgate/provider/apiversion"
 	"github.com/gtmgate/gtmgate/webhook"
 )
@@ -38,6 +39,9 @@ func (a *App) healthSources() health.Sources {
 		}}
 	if a.reauth != nil {
 		src.Reauth = a.reauth.Accounts
+	}
+	if a.federation != nil {
+		src.MCPServers = mcpservers.Health(a.store, a.federation)
 	}
 	if a.jobs != nil {
 		src.Jobs = a.jobs.QueueStats

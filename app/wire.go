@@ -17,6 +17,7 @@ import (
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/mcpgateway"
+	"github.com/gtmgate/gtmgate/mcpservers"
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/openapi"
@@ -180,6 +181,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck,
 			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
+			mcpservers.New(mcpservers.Options{Store: a.store, Catalog: a.federation, AllowedRanges: a.cfg.MCPUpstreamAllow, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger}).Mount,
 			connectFlow.MountAdmin, a.reauth.Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{
