@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
@@ -54,7 +55,28 @@ func (h *Handler) getTenant(w http.ResponseWriter, r *http.Request) {
 			view["oauth_refresh"] = oauth
 		}
 	}
+	// The upstream MCP servers it brought, in brief (their own routes,
+	// /admin/tenants/{id}/mcp-servers, have the rest).
+	if servers, err := h.opts.Store.ListMCPServers(r.Context(), t.ID); err == nil && len(servers) > 0 {
+		brief := make([]MCPServerBrief, len(servers))
+		for i, s := range servers {
+			brief[i] = MCPServerBrief{Name: s.Name, URL: s.URL, AuthKind: s.Auth.Kind, Reachable: s.State.Reachable,
+				ToolsRefreshedAt: s.State.ToolsRefreshedAt, Error: s.State.Error}
+		}
+		view["mcp_servers"] = brief
+	}
 	jsonapi.Write(w, http.StatusOK, view)
+}
+
+// MCPServerBrief is one of a tenant's upstream MCP servers as its
+// configuration shows it.
+type MCPServerBrief struct {
+	Name             string     `json:"name"`
+	URL              string     `json:"url"`
+	AuthKind         string     `json:"auth_kind"`
+	Reachable        bool       `json:"reachable"`
+	ToolsRefreshedAt *time.Time `json:"tools_refreshed_at,omitempty"`
+	Error            string     `json:"error,omitempty"`
 }
 
 // tenant loads a tenant, mapping not-found to TENANT_NOT_FOUND.

@@ -303,6 +303,8 @@ func adminOperations() []operation {
 	}
 	tenantView := object(map[string]Schema{"tenant": responseOf[gtmgate.Tenant]()})
 	tenantView["properties"].(map[string]any)["oauth_refresh"] = Schema{"type": "array", "items": responseOf[refresh.AccountStatus]()}
+	tenantView["properties"].(map[string]any)["mcp_servers"] = Schema{"type": "array", "items": responseOf[admin.MCPServerBrief](),
+		"description": "The tenant's upstream MCP servers in brief; /admin/tenants/{id}/mcp-servers has their tools and state."}
 	saved := object(map[string]Schema{"tenant": responseOf[gtmgate.Tenant](), "created": {"type": "boolean"}})
 	created := jsonOK(200, saved, adminErrors...)
 	created["201"] = &Response{Description: "Created", Content: jsonContent(saved)}
