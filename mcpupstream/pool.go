@@ -20,6 +20,7 @@ package mcpupstream
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -80,9 +81,8 @@ type Pool struct {
 	sessions map[string]*session
 	closed   bool
 
-	progressSeq atomic.Int64
-	progressMu  sync.Mutex
-	progress    map[string]func(*mcp.ProgressNotificationParams)
+	progressMu sync.Mutex
+	progress   map[string]func(*mcp.ProgressNotificationParams)
 
 	stop    chan struct{}
 	closing sync.WaitGroup // sessions being closed, the janitor
@@ -437,7 +437,9 @@ func (p *Pool) CallTool(ctx context.Context, s *gtmgate.MCPServer, tool string, 
 	}
 	params := &mcp.CallToolParams{Name: tool, Arguments: args}
 	if progress != nil {
-		token := "gtmgate-" + strconv.FormatInt(p.progressSeq.Add(1), 10)
+		// Unguessable: progress is routed by token across every session, so
+		// one upstream must not be able to name another call's.
+		token := "gtmgate-" + rand.Text()
 		p.progressMu.Lock()
 		p.progress[token] = progress
 		p.progressMu.Unlock()
