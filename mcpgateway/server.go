@@ -165,17 +165,20 @@ func withStepUp(deny func(http.ResponseWriter, *http.Request), next http.Handler
 
 func toolOf(e *registry.Entry) *mcp.Tool {
 	h := e.Hints()
-	return &mcp.Tool{
-		Name:         e.Name,
-		Title:        e.Title,
-		Description:  e.Description,
-		InputSchema:  e.Schema,
-		OutputSchema: e.Output,
+	t := &mcp.Tool{
+		Name:        e.Name,
+		Title:       e.Title,
+		Description: e.Description,
+		InputSchema: e.Schema,
 		Annotations: &mcp.ToolAnnotations{
 			Title: e.Title, ReadOnlyHint: h.ReadOnly, DestructiveHint: &h.Destructive,
 			IdempotentHint: h.Idempotent, OpenWorldHint: &h.OpenWorld,
 		},
 	}
+	if e.Output != nil { // a nil *jsonschema.Schema in OutputSchema (an interface) makes AddTool panic
+		t.OutputSchema = e.Output
+	}
+	return t
 }
 
 // handler runs one tool through toolrun. Tool failures, input validation
