@@ -166,6 +166,10 @@ func TestMCPServerAdmin(t *testing.T) {
 		!strings.Contains(page, "Refresh tools") || strings.Contains(page, token) {
 		t.Fatalf("console tenant page: %d", status)
 	}
+	if status, page := o.get("/console/health"); status != 200 || !strings.Contains(page, "Upstream MCP servers") ||
+		!strings.Contains(page, `href="/console/tenants/mcp-b#mcp-servers"`) {
+		t.Fatalf("console health page: %d", status)
+	}
 	resp := o.post("/console/tenants/mcp-a/mcp-servers/refresh", url.Values{"server": {"notes"}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("console refresh: %d", resp.StatusCode)
