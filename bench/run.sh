@@ -19,7 +19,7 @@
 #   BENCH_SITE_ROUNDS   interleaved rounds of the site runs, reported as medians (default 3)
 #   BENCH_CHAT_ROUNDS   interleaved rounds of the chat runs, reported as medians (default 3)
 #   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
-#   BENCH_ONLY          run only these scenarios (default "rest limits mcp admin chat site postgres")
+#   BENCH_ONLY          run only these scenarios (default "rest limits mcp federated admin chat site postgres")
 #   BIFROST_BIN         a Bifrost HTTP gateway binary, run as the chat scenario's peer
 #   BENCH_PEER_CMD      any OpenAI-compatible gateway's start command, run as the peer
 #                       instead; {port}, {upstream} (the fake model gateway, .../v1),
@@ -39,7 +39,7 @@ LEVELS=${BENCH_CONCURRENCY:-"1 32"}
 PGURL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
 CHAT_CHUNKS=${BENCH_CHAT_CHUNKS:-20}
 CHAT_DELAY=${BENCH_CHAT_DELAY:-1ms}
-ONLY=" ${BENCH_ONLY:-rest limits mcp admin chat site postgres} "
+ONLY=" ${BENCH_ONLY:-rest limits mcp federated admin chat site postgres} "
 LIMITS_ROUNDS=${BENCH_LIMITS_ROUNDS:-3}
 CHAT_ROUNDS=${BENCH_CHAT_ROUNDS:-3}
 LIMITS_TOKEN=tok-bench-limits-0123456789abcdef
@@ -49,6 +49,13 @@ ADMIN_KEY=bench-admin-key-0123456789abcdef
 HUBSPOT_TOKEN=sandbox-hubspot-token # provider/hubspot.SandboxToken
 REST_BODY='{"tool":"crm_pipelines","input":{"action":"list","rationale":"bench"}}'
 MCP_ARGS='{"action":"list","rationale":"bench"}'
+# The federated scenario: the floors' MCP server registered as the demo
+# tenant's upstream FED_SERVER, serving only FED_TOOL (see
+# bench/cmd/floors/mcp.go for why not the plain echo).
+FED_SERVER=floor
+FED_TOOL=echo_structured
+FED_FLOOR_ARGS='{"text":"bench"}'
+FED_ARGS='{"text":"bench","rationale":"bench"}'
 
 PEER_CMD=${BENCH_PEER_CMD:-}
 PEER_PATH=${BENCH_PEER_PATH:-/v1/chat/completions}
@@ -160,6 +167,7 @@ record "{\"meta\":{\"stamp\":\"$STAMP\",\"bench_seconds\":$SECS,\"warmup\":\"$WA
 log "start floors"
 "$BIN/floors" -chat-key "$CHAT_KEY" -chat-chunks "$CHAT_CHUNKS" -chat-chunk-delay "$CHAT_DELAY" \
 	>"$WORK/floors.out" 2>"$WORK/floors.err" &
+FLOORS_PID=$!
 PIDS+=($!)
 wait_ready "$WORK/floors.out" "$!" || die "floors did not start: $(cat "$WORK/floors.err")"
 cat "$WORK/floors.out" >&2
@@ -328,9 +336,60 @@ fi
 
 want mcp && log "MCP tools/call: gateway crm_pipelines / bare go-sdk echo"
 want mcp && for c in $LEVELS; do
+	# The comparison's base is the direct upstream call of the REST runs.
+	want rest || load rest direct "$c" "$HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
 	load mcp sdk "$c" "$MCP_FLOOR" -mcp-tool echo -mcp-args '{"text":"bench"}'
 	load mcp gateway "$c" "$GATEWAY/mcp" -H "Authorization: Bearer $TOKEN" -mcp-tool crm_pipelines -mcp-args "$MCP_ARGS"
 done
+
+# federated_setup registers the floors' MCP server as the demo tenant's
+# upstream FED_SERVER (the admin API lists its tools), then makes one
+# federated call through /mcp. It fails (and says why) when either does not
+# work.
+federated_setup() {
+	local code body
+	body=$(jq -nc --arg url "$MCP_FLOOR" --arg tool "$FED_TOOL" \
+		'{url: $url, auth: {kind: "none"}, tools: [$tool], overrides: {($tool): {mutating: false}}}')
+	code=$(http_status PUT "$GATEWAY/admin/tenants/demo/mcp-servers/$FED_SERVER" -H "x-admin-key: $ADMIN_KEY" --data "$body")
+	if [[ $code != 200 && $code != 201 ]]; then
+		printf 'PUT /admin/tenants/demo/mcp-servers/%s answered %s: %s' "$FED_SERVER" "$code" "$(head -c 160 "$WORK/probe.body")"
+		return 1
+	fi
+	if ! jq -e --arg n "${FED_SERVER}__$FED_TOOL" 'any(.served_tools[]?; .name == $n and .served)' "$WORK/probe.body" >/dev/null; then
+		printf '%s is not served: %s' "${FED_SERVER}__$FED_TOOL" "$(jq -c '.state' "$WORK/probe.body" 2>/dev/null | head -c 160)"
+		return 1
+	fi
+	code=$(http_status POST "$GATEWAY/mcp" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+		-H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2025-11-25' \
+		--data "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"${FED_SERVER}__$FED_TOOL\",\"arguments\":$FED_ARGS}}")
+	# A JSON answer, or an event stream whose first data line is the answer.
+	if grep -q '^data:' "$WORK/probe.body"; then
+		sed -n 's/^data: *//p' "$WORK/probe.body" | head -n1 >"$WORK/probe.json"
+	else
+		cp "$WORK/probe.body" "$WORK/probe.json"
+	fi
+	if [[ $code != 200 ]] || ! jq -e '.result and (.result.isError | not)' "$WORK/probe.json" >/dev/null 2>&1; then
+		printf '/mcp tools/call %s answered %s: %s' "${FED_SERVER}__$FED_TOOL" "$code" "$(head -c 160 "$WORK/probe.body")"
+		return 1
+	fi
+}
+
+# The federated call: the same upstream tool called directly, then through
+# gtmgate's /mcp (one pooled go-sdk client session to the upstream). Each
+# run reports CPU per request: the floors' process for the direct call,
+# gtmgate's plus the floors' for the federated one.
+if want federated; then
+	log "MCP federated tools/call: gateway ${FED_SERVER}__$FED_TOOL / the upstream's $FED_TOOL directly"
+	if ! why=$(federated_setup); then
+		unavailable federated "$why"
+	else
+		for c in $LEVELS; do
+			load federated direct "$c" "$MCP_FLOOR" -server-pids "$FLOORS_PID" -mcp-tool "$FED_TOOL" -mcp-args "$FED_FLOOR_ARGS"
+			load federated gateway "$c" "$GATEWAY/mcp" -server-pids "$GTM_PID,$FLOORS_PID" -H "Authorization: Bearer $TOKEN" \
+				-mcp-tool "${FED_SERVER}__$FED_TOOL" -mcp-args "$FED_ARGS"
+		done
+	fi
+fi
 
 # admin_runs BACKEND loads the admin read and write against the running gtmgate.
 admin_runs() {

@@ -6,7 +6,7 @@
 //	               gateway's upstream in the REST and MCP scenarios
 //	chat           a fake OpenAI-compatible model gateway (base URL …/v1)
 //	mcp            a bare go-sdk MCP server (stateless, JSON responses) with
-//	               one echo tool
+//	               tools echo and echo_structured (the federated scenario's)
 //
 // With -proxy NAME=URL (repeatable) it serves only bare
 // httputil.ReverseProxy floors, one per flag, named NAME. The bench runs

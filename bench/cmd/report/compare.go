@@ -43,6 +43,16 @@ var comparisons = slices.Concat([]comparison{
 		subjectBase: &ref{"rest", "gateway-off"}, floorBase: &ref{"rest", "direct"}},
 	{scenario: "mcp", name: "gateway /mcp overhead (added over direct) vs bare SDK echo",
 		subject: ref{"mcp", "gateway"}, floor: ref{"mcp", "sdk"}, subjectBase: &ref{"rest", "direct"}},
+	// A federated tool (an upstream MCP server's, served as server__tool):
+	// gtmgate's added latency over calling the upstream directly, divided
+	// by that direct call's whole latency (the bare SDK server's cost).
+	{scenario: "federated", name: "federated /mcp call (added over direct) vs upstream direct",
+		subject: ref{"federated", "gateway"}, floor: ref{"federated", "direct"}, subjectBase: &ref{"federated", "direct"}},
+	// Its added latency against that of a built-in tool's /mcp call, each
+	// over its own upstream called directly.
+	{scenario: "federated", name: "federated vs built-in /mcp call (each added over its direct)",
+		subject: ref{"federated", "gateway"}, floor: ref{"mcp", "gateway"},
+		subjectBase: &ref{"federated", "direct"}, floorBase: &ref{"rest", "direct"}},
 	{scenario: "admin", name: "GET /admin/audit?limit=100: postgres vs sqlite",
 		subject: ref{"admin", "audit-postgres"}, floor: ref{"admin", "audit-sqlite"}},
 	{scenario: "admin", name: "PUT /admin/tenants/bench-{n}: postgres vs sqlite",

@@ -8,7 +8,7 @@ import (
 
 func printRuns(w io.Writer, r *run) {
 	fmt.Fprintf(w, "\nRuns (latency in ms; ! marks errors or non-2xx)\n")
-	fmt.Fprintf(w, "%-7s %-20s %4s %9s %8s %8s %8s %8s %8s %8s %7s %6s %6s\n",
+	fmt.Fprintf(w, "%-9s %-20s %4s %9s %8s %8s %8s %8s %8s %8s %7s %6s %6s\n",
 		"scen", "variant", "c", "req/s", "p50", "p90", "p99", "max", "ttfb50", "ttfb99", "n", "err", "!2xx")
 	for _, x := range r.Runs {
 		mark := " "
@@ -19,7 +19,7 @@ func printRuns(w io.Writer, r *run) {
 		if x.Stream {
 			ttfb50, ttfb99 = fmt.Sprintf("%.3f", x.TTFB50), fmt.Sprintf("%.3f", x.TTFB99)
 		}
-		fmt.Fprintf(w, "%-7s %-20s %4d %9.0f %8.3f %8.3f %8.3f %8.3f %8s %8s %7d %6d %5d%s\n",
+		fmt.Fprintf(w, "%-9s %-20s %4d %9.0f %8.3f %8.3f %8.3f %8.3f %8s %8s %7d %6d %5d%s\n",
 			x.Scenario, x.Variant, x.Concurrency, x.RPS, x.P50, x.P90, x.P99, x.Max, ttfb50, ttfb99,
 			x.Requests, x.Errors, x.Non2xx, mark)
 		if x.FirstError != "" {
@@ -30,11 +30,11 @@ func printRuns(w io.Writer, r *run) {
 
 func printComparisons(w io.Writer, r *run) {
 	fmt.Fprintf(w, "\nComparisons (ratio = subject / floor; latency ratio > 1: slower than the floor; rps ratio < 1: less throughput)\n")
-	fmt.Fprintf(w, "%-7s %-62s %4s %9s %9s %7s %9s %9s %7s %9s %9s %7s\n",
+	fmt.Fprintf(w, "%-9s %-62s %4s %9s %9s %7s %9s %9s %7s %9s %9s %7s\n",
 		"scen", "comparison", "c", "subj p50", "floor p50", "×p50", "subj p99", "floor p99", "×p99", "subj rps", "floor rps", "×rps")
 	for _, c := range r.Comparisons {
 		if c.Unavailable != "" && c.Concurrency == 0 {
-			fmt.Fprintf(w, "%-7s %-62s    -  not available: %s\n", c.Scenario, clip(c.Name, 62), c.Unavailable)
+			fmt.Fprintf(w, "%-9s %-62s    -  not available: %s\n", c.Scenario, clip(c.Name, 62), c.Unavailable)
 			continue
 		}
 		note := ""
@@ -44,13 +44,15 @@ func printComparisons(w io.Writer, r *run) {
 		if c.Unavailable != "" {
 			note = "  (" + c.Unavailable + ")"
 		}
-		fmt.Fprintf(w, "%-7s %-62s %4d %9.3f %9.3f %7s %9.3f %9.3f %7s %9.0f %9.0f %7s%s\n",
+		fmt.Fprintf(w, "%-9s %-62s %4d %9.3f %9.3f %7s %9.3f %9.3f %7s %9.0f %9.0f %7s%s\n",
 			c.Scenario, clip(c.Name, 62), c.Concurrency, c.SubjectP50, c.FloorP50, show(c.RatioP50),
 			c.SubjectP99, c.FloorP99, show(c.RatioP99), c.SubjectRPS, c.FloorRPS, show(c.RPSRatio), note)
 	}
 	fmt.Fprintln(w, strings.TrimSpace(`
 "added" rows: latencies are the variant's percentile minus the same upstream called directly.
-MCP: the floor is the bare SDK echo server's whole latency (it has no upstream).`))
+MCP: the floor is the bare SDK echo server's whole latency (it has no upstream).
+Federated: the upstream is that bare SDK server; its CPU and resident size are gtmgate's and the
+upstream's processes together against the upstream's alone.`))
 }
 
 // printCPU lists the comparisons whose servers' CPU was measured: CPU time
@@ -80,10 +82,10 @@ func printServerFigure(w io.Writer, r *run, title, ratioHeader string, figure fu
 		}
 		if !header {
 			fmt.Fprintf(w, "\n%s\n", title)
-			fmt.Fprintf(w, "%-7s %-62s %4s %9s %9s %7s\n", "scen", "comparison", "c", "subject", "floor", ratioHeader)
+			fmt.Fprintf(w, "%-9s %-62s %4s %9s %9s %7s\n", "scen", "comparison", "c", "subject", "floor", ratioHeader)
 			header = true
 		}
-		fmt.Fprintf(w, "%-7s %-62s %4d %9.1f %9.1f %7s\n", c.Scenario, clip(c.Name, 62), c.Concurrency, subject, floor, show(ratio))
+		fmt.Fprintf(w, "%-9s %-62s %4d %9.1f %9.1f %7s\n", c.Scenario, clip(c.Name, 62), c.Concurrency, subject, floor, show(ratio))
 	}
 }
 
