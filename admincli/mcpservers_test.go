@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate/admincli"
+	"github.com/gtmgate/gtmgate/app/apptest"
 )
 
 // fakeMCPGateway answers the mcp-servers routes with one server, slack, of
@@ -170,5 +171,27 @@ func TestMCPServersCLI(t *testing.T) {
 	}
 	if code, _, errs := c.run("", "mcp-servers", "get", "x", "--tenant", "acme"); code != admincli.ExitRefused || !strings.Contains(errs, "NOT_FOUND") {
 		t.Fatalf("get of no server: exit %d %s", code, errs)
+	}
+}
+
+// TestMCPServersCLIAgainstTheGateway: --demo registers the demo tenant's
+// notes MCP server; the CLI lists it, shows its tools and refreshes it.
+func TestMCPServersCLIAgainstTheGateway(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": env.GatewayURL, "GTMGATE_ADMIN_KEY": apptest.AdminKey}}
+	out := c.ok("mcp-servers", "list", "--tenant", "demo")
+	if !strings.Contains(out, "notes") || !strings.Contains(out, "yes") || !strings.Contains(out, "3/3 served") {
+		t.Fatalf("list:\n%s", out)
+	}
+	out = c.ok("mcp-servers", "refresh", "notes", "--tenant", "demo")
+	for _, want := range []string{"server      notes (tenant demo)", "auth        bearer, secret sealed", "reachable yes", "notes__search_notes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("refresh lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, errs := c.run("", "mcp-servers", "put", "bad__name", "--tenant", "demo", "--url", "https://mcp.example.com/mcp"); code != admincli.ExitRefused ||
+		!strings.Contains(errs, "VALIDATION_ERROR") {
+		t.Fatalf("put bad__name: exit %d %s", code, errs)
 	}
 }
