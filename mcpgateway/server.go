@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -51,6 +52,10 @@ const (
 	requestIDExtra extraKey = "request_id"
 	stepUpExtra    extraKey = "step_up"
 	traceExtra     extraKey = "trace"
+	// requestExtra is the HTTP request's context: a stateless server's
+	// handler context outlives it, so a client that hangs up (the only
+	// cancellation a stateless server can see) cancels the call through it.
+	requestExtra extraKey = "request"
 
 	// correlationExtra is the client's X-Request-Id, when it sent one.
 	correlationExtra extraKey = "correlation_id"
@@ -81,7 +86,8 @@ func New(opts Options) http.Handler {
 		if p == nil {
 			return nil, auth.ErrInvalidToken
 		}
-		extra := map[string]any{string(principalExtra): p, string(requestIDExtra): gtmgate.RequestIDFromContext(r.Context())}
+		extra := map[string]any{string(principalExtra): p, string(requestIDExtra): gtmgate.RequestIDFromContext(r.Context()),
+			string(requestExtra): r.Context()}
 		if cid := gtmgate.CorrelationIDFromContext(r.Context()); cid != "" {
 			extra[string(correlationExtra)] = cid
 		}
@@ -145,9 +151,25 @@ func (s *tenantServers) get(r *http.Request) *mcp.Server {
 	if ts, ok := s.byTenant[p.TenantID]; ok && ts.revision == revision {
 		return ts.server
 	}
-	server := newServer(s.opts, append(slices.Clip(s.opts.Runner.Registry().Tools()), tools...))
+	server, err := s.build(tools)
+	if err != nil {
+		s.opts.Logger.Error("mcp: the tenant's federated tools cannot be served; serving the built-in ones", "tenant", p.TenantID, "err", err)
+		server = s.base
+	}
 	s.byTenant[p.TenantID] = tenantServer{revision: revision, server: server}
 	return server
+}
+
+// build returns a server with the built-in tools and tools. The SDK
+// panics on a tool it cannot serve; one upstream's tool must not take the
+// tenant's whole endpoint down with it.
+func (s *tenantServers) build(tools []*registry.Entry) (server *mcp.Server, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("add tool: %v", v)
+		}
+	}()
+	return newServer(s.opts, append(slices.Clip(s.opts.Runner.Registry().Tools()), tools...)), nil
 }
 
 // withStepUp gives each request a step-up flag that its tool handlers can set
@@ -199,6 +221,13 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 			// handed its context down.
 			if sc, ok := req.Extra.TokenInfo.Extra[string(traceExtra)].(trace.SpanContext); ok && !trace.SpanContextFromContext(ctx).IsValid() {
 				ctx = trace.ContextWithSpanContext(ctx, sc)
+			}
+			if rctx, ok := req.Extra.TokenInfo.Extra[string(requestExtra)].(context.Context); ok {
+				var cancel context.CancelCauseFunc
+				ctx, cancel = context.WithCancelCause(ctx)
+				defer cancel(nil)
+				stop := context.AfterFunc(rctx, func() { cancel(context.Cause(rctx)) })
+				defer stop()
 			}
 		}
 		ctx, span := telemetry.Start(ctx, "tools/call", name, telemetry.MCPMethodName.String("tools/call"), telemetry.GenAIToolName.String(name))
