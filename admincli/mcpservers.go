@@ -17,10 +17,13 @@ const mcpServersUsage = `  mcp-servers list --tenant T        a tenant's upstrea
   mcp-servers put NAME --tenant T --url URL [--auth none|bearer|header|client_credentials]
                  [--bearer-token-file FILE | --header NAME --header-value-file FILE |
                   --token-url URL --client-id ID --client-secret-file FILE [--scope S]...]
-                 [--tool TOOL]... [--override TOOL:mutating=false,destructive=false,category=crm_write]...
-                                     secrets are read from FILE ("-": stdin), never from a flag;
-                                     a replace with --auth KIND and no FILE keeps the stored
-                                     secret (same kind, same origin). The tools are listed at once
+                 [--tool TOOL]... [--override TOOL:KEY=VALUE[,KEY=VALUE]]...
+                                     --tool: the allow-list (none: every tool); --override
+                                     keys: mutating, destructive (true|false), category.
+                                     Secrets are read from FILE ("-": stdin), never from a
+                                     flag; a replace with --auth KIND and no FILE keeps the
+                                     stored secret (same kind, same origin). The tools are
+                                     listed at once
   mcp-servers delete NAME --tenant T
   mcp-servers refresh NAME --tenant T
                                      lists the server's tools now
