@@ -422,14 +422,29 @@ func (inv *invocation) putTenant(args []string) error {
 	if err != nil {
 		return inputError("tenants put: " + err.Error())
 	}
-	// A tenant read with `tenants get` can be edited and put back as is.
-	if t, ok := body["tenant"].(map[string]any); ok && len(body) == 1 {
+	// A tenant read with `tenants get` can be edited and put back as is:
+	// beside the tenant it shows what the tenant's other routes keep (its
+	// OAuth refresh records, its upstream MCP servers), not put here.
+	if t, ok := body["tenant"].(map[string]any); ok && onlyTenantView(body) {
 		body = t
 	}
 	for _, k := range []string{"id", "created_at", "updated_at"} {
 		delete(body, k)
 	}
 	return inv.send("PUT", "/admin/tenants/"+url.PathEscape(p[0]), body)
+}
+
+// onlyTenantView reports whether body holds nothing but what `tenants get`
+// answers.
+func onlyTenantView(body map[string]any) bool {
+	for k := range body {
+		switch k {
+		case "tenant", "oauth_refresh", "mcp_servers":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (inv *invocation) issueToken(args []string) error {

@@ -58,12 +58,16 @@ func TestAdminCLI(t *testing.T) {
 		}
 	}
 	got := c.ok("tenants", "get", "demo")
-	var tenant map[string]map[string]any
-	if err := json.Unmarshal([]byte(got), &tenant); err != nil || tenant["tenant"]["id"] != "demo" {
+	var tenant map[string]any
+	if err := json.Unmarshal([]byte(got), &tenant); err != nil {
 		t.Fatalf("tenants get: %v\n%s", err, got)
 	}
-	tenant["tenant"]["name"] = "Demo, renamed by the CLI"
-	tenant["tenant"]["approval_policy"] = map[string]any{"categories": []string{"crm_write"}}
+	view, _ := tenant["tenant"].(map[string]any)
+	if view["id"] != "demo" || tenant["mcp_servers"] == nil {
+		t.Fatalf("tenants get: want demo with its MCP servers\n%s", got)
+	}
+	view["name"] = "Demo, renamed by the CLI"
+	view["approval_policy"] = map[string]any{"categories": []string{"crm_write"}}
 	file := filepath.Join(t.TempDir(), "demo.json")
 	b, _ := json.Marshal(tenant)
 	if err := os.WriteFile(file, b, 0o600); err != nil {
@@ -78,8 +82,8 @@ func TestAdminCLI(t *testing.T) {
 	}
 
 	// The same tenant as YAML, from a .yaml file and from stdin.
-	tenant["tenant"]["name"] = "Demo, from YAML"
-	tenant["tenant"]["approval_policy"] = map[string]any{"categories": []string{"crm_write", "email_send"}}
+	view["name"] = "Demo, from YAML"
+	view["approval_policy"] = map[string]any{"categories": []string{"crm_write", "email_send"}}
 	yamlTenant, err := yaml.Marshal(tenant)
 	if err != nil {
 		t.Fatal(err)
@@ -99,9 +103,9 @@ func TestAdminCLI(t *testing.T) {
 		stored.Tenant.Name != "Demo, from YAML" || strings.Join(stored.Tenant.ApprovalPolicy.Categories, ",") != "crm_write,email_send" {
 		t.Fatalf("YAML tenant not stored: %v %+v", err, stored)
 	}
-	tenant["tenant"]["name"] = "Demo, YAML on stdin"
-	tenant["tenant"]["approval_policy"] = map[string]any{"categories": []string{"crm_write"}}
-	yamlTenant, _ = yaml.Marshal(tenant["tenant"])
+	view["name"] = "Demo, YAML on stdin"
+	view["approval_policy"] = map[string]any{"categories": []string{"crm_write"}}
+	yamlTenant, _ = yaml.Marshal(view)
 	if code, _, errs := c.run(string(yamlTenant), "tenants", "put", "demo", "-"); code != admincli.ExitOK {
 		t.Fatalf("YAML on stdin: exit %d %s", code, errs)
 	}
