@@ -30,66 +30,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpMemStore keeps MCP servers in memory over the SQLite store.
-type mcpMemStore struct {
-	gtmgate.Store
-	mu      sync.Mutex
-	servers map[[2]string]gtmgate.MCPServer
-}
-
-func (m *mcpMemStore) PutMCPServer(ctx context.Context, s *gtmgate.MCPServer) (bool, error) {
-	if _, err := m.GetTenant(ctx, s.TenantID); err != nil {
-		return false, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	prev, ok := m.servers[[2]string{s.TenantID, s.Name}]
-	s.CreatedAt, s.UpdatedAt, s.State = overviewNow, overviewNow, prev.State
-	m.servers[[2]string{s.TenantID, s.Name}] = *s
-	return !ok, nil
-}
-
-func (m *mcpMemStore) GetMCPServer(_ context.Context, tenantID, name string) (*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[[2]string{tenantID, name}]
-	if !ok {
-		return nil, gtmgate.ErrNotFound
-	}
-	return &s, nil
-}
-
-func (m *mcpMemStore) ListMCPServers(_ context.Context, tenantID string) ([]*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []*gtmgate.MCPServer
-	for _, s := range m.servers {
-		if s.TenantID == tenantID || tenantID == "" {
-			out = append(out, &s)
-		}
-	}
-	return out, nil
-}
-
-func (m *mcpMemStore) DeleteMCPServer(_ context.Context, tenantID, name string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.servers, [2]string{tenantID, name})
-	return nil
-}
-
-func (m *mcpMemStore) SaveMCPServerState(_ context.Context, tenantID, name string, st gtmgate.MCPServerState) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[[2]string{tenantID, name}]
-	if !ok {
-		return gtmgate.ErrNotFound
-	}
-	s.State = st
-	m.servers[[2]string{tenantID, name}] = s
-	return nil
-}
-
 // mcpUpstream lists three tools, or fails while down is set.
 type mcpUpstream struct {
 	mu   sync.Mutex
@@ -127,7 +67,7 @@ func TestConsoleMCPServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sq.Close() })
-	st := &mcpMemStore{Store: sq, servers: map[[2]string]gtmgate.MCPServer{}}
+	st := sq
 	rec, err := audit.NewWriter(st, nil)
 	if err != nil {
 		t.Fatal(err)

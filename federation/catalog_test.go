@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,77 +11,9 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/federation"
+	"github.com/gtmgate/gtmgate/store/storetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// memStore is an in-memory MCPServerStore.
-type memStore struct {
-	mu      sync.Mutex
-	servers map[[2]string]*gtmgate.MCPServer
-	now     time.Time
-}
-
-func newMemStore() *memStore {
-	return &memStore{servers: map[[2]string]*gtmgate.MCPServer{}, now: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
-}
-
-func (m *memStore) PutMCPServer(_ context.Context, s *gtmgate.MCPServer) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.now = m.now.Add(time.Second)
-	k := [2]string{s.TenantID, s.Name}
-	old, ok := m.servers[k]
-	c := *s
-	c.UpdatedAt = m.now
-	if ok {
-		c.State, c.CreatedAt = old.State, old.CreatedAt
-	}
-	m.servers[k] = &c
-	return !ok, nil
-}
-
-func (m *memStore) GetMCPServer(_ context.Context, tenantID, name string) (*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[[2]string{tenantID, name}]
-	if !ok {
-		return nil, gtmgate.ErrNotFound
-	}
-	c := *s
-	return &c, nil
-}
-
-func (m *memStore) ListMCPServers(_ context.Context, tenantID string) ([]*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []*gtmgate.MCPServer
-	for _, s := range m.servers {
-		if tenantID == "" || s.TenantID == tenantID {
-			c := *s
-			out = append(out, &c)
-		}
-	}
-	slices.SortFunc(out, func(a, b *gtmgate.MCPServer) int { return strings.Compare(a.TenantID+a.Name, b.TenantID+b.Name) })
-	return out, nil
-}
-
-func (m *memStore) DeleteMCPServer(_ context.Context, tenantID, name string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.servers, [2]string{tenantID, name})
-	return nil
-}
-
-func (m *memStore) SaveMCPServerState(_ context.Context, tenantID, name string, st gtmgate.MCPServerState) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[[2]string{tenantID, name}]
-	if !ok {
-		return gtmgate.ErrNotFound
-	}
-	s.State = st
-	return nil
-}
 
 // fakeUpstream answers ListTools with tools, or fails with down; CallTool
 // echoes its arguments.
@@ -121,9 +52,13 @@ func ptr[T any](v T) *T { return &v }
 
 var objectSchema = map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}, "required": []any{"text"}}
 
-func newCatalog(t *testing.T) (*federation.Catalog, *memStore, *fakeUpstream) {
+func newCatalog(t *testing.T) (*federation.Catalog, gtmgate.Store, *fakeUpstream) {
 	t.Helper()
-	st, up := newMemStore(), &fakeUpstream{tools: []*mcp.Tool{
+	st := storetest.TenantWithToken(t)
+	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "globex", Name: "Globex", Status: gtmgate.TenantActive}); err != nil {
+		t.Fatal(err)
+	}
+	up := &fakeUpstream{tools: []*mcp.Tool{
 		{Name: "read", Description: "Reads.", InputSchema: objectSchema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		{Name: "post", Description: "Posts.", InputSchema: objectSchema, Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
 		{Name: "plain", InputSchema: map[string]any{"type": "object"}},

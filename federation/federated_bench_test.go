@@ -19,74 +19,15 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/egress"
 	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/mcpupstream"
+	"github.com/gtmgate/gtmgate/store/storetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// benchServerStore is a gtmgate.MCPServerStore in memory.
-type benchServerStore struct {
-	mu      sync.Mutex
-	servers map[string]*gtmgate.MCPServer
-}
-
-func (m *benchServerStore) PutMCPServer(_ context.Context, s *gtmgate.MCPServer) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c := *s
-	c.UpdatedAt = time.Now()
-	_, ok := m.servers[s.TenantID+"/"+s.Name]
-	m.servers[s.TenantID+"/"+s.Name] = &c
-	return !ok, nil
-}
-
-func (m *benchServerStore) GetMCPServer(_ context.Context, tenantID, name string) (*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[tenantID+"/"+name]
-	if !ok {
-		return nil, gtmgate.ErrNotFound
-	}
-	c := *s
-	return &c, nil
-}
-
-func (m *benchServerStore) ListMCPServers(_ context.Context, tenantID string) ([]*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []*gtmgate.MCPServer
-	for _, s := range m.servers {
-		if tenantID == "" || s.TenantID == tenantID {
-			c := *s
-			out = append(out, &c)
-		}
-	}
-	return out, nil
-}
-
-func (m *benchServerStore) DeleteMCPServer(_ context.Context, tenantID, name string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.servers, tenantID+"/"+name)
-	return nil
-}
-
-func (m *benchServerStore) SaveMCPServerState(_ context.Context, tenantID, name string, st gtmgate.MCPServerState) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[tenantID+"/"+name]
-	if !ok {
-		return gtmgate.ErrNotFound
-	}
-	s.State = st
-	return nil
-}
 
 type benchEcho struct {
 	Text string `json:"text"`
@@ -127,16 +68,16 @@ func BenchmarkFederatedCall(b *testing.B) {
 
 	pool := mcpupstream.NewPool(mcpupstream.Options{Policy: egress.Policy{AllowLoopback: true}, Version: "bench"})
 	b.Cleanup(func() { pool.Close() })
-	st := &benchServerStore{servers: map[string]*gtmgate.MCPServer{}}
-	srv := &gtmgate.MCPServer{TenantID: "demo", Name: "floor", URL: url, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
+	st := storetest.TenantWithToken(b)
+	srv := &gtmgate.MCPServer{TenantID: "acme", Name: "floor", URL: url, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
 	if _, err := st.PutMCPServer(ctx, srv); err != nil {
 		b.Fatal(err)
 	}
 	catalog := federation.New(federation.Options{Store: st, Upstream: pool})
-	if _, err := catalog.Refresh(ctx, "demo", "floor"); err != nil {
+	if _, err := catalog.Refresh(ctx, "acme", "floor"); err != nil {
 		b.Fatal(err)
 	}
-	srv, _ = st.GetMCPServer(ctx, "demo", "floor")
+	srv, _ = st.GetMCPServer(ctx, "acme", "floor")
 
 	b.Run("pool", func(b *testing.B) {
 		args := json.RawMessage(`{"text":"bench"}`)
@@ -150,14 +91,14 @@ func BenchmarkFederatedCall(b *testing.B) {
 
 	input := json.RawMessage(`{"text":"bench","rationale":"bench"}`)
 	entry := func() error {
-		e, err := catalog.Tool(ctx, "demo", "floor__echo")
+		e, err := catalog.Tool(ctx, "acme", "floor__echo")
 		if err != nil {
 			return err
 		}
 		if _, _, err := e.Validate(input); err != nil {
 			return err
 		}
-		_, err = e.Run(ctx, &gtmgate.Call{TenantID: "demo", Input: input})
+		_, err = e.Run(ctx, &gtmgate.Call{TenantID: "acme", Input: input})
 		return err
 	}
 	b.Run("entry", func(b *testing.B) {

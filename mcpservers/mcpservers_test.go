@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/admin"
@@ -25,78 +24,6 @@ import (
 )
 
 const adminKey = "mcpservers-test-admin-key-0123456789"
-
-// memStore keeps MCP servers in memory, over a SQLite store for tenants
-// and the rest of the admin API. Like the real store it sets the times,
-// keeps the state on a replace, and refuses an unknown tenant.
-type memStore struct {
-	gtmgate.Store
-	mu      sync.Mutex
-	servers map[[2]string]gtmgate.MCPServer
-}
-
-func (m *memStore) PutMCPServer(ctx context.Context, s *gtmgate.MCPServer) (bool, error) {
-	if _, err := m.GetTenant(ctx, s.TenantID); err != nil {
-		return false, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	now := time.Now().UTC()
-	k := [2]string{s.TenantID, s.Name}
-	prev, ok := m.servers[k]
-	s.UpdatedAt, s.CreatedAt, s.State = now, now, gtmgate.MCPServerState{}
-	if ok {
-		s.CreatedAt, s.State = prev.CreatedAt, prev.State
-	}
-	m.servers[k] = *s
-	return !ok, nil
-}
-
-func (m *memStore) GetMCPServer(_ context.Context, tenantID, name string) (*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s, ok := m.servers[[2]string{tenantID, name}]
-	if !ok {
-		return nil, gtmgate.ErrNotFound
-	}
-	return &s, nil
-}
-
-func (m *memStore) ListMCPServers(_ context.Context, tenantID string) ([]*gtmgate.MCPServer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []*gtmgate.MCPServer
-	for _, s := range m.servers {
-		if tenantID == "" || s.TenantID == tenantID {
-			out = append(out, &s)
-		}
-	}
-	return out, nil
-}
-
-func (m *memStore) DeleteMCPServer(_ context.Context, tenantID, name string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	k := [2]string{tenantID, name}
-	if _, ok := m.servers[k]; !ok {
-		return gtmgate.ErrNotFound
-	}
-	delete(m.servers, k)
-	return nil
-}
-
-func (m *memStore) SaveMCPServerState(_ context.Context, tenantID, name string, st gtmgate.MCPServerState) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	k := [2]string{tenantID, name}
-	s, ok := m.servers[k]
-	if !ok {
-		return gtmgate.ErrNotFound
-	}
-	s.State = st
-	m.servers[k] = s
-	return nil
-}
 
 // upstream answers tools/list per server URL: tools, or an error.
 type upstream struct {
@@ -137,7 +64,7 @@ type env struct {
 	t     *testing.T
 	url   string
 	audit *storetest.AuditRecorder
-	store *memStore
+	store gtmgate.Store
 	up    *upstream
 	logs  *strings.Builder
 }
@@ -149,7 +76,7 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
 // tools: one read-only, one whose input cannot be served, one mutating.
 func start(t *testing.T) *env {
 	t.Helper()
-	st := &memStore{Store: storetest.TenantWithToken(t), servers: map[[2]string]gtmgate.MCPServer{}}
+	st := storetest.TenantWithToken(t)
 	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "beta", Name: "Beta", Status: gtmgate.TenantActive}); err != nil {
 		t.Fatal(err)
 	}
