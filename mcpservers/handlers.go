@@ -51,18 +51,12 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 
 // get serves GET …/mcp-servers/{name}.
 func (a *API) get(w http.ResponseWriter, r *http.Request) {
-	tenant, err := a.tenant(r)
+	s, err := a.stored(r)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	name := r.PathValue("name")
-	s, err := a.opts.Store.GetMCPServer(r.Context(), tenant, name)
-	if err != nil {
-		jsonapi.WriteError(w, r, notFound(tenant, name, err))
-		return
-	}
-	tools, err := a.tools(r.Context(), tenant, name)
+	tools, err := a.tools(r.Context(), s.TenantID, s.Name)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -205,20 +199,28 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request) {
 // it did not, state.reachable is false, state.error says why, and the last
 // good tool list stays served.
 func (a *API) refresh(w http.ResponseWriter, r *http.Request) {
-	tenant, err := a.tenant(r)
+	s, err := a.stored(r)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	view, listed := a.listTools(r.Context(), s)
+	admin.SetAuditDetail(w, "MCP server "+s.Name+": "+listed)
+	jsonapi.Write(w, http.StatusOK, view)
+}
+
+// stored finds the server the path names, of the tenant it names.
+func (a *API) stored(r *http.Request) (*gtmgate.MCPServer, error) {
+	tenant, err := a.tenant(r)
+	if err != nil {
+		return nil, err
+	}
 	name := r.PathValue("name")
 	s, err := a.opts.Store.GetMCPServer(r.Context(), tenant, name)
 	if err != nil {
-		jsonapi.WriteError(w, r, notFound(tenant, name, err))
-		return
+		return nil, notFound(tenant, name, err)
 	}
-	view, listed := a.listTools(r.Context(), s)
-	admin.SetAuditDetail(w, "MCP server "+name+": "+listed)
-	jsonapi.Write(w, http.StatusOK, view)
+	return s, nil
 }
 
 // listTools refreshes s's tool list and returns its view, and a line for
