@@ -55,10 +55,11 @@ func protocolErrors(maxBody int64, next, streaming http.Handler) http.Handler {
 			io.Closer
 		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 		rw := &refusalWriter{ResponseWriter: w}
+		serve := next
 		if wantsProgress(body) {
-			next = streaming
+			serve = streaming
 		}
-		next.ServeHTTP(rw, r)
+		serve.ServeHTTP(rw, r)
 		if !rw.refused {
 			return
 		}

@@ -195,3 +195,26 @@ func TestServerMethodsKnownToSDK(t *testing.T) {
 		t.Fatal("an unknown method is listed")
 	}
 }
+
+// Only a tools/call that asks for progress is answered by the streaming
+// handler; the choice is per request, never carried to the next one.
+func TestProgressRequestsStream(t *testing.T) {
+	answer := func(name string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(name)) })
+	}
+	h := protocolErrors(1<<20, answer("json"), answer("stream"))
+	tests := []struct{ name, body, want string }{
+		{"list", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "json"},
+		{"call with a progress token", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":7}}}`, "stream"},
+		{"the next call without one", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}}`, "json"},
+		{"list with a token", `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"progressToken":"a"}}}`, "json"},
+		{"a batch", `[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":{"progressToken":1}}}]`, "json"},
+	}
+	for _, tc := range tests {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(tc.body)))
+		if got := w.Body.String(); got != tc.want {
+			t.Errorf("%s: answered by %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
