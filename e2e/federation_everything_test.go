@@ -20,9 +20,9 @@ import (
 // client and over REST, one tenant's never to another; the demo's notes
 // server's calls are graded like any other.
 
-// mcpServerView is the part of the admin API's view of a tenant's upstream
+// fedEvServer is the part of the admin API's view of a tenant's upstream
 // MCP server (package mcpservers) these tests read.
-type mcpServerView struct {
+type fedEvServer struct {
 	TenantID string `json:"tenant_id"`
 	Name     string `json:"name"`
 	URL      string `json:"url"`
@@ -43,8 +43,8 @@ type mcpServerView struct {
 	} `json:"served_tools"`
 }
 
-// fedAnswer is a REST tool call's answer.
-type fedAnswer struct {
+// fedEvAnswer is a REST tool call's answer.
+type fedEvAnswer struct {
 	OK     bool   `json:"ok"`
 	Tool   string `json:"tool"`
 	Action string `json:"action"`
@@ -62,7 +62,7 @@ type fedAnswer struct {
 	RequestID string `json:"request_id"`
 }
 
-func (a fedAnswer) text() string {
+func (a fedEvAnswer) text() string {
 	var b strings.Builder
 	for _, c := range a.Result.Content {
 		b.WriteString(c.Text)
@@ -70,19 +70,19 @@ func (a fedAnswer) text() string {
 	return b.String()
 }
 
-func (a fedAnswer) code() string {
+func (a fedEvAnswer) code() string {
 	if a.Error == nil {
 		return ""
 	}
 	return a.Error.Code
 }
 
-// putMCPServer registers (or replaces) tenant's upstream MCP server name
+// fedEvPut registers (or replaces) tenant's upstream MCP server name
 // through the admin API and returns the answer's view; it fails the test
 // unless the answer is 201 or 200.
-func putMCPServer(t *testing.T, p *process, tenant, name string, body map[string]any) mcpServerView {
+func fedEvPut(t *testing.T, p *process, tenant, name string, body map[string]any) fedEvServer {
 	t.Helper()
-	var v mcpServerView
+	var v fedEvServer
 	st := call(t, p, "PUT", "/admin/tenants/"+tenant+"/mcp-servers/"+name, "", body, &v)
 	if st != 201 && st != 200 {
 		t.Fatalf("PUT /admin/tenants/%s/mcp-servers/%s: %d %+v\n%s", tenant, name, st, v, p.stderr.String())
@@ -91,7 +91,7 @@ func putMCPServer(t *testing.T, p *process, tenant, name string, body map[string
 }
 
 // served says whether the tool named name ("server__tool") is served.
-func (v mcpServerView) served(name string) bool {
+func (v fedEvServer) served(name string) bool {
 	for _, tool := range v.ServedTools {
 		if tool.Name == name {
 			return tool.Served
@@ -100,17 +100,17 @@ func (v mcpServerView) served(name string) bool {
 	return false
 }
 
-// restCall posts a federated tool call to /api/v1/{tenant}/mcp/{server} with
+// fedEvREST posts a federated tool call to /api/v1/{tenant}/mcp/{server} with
 // token and returns the status and decoded answer.
-func restCall(t *testing.T, p *process, tenant, server, token, tool string, input map[string]any) (int, fedAnswer) {
+func fedEvREST(t *testing.T, p *process, tenant, server, token, tool string, input map[string]any) (int, fedEvAnswer) {
 	t.Helper()
-	var a fedAnswer
+	var a fedEvAnswer
 	st := call(t, p, "POST", "/api/v1/"+tenant+"/mcp/"+server, token, map[string]any{"tool": tool, "input": input}, &a)
 	return st, a
 }
 
 // errorCode reads the gateway's JSON error body from an MCP isError result.
-func errorCode(r *mcp.CallToolResult) string {
+func fedEvMCPCode(r *mcp.CallToolResult) string {
 	var body struct {
 		Error struct {
 			Code string `json:"code"`
@@ -120,10 +120,10 @@ func errorCode(r *mcp.CallToolResult) string {
 	return body.Error.Code
 }
 
-// runNodeModule runs an ES module given as source with the project's Node
+// fedEvNode runs an ES module given as source with the project's Node
 // from e2e/node (so the packages installed there resolve), env added to the
 // environment, and decodes the JSON summary it prints as its last line.
-func runNodeModule(t *testing.T, p *process, source string, summary any, env ...string) {
+func fedEvNode(t *testing.T, p *process, source string, summary any, env ...string) {
 	t.Helper()
 	cmd := exec.Command(nodetools.Node(t), "--input-type=module", "-e", source)
 	cmd.Dir = nodetools.Dir(t)
@@ -138,13 +138,13 @@ func runNodeModule(t *testing.T, p *process, source string, summary any, env ...
 	}
 }
 
-// federatedClientScript drives gtmgate's /mcp with the official TypeScript
+// fedEvTSClient drives gtmgate's /mcp with the official TypeScript
 // SDK client and nothing else: list the tools (every page), call
 // server-everything's echo, trigger-long-running-operation with onprogress
 // and get-structured-content (whose structuredContent the SDK validates
 // against the outputSchema it listed). A call that throws is reported as
 // {thrown}. Prints one JSON summary line.
-const federatedClientScript = `
+const fedEvTSClient = `
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -215,7 +215,7 @@ func TestFederatedEverything(t *testing.T) {
 	p := start(t, t.TempDir(), "GTMGATE_MCP_UPSTREAM_ALLOW=127.0.0.1/32")
 	endpoint := startServerEverything(t)
 
-	v := putMCPServer(t, p, "demo", "everything", map[string]any{"url": endpoint, "auth": map[string]any{"kind": "none"}})
+	v := fedEvPut(t, p, "demo", "everything", map[string]any{"url": endpoint, "auth": map[string]any{"kind": "none"}})
 	if !v.State.Reachable {
 		t.Fatalf("server-everything not reachable: %+v", v.State)
 	}
@@ -250,7 +250,7 @@ func TestFederatedEverything(t *testing.T) {
 			}
 			Echo, Long, Structured callOut
 		}
-		runNodeModule(t, p, federatedClientScript, &got, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_TOKEN="+p.demoToken)
+		fedEvNode(t, p, fedEvTSClient, &got, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_TOKEN="+p.demoToken)
 		names := map[string]bool{}
 		for _, tool := range got.Tools {
 			names[tool.Name] = tool.HasOutputSchema
@@ -284,7 +284,7 @@ func TestFederatedEverything(t *testing.T) {
 	})
 
 	t.Run("REST", func(t *testing.T) {
-		st, a := restCall(t, p, "demo", "everything", p.demoToken, "everything__get-sum",
+		st, a := fedEvREST(t, p, "demo", "everything", p.demoToken, "everything__get-sum",
 			map[string]any{"rationale": "e2e: add two numbers", "a": 2, "b": 40})
 		if st != 200 || !a.OK || a.Tool != "everything__get-sum" || !strings.Contains(a.text(), "42") {
 			t.Fatalf("get-sum: %d %+v", st, a)
@@ -299,7 +299,7 @@ func TestFederatedEverything(t *testing.T) {
 			{"no rationale", "everything", map[string]any{"a": 1, "b": 2}, 400, "VALIDATION_ERROR"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				st, a := restCall(t, p, "demo", c.server, p.demoToken, "everything__get-sum", c.input)
+				st, a := fedEvREST(t, p, "demo", c.server, p.demoToken, "everything__get-sum", c.input)
 				if st != c.status || a.OK || a.code() != c.code {
 					t.Errorf("POST /api/v1/demo/mcp/%s: %d %+v, want %d %s", c.server, st, a, c.status, c.code)
 				}
@@ -326,11 +326,13 @@ func TestFederatedEverything(t *testing.T) {
 // upstream with a bearer credential: each tenant lists and calls its own.
 func TestFederatedTenantIsolation(t *testing.T) {
 	ctx := context.Background()
-	p := start(t, t.TempDir(), "GTMGATE_MCP_UPSTREAM_ALLOW=127.0.0.1/32")
+	// The upstreams start first so that cleanup kills gtmgate before closing
+	// them: an httptest.Server's Close waits for gtmgate's open streams.
 	_, demoUp := startUpstream(t, "")
 	const acmeUpToken = "acme-upstream-token-0123456789"
 	_, acmeUp := startUpstream(t, acmeUpToken)
 	addUpstreamTool(t, acmeUp, "acme_only")
+	p := start(t, t.TempDir(), "GTMGATE_MCP_UPSTREAM_ALLOW=127.0.0.1/32")
 
 	if st := call(t, p, "PUT", "/admin/tenants/acme", "", map[string]any{"name": "Acme", "status": "active", "providers": map[string]any{}}, nil); st != 201 {
 		t.Fatalf("put tenant acme: %d", st)
@@ -339,7 +341,7 @@ func TestFederatedTenantIsolation(t *testing.T) {
 	if st := call(t, p, "POST", "/admin/auth", "", map[string]any{"tenant_id": "acme", "token": acmeToken}, nil); st != 201 {
 		t.Fatalf("register acme's token: %d", st)
 	}
-	v := putMCPServer(t, p, "demo", "everything", map[string]any{"url": demoUp, "auth": map[string]any{"kind": "none"}})
+	v := fedEvPut(t, p, "demo", "everything", map[string]any{"url": demoUp, "auth": map[string]any{"kind": "none"}})
 	if !v.served("everything__lookup") {
 		t.Fatalf("demo's everything__lookup is not served: %+v", v)
 	}
@@ -385,7 +387,7 @@ func TestFederatedTenantIsolation(t *testing.T) {
 				t.Errorf("acme's MCP call of everything__lookup: %v", err)
 			}
 			t.Logf("acme's MCP call of everything__lookup: protocol error %v", err)
-		case !r.IsError || errorCode(r) != "TOOL_NOT_FOUND":
+		case !r.IsError || fedEvMCPCode(r) != "TOOL_NOT_FOUND":
 			t.Errorf("acme's MCP call of everything__lookup: %+v %s", r, resultText(r))
 		}
 		for _, c := range []struct {
@@ -397,14 +399,14 @@ func TestFederatedTenantIsolation(t *testing.T) {
 			{"demo's route", "demo", 404, "TENANT_NOT_FOUND"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				st, a := restCall(t, p, c.tenant, "everything", acmeToken, "everything__lookup", map[string]any{"rationale": "e2e", "id": "c1"})
+				st, a := fedEvREST(t, p, c.tenant, "everything", acmeToken, "everything__lookup", map[string]any{"rationale": "e2e", "id": "c1"})
 				if st != c.status || a.OK || a.code() != c.code {
 					t.Errorf("POST /api/v1/%s/mcp/everything with acme's token: %d %+v, want %d %s", c.tenant, st, a, c.status, c.code)
 				}
 			})
 		}
 		var list struct {
-			Servers []mcpServerView `json:"servers"`
+			Servers []fedEvServer `json:"servers"`
 		}
 		if st := call(t, p, "GET", "/admin/tenants/acme/mcp-servers", "", nil, &list); st != 200 || len(list.Servers) != 0 {
 			t.Errorf("GET /admin/tenants/acme/mcp-servers: %d %+v", st, list)
@@ -415,7 +417,7 @@ func TestFederatedTenantIsolation(t *testing.T) {
 	})
 
 	t.Run("each its own everything", func(t *testing.T) {
-		av := putMCPServer(t, p, "acme", "everything", map[string]any{"url": acmeUp, "auth": map[string]any{"kind": "bearer", "token": acmeUpToken}})
+		av := fedEvPut(t, p, "acme", "everything", map[string]any{"url": acmeUp, "auth": map[string]any{"kind": "bearer", "token": acmeUpToken}})
 		if !av.State.Reachable || !av.served("everything__acme_only") || !av.served("everything__lookup") || av.Auth.Kind != "bearer" || !av.Auth.SecretSet {
 			t.Fatalf("acme's everything: %+v", av)
 		}
@@ -432,7 +434,7 @@ func TestFederatedTenantIsolation(t *testing.T) {
 			{"demo", p.demoToken, "c1", "Ada Lovelace"},
 			{"acme", acmeToken, "c2", "Grace Hopper"},
 		} {
-			st, a := restCall(t, p, c.tenant, "everything", c.token, "everything__lookup", map[string]any{"rationale": "e2e: whose upstream", "id": c.id})
+			st, a := fedEvREST(t, p, c.tenant, "everything", c.token, "everything__lookup", map[string]any{"rationale": "e2e: whose upstream", "id": c.id})
 			if st != 200 || !a.OK || a.Result.StructuredContent["name"] != c.name {
 				t.Errorf("%s's everything__lookup: %d %+v", c.tenant, st, a)
 			}
@@ -445,7 +447,7 @@ func TestFederatedTenantIsolation(t *testing.T) {
 		}
 		for tenant, want := range map[string]string{"demo": demoUp, "acme": acmeUp} {
 			var list struct {
-				Servers []mcpServerView `json:"servers"`
+				Servers []fedEvServer `json:"servers"`
 			}
 			call(t, p, "GET", "/admin/tenants/"+tenant+"/mcp-servers", "", nil, &list)
 			var everything []string
