@@ -44,6 +44,11 @@ func TestToolAnnotations(t *testing.T) {
 		"agent_schedules": {Destructive: true, OpenWorld: true},
 		"approval_status": {ReadOnly: true, Idempotent: true},
 		"submit_feedback": {},
+		// The demo tenant's upstream MCP server (mcpsandbox): its own
+		// annotations, served as the upstream gave them.
+		"notes__search_notes": {ReadOnly: true, Idempotent: true},
+		"notes__add_note":     {},
+		"notes__delete_note":  {Destructive: true},
 	}
 	env := apptest.Start(t, nil)
 	r := env.Do("POST", env.GatewayURL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`,

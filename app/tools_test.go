@@ -31,14 +31,24 @@ func TestToolsListAndReference(t *testing.T) {
 	if err := json.Unmarshal(r.Body, &out); err != nil {
 		t.Fatalf("tools/list: %v %s", err, r.Body)
 	}
-	if n := len(out.Result.Tools); n != 34 {
-		t.Fatalf("tools/list has %d tools, want the specification's 34", n)
+	builtIn := 0
+	for _, tool := range out.Result.Tools {
+		if !strings.Contains(tool.Name, "__") {
+			builtIn++
+		}
+	}
+	if builtIn != 34 {
+		t.Fatalf("tools/list has %d built-in tools, want the specification's 34", builtIn)
 	}
 	ref := env.Do("GET", env.DocsURL+"/llms-full.txt", nil)
 	for _, tool := range out.Result.Tools {
 		s := tool.InputSchema
 		if s.Type != "object" || !strings.Contains(s.Schema, "2020-12") || len(s.Required) == 0 || s.Required[0] != "rationale" {
 			t.Errorf("%s: schema %+v", tool.Name, s)
+		}
+		// The demo tenant's own upstream tools are not gtmgate's to document.
+		if strings.Contains(tool.Name, "__") {
+			continue
 		}
 		if !strings.Contains(string(ref.Body), tool.Name) {
 			t.Errorf("docs tool reference does not list %s", tool.Name)

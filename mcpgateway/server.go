@@ -109,6 +109,10 @@ func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
 			"Calls held for approval return APPROVAL_REQUIRED with an approval_id: check it with approval_status. " +
 			"Report blockers with submit_feedback.",
 		Logger: opts.Logger,
+		// Stateless: no session to send notifications/tools/list_changed
+		// on, so none is promised; clients see new tools on their next
+		// tools/list.
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}},
 	})
 	server.AddReceivingMiddleware(auditSessions(opts.Recorder))
 	for _, e := range tools {
