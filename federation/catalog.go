@@ -181,6 +181,9 @@ func (c *Catalog) Server(ctx context.Context, tenantID, name string) (ServerView
 func (c *Catalog) Changed(tenantID, name string) {
 	c.mu.Lock()
 	delete(c.tenants, tenantID)
+	if name != "" {
+		delete(c.built, serverKey{tenantID, name})
+	}
 	c.mu.Unlock()
 	if name != "" {
 		c.opts.Upstream.Forget(tenantID, name)
