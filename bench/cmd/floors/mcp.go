@@ -22,10 +22,7 @@ type echoOutput struct {
 // with tools that do no work. echo is the MCP scenario's floor: no output
 // schema, no annotations. echo_structured is the federated scenario's
 // upstream and floor: the same echo, read-only, with an output schema (its
-// result also carries structuredContent). gtmgate (go-sdk v1.8.0) cannot
-// yet serve an upstream tool without an output schema on /mcp: the nil
-// *jsonschema.Schema becomes a non-nil OutputSchema and mcp.Server.AddTool
-// panics, failing every /mcp call of the tenant.
+// result also carries structuredContent).
 func newMCPFloor() http.Handler {
 	server := mcp.NewServer(&mcp.Implementation{Name: "bench-floor", Version: "1"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "Returns its text."},
