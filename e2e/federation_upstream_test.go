@@ -293,18 +293,7 @@ func TestFederatedGoUpstream(t *testing.T) {
 		if st != http.StatusOK {
 			t.Fatalf("REST up__lookup: %d %s", st, raw)
 		}
-		var out struct {
-			OK     bool   `json:"ok"`
-			Tool   string `json:"tool"`
-			Action string `json:"action"`
-			Result struct {
-				Content []struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				} `json:"content"`
-				StructuredContent map[string]any `json:"structuredContent"`
-			} `json:"result"`
-		}
+		var out fedEvAnswer // a REST tool call's answer (federation_everything_test.go)
 		if err := json.Unmarshal(raw, &out); err != nil {
 			t.Fatalf("REST up__lookup: %v: %s", err, raw)
 		}
