@@ -35,7 +35,10 @@ func (a *App) buildFederation() {
 		OnToolsChanged: func(tenantID, server string) {
 			catalog.ToolsChanged(tenantID, server)
 		},
-		Logger: a.logger.With("component", "mcp-upstream"),
+		// Kept open from one scheduled refresh to the next, so the
+		// upstream's list_changed keeps arriving.
+		IdleTimeout: a.cfg.MCPRefreshEvery + time.Minute,
+		Logger:      a.logger.With("component", "mcp-upstream"),
 	})
 	catalog = federation.New(federation.Options{Store: a.store, Upstream: a.mcpPool, Logger: a.logger.With("component", "federation")})
 	a.federation = catalog
