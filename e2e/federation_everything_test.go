@@ -20,9 +20,9 @@ import (
 // client and over REST, one tenant's never to another; the demo's notes
 // server's calls are graded like any other.
 
-// fedEvServer is the part of the admin API's view of a tenant's upstream
-// MCP server (package mcpservers) these tests read.
-type fedEvServer struct {
+// mcpServerView is the part of the admin API's view of a tenant's upstream
+// MCP server (package mcpservers) the federated tests read.
+type mcpServerView struct {
 	TenantID string `json:"tenant_id"`
 	Name     string `json:"name"`
 	URL      string `json:"url"`
@@ -31,15 +31,18 @@ type fedEvServer struct {
 		SecretSet bool   `json:"secret_set"`
 	} `json:"auth"`
 	State struct {
-		Reachable bool   `json:"reachable"`
-		Error     string `json:"error"`
+		Reachable        bool       `json:"reachable"`
+		Error            string     `json:"error"`
+		CheckedAt        *time.Time `json:"checked_at"`
+		ToolsRefreshedAt *time.Time `json:"tools_refreshed_at"`
 	} `json:"state"`
 	ServedTools []struct {
-		Name     string `json:"name"`
-		Upstream string `json:"upstream"`
-		Served   bool   `json:"served"`
-		Refused  string `json:"refused"`
-		Mutating bool   `json:"mutating"`
+		Name        string `json:"name"`
+		Upstream    string `json:"upstream"`
+		Served      bool   `json:"served"`
+		Refused     string `json:"refused"`
+		Mutating    bool   `json:"mutating"`
+		Destructive bool   `json:"destructive"`
 	} `json:"served_tools"`
 }
 
@@ -80,9 +83,9 @@ func (a fedEvAnswer) code() string {
 // fedEvPut registers (or replaces) tenant's upstream MCP server name
 // through the admin API and returns the answer's view; it fails the test
 // unless the answer is 201 or 200.
-func fedEvPut(t *testing.T, p *process, tenant, name string, body map[string]any) fedEvServer {
+func fedEvPut(t *testing.T, p *process, tenant, name string, body map[string]any) mcpServerView {
 	t.Helper()
-	var v fedEvServer
+	var v mcpServerView
 	st := call(t, p, "PUT", "/admin/tenants/"+tenant+"/mcp-servers/"+name, "", body, &v)
 	if st != 201 && st != 200 {
 		t.Fatalf("PUT /admin/tenants/%s/mcp-servers/%s: %d %+v\n%s", tenant, name, st, v, p.stderr.String())
@@ -91,7 +94,7 @@ func fedEvPut(t *testing.T, p *process, tenant, name string, body map[string]any
 }
 
 // served says whether the tool named name ("server__tool") is served.
-func (v fedEvServer) served(name string) bool {
+func (v mcpServerView) served(name string) bool {
 	for _, tool := range v.ServedTools {
 		if tool.Name == name {
 			return tool.Served
@@ -406,7 +409,7 @@ func TestFederatedTenantIsolation(t *testing.T) {
 			})
 		}
 		var list struct {
-			Servers []fedEvServer `json:"servers"`
+			Servers []mcpServerView `json:"servers"`
 		}
 		if st := call(t, p, "GET", "/admin/tenants/acme/mcp-servers", "", nil, &list); st != 200 || len(list.Servers) != 0 {
 			t.Errorf("GET /admin/tenants/acme/mcp-servers: %d %+v", st, list)
@@ -447,7 +450,7 @@ func TestFederatedTenantIsolation(t *testing.T) {
 		}
 		for tenant, want := range map[string]string{"demo": demoUp, "acme": acmeUp} {
 			var list struct {
-				Servers []fedEvServer `json:"servers"`
+				Servers []mcpServerView `json:"servers"`
 			}
 			call(t, p, "GET", "/admin/tenants/"+tenant+"/mcp-servers", "", nil, &list)
 			var everything []string

@@ -29,30 +29,6 @@ type fedGoErr struct {
 	RequestID  string `json:"request_id"`
 }
 
-// fedGoView is what the tests read of an MCP server's admin view.
-type fedGoView struct {
-	Name string `json:"name"`
-	URL  string `json:"url"`
-	Auth struct {
-		Kind      string `json:"kind"`
-		SecretSet bool   `json:"secret_set"`
-	} `json:"auth"`
-	State struct {
-		Reachable        bool       `json:"reachable"`
-		Error            string     `json:"error"`
-		CheckedAt        *time.Time `json:"checked_at"`
-		ToolsRefreshedAt *time.Time `json:"tools_refreshed_at"`
-	} `json:"state"`
-	ServedTools []struct {
-		Name        string `json:"name"`
-		Upstream    string `json:"upstream"`
-		Mutating    bool   `json:"mutating"`
-		Destructive bool   `json:"destructive"`
-		Served      bool   `json:"served"`
-		Refused     string `json:"refused"`
-	} `json:"served_tools"`
-}
-
 // fedGoDo sends a JSON request to p's gateway (the admin key when token is
 // "", else the bearer token) and returns the status and the raw answer.
 func fedGoDo(t *testing.T, ctx context.Context, p *process, method, path, token string, body any) (int, []byte) {
@@ -199,7 +175,7 @@ func TestFederatedGoUpstream(t *testing.T) {
 	wantTools := []string{"up__create_note", "up__delete_note", "up__fail", "up__lookup", "up__wait"}
 
 	ok := t.Run("register", func(t *testing.T) {
-		var v fedGoView
+		var v mcpServerView
 		raw := fedGoAdmin(t, p, "PUT", "/admin/tenants/demo/mcp-servers/up", map[string]any{
 			"url":       u.url(),
 			"auth":      map[string]any{"kind": "bearer", "token": upToken},
@@ -237,17 +213,17 @@ func TestFederatedGoUpstream(t *testing.T) {
 			t.Fatalf("served_tools %v, want %v", names, wantTools)
 		}
 		var one struct {
-			Server fedGoView `json:"server"`
+			Server mcpServerView `json:"server"`
 		}
 		fedGoAdmin(t, p, "GET", "/admin/tenants/demo/mcp-servers/up", nil, http.StatusOK, &one)
 		if one.Server.Name != "up" || len(one.Server.ServedTools) != len(wantTools) {
 			t.Errorf("GET one: %+v", one.Server)
 		}
 		var list struct {
-			Servers []fedGoView `json:"servers"`
+			Servers []mcpServerView `json:"servers"`
 		}
 		fedGoAdmin(t, p, "GET", "/admin/tenants/demo/mcp-servers", nil, http.StatusOK, &list)
-		if !slices.ContainsFunc(list.Servers, func(s fedGoView) bool { return s.Name == "up" }) {
+		if !slices.ContainsFunc(list.Servers, func(s mcpServerView) bool { return s.Name == "up" }) {
 			t.Errorf("GET list does not have up: %+v", list.Servers)
 		}
 
@@ -562,7 +538,7 @@ func TestFederatedGoUpstream(t *testing.T) {
 		}
 		if !has() {
 			t.Errorf("NOTE: gtmgate's tools/list lacks up__added_later 30 s after the upstream's notifications/tools/list_changed, though its session was open (calls ran on it just before); refreshing by hand")
-			var v fedGoView
+			var v mcpServerView
 			fedGoAdmin(t, p, "POST", "/admin/tenants/demo/mcp-servers/up/refresh", nil, http.StatusOK, &v)
 			eventually(t, "up__added_later after a refresh", 15*time.Second, has)
 		}
@@ -586,7 +562,7 @@ func TestFederatedGoUpstream(t *testing.T) {
 		if tools := fedGoListTools(t, cs); tools["up__lookup"] == nil {
 			t.Errorf("tools/list with the upstream down lacks up__lookup (the last good list must stay served)")
 		}
-		var v fedGoView
+		var v mcpServerView
 		raw = fedGoAdmin(t, p, "POST", "/admin/tenants/demo/mcp-servers/up/refresh", nil, http.StatusOK, &v)
 		if v.State.Reachable || v.State.Error == "" || len(v.ServedTools) != len(wantTools)+1 {
 			t.Errorf("refresh with the upstream down: %s, want reachable false, an error and the last good tools", raw)
@@ -618,7 +594,7 @@ func TestFederatedGoUpstream(t *testing.T) {
 		}
 
 		u.restart()
-		v = fedGoView{} // Unmarshal leaves fields the answer omits (state.error) as they were
+		v = mcpServerView{} // Unmarshal leaves fields the answer omits (state.error) as they were
 		raw = fedGoAdmin(t, p, "POST", "/admin/tenants/demo/mcp-servers/up/refresh", nil, http.StatusOK, &v)
 		if !v.State.Reachable || v.State.Error != "" || len(v.ServedTools) != len(wantTools) {
 			// The restarted process has no runtime tool: added_later is gone.
