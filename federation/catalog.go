@@ -9,6 +9,8 @@ package federation
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -234,13 +236,11 @@ func (c *Catalog) view(ctx context.Context, tenantID string) (*tenantView, error
 	return v, nil
 }
 
-// stampOf identifies a server's configuration and tool list.
+// stampOf identifies a server's configuration and tool list: a refresh
+// that finds the same tools changes nothing, so nothing is rebuilt.
 func stampOf(s *gtmgate.MCPServer) string {
-	st := s.UpdatedAt.UTC().Format(time.RFC3339Nano)
-	if s.State.ToolsRefreshedAt != nil {
-		st += "/" + s.State.ToolsRefreshedAt.UTC().Format(time.RFC3339Nano)
-	}
-	return st
+	sum := sha256.Sum256(s.State.Tools)
+	return s.UpdatedAt.UTC().Format(time.RFC3339Nano) + "/" + hex.EncodeToString(sum[:8])
 }
 
 // build makes a server's entries from its last good tool list.

@@ -196,3 +196,30 @@ func TestRefreshDueSkipsFreshServers(t *testing.T) {
 		t.Fatalf("second pass refreshed %d fresh servers", n)
 	}
 }
+
+// A refresh that finds the same tools leaves the tenant's revision, and so
+// its MCP server and entries, as they were; a changed list moves it.
+func TestRevisionMovesOnlyWithTheTools(t *testing.T) {
+	ctx := t.Context()
+	c, st, up := newCatalog(t)
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp"})
+	if _, err := c.Refresh(ctx, "acme", "up"); err != nil {
+		t.Fatal(err)
+	}
+	_, first, _ := c.Tools(ctx, "acme")
+	if _, err := c.Refresh(ctx, "acme", "up"); err != nil {
+		t.Fatal(err)
+	}
+	if _, again, _ := c.Tools(ctx, "acme"); again != first {
+		t.Fatalf("revision moved from %q to %q with the same tools", first, again)
+	}
+	up.mu.Lock()
+	up.tools = up.tools[:1]
+	up.mu.Unlock()
+	if _, err := c.Refresh(ctx, "acme", "up"); err != nil {
+		t.Fatal(err)
+	}
+	if tools, changed, _ := c.Tools(ctx, "acme"); changed == first || len(tools) != 1 {
+		t.Fatalf("revision %q (was %q), %d tools after the list shrank to one", changed, first, len(tools))
+	}
+}
