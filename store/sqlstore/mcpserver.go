@@ -130,16 +130,7 @@ func (s *Store) ListMCPServers(ctx context.Context, tenantID string) ([]*gtmgate
 // DeleteMCPServer deletes the server of (tenantID, name), its state with
 // it; ErrNotFound when there is none.
 func (s *Store) DeleteMCPServer(ctx context.Context, tenantID, name string) error {
-	res, err := s.write.ExecContext(ctx, s.q("DELETE FROM mcp_servers WHERE tenant_id = ? AND name = ?"), tenantID, name)
-	if err != nil {
-		return s.fail("delete mcp server", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.fail("delete mcp server", err)
-	} else if n == 0 {
-		return s.fail("delete mcp server", gtmgate.ErrNotFound)
-	}
-	return nil
+	return s.execExisting(ctx, "delete mcp server", "DELETE FROM mcp_servers WHERE tenant_id = ? AND name = ?", tenantID, name)
 }
 
 // SaveMCPServerState replaces the state of (tenantID, name), touching
@@ -152,17 +143,8 @@ func (s *Store) SaveMCPServerState(ctx context.Context, tenantID, name string, s
 		return fmt.Errorf("%s: save mcp server state: %w", s.d.Name(),
 			gtmgate.Errorf(gtmgate.EValidation, "mcp server state cannot be encoded: %v", err))
 	}
-	res, err := s.write.ExecContext(ctx, s.q("UPDATE mcp_servers SET state = ? WHERE tenant_id = ? AND name = ?"),
+	return s.execExisting(ctx, "save mcp server state", "UPDATE mcp_servers SET state = ? WHERE tenant_id = ? AND name = ?",
 		string(state), tenantID, name)
-	if err != nil {
-		return s.fail("save mcp server state", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.fail("save mcp server state", err)
-	} else if n == 0 {
-		return s.fail("save mcp server state", gtmgate.ErrNotFound)
-	}
-	return nil
 }
 
 func (s *Store) scanMCPServer(r scanner) (*gtmgate.MCPServer, error) {

@@ -101,16 +101,7 @@ func (s *Store) ListOAuthApps(ctx context.Context) ([]*gtmgate.OAuthApp, error) 
 // DeleteOAuthApp deletes the app of (tenantID, provider); ErrNotFound when
 // there is none.
 func (s *Store) DeleteOAuthApp(ctx context.Context, tenantID, provider string) error {
-	res, err := s.write.ExecContext(ctx, s.q("DELETE FROM oauth_apps WHERE tenant_id = ? AND provider = ?"), tenantID, provider)
-	if err != nil {
-		return s.fail("delete oauth app", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.fail("delete oauth app", err)
-	} else if n == 0 {
-		return s.fail("delete oauth app", gtmgate.ErrNotFound)
-	}
-	return nil
+	return s.execExisting(ctx, "delete oauth app", "DELETE FROM oauth_apps WHERE tenant_id = ? AND provider = ?", tenantID, provider)
 }
 
 func (s *Store) scanOAuthApp(r scanner) (*gtmgate.OAuthApp, error) {

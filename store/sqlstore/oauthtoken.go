@@ -127,16 +127,7 @@ func (s *Store) RotateRefreshToken(ctx context.Context, oldHash string, at time.
 // RevokeOAuthToken revokes one token, keeping the first revocation time. It
 // returns ErrNotFound for an unknown id.
 func (s *Store) RevokeOAuthToken(ctx context.Context, id string, at time.Time) error {
-	res, err := s.write.ExecContext(ctx, s.q("UPDATE oauth_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?"), s.t(at), id)
-	if err != nil {
-		return s.fail("revoke oauth token", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return s.fail("revoke oauth token", err)
-	} else if n == 0 {
-		return s.fail("revoke oauth token", gtmgate.ErrNotFound)
-	}
-	return nil
+	return s.execExisting(ctx, "revoke oauth token", "UPDATE oauth_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?", s.t(at), id)
 }
 
 // RevokeOAuthFamily revokes every live token of a family and reports how many.

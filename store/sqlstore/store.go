@@ -134,6 +134,21 @@ func (s *Store) q(query string) string {
 	return r
 }
 
+// execExisting runs a write that must touch a row: ErrNotFound when it
+// touched none.
+func (s *Store) execExisting(ctx context.Context, op, query string, args ...any) error {
+	res, err := s.write.ExecContext(ctx, s.q(query), args...)
+	if err != nil {
+		return s.fail(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return s.fail(op, err)
+	} else if n == 0 {
+		return s.fail(op, gtmgate.ErrNotFound)
+	}
+	return nil
+}
+
 // fail wraps err with the backend name and operation, mapping driver errors
 // to the gtmgate sentinels. A secret the Sealer cannot open is an UNAVAILABLE
 // error that says so (wrapping secret.ErrOpen). Any other failure is the store's, not the
