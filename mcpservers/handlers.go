@@ -11,7 +11,6 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/admin"
-	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
@@ -22,28 +21,14 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	stored, err := a.opts.Store.ListMCPServers(r.Context(), tenant)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
 	servers, err := a.opts.Catalog.Servers(r.Context(), tenant)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	tools := map[string][]federation.ToolView{}
+	out := List{Servers: make([]View, 0, len(servers))}
 	for _, s := range servers {
-		if s.MCPServer != nil && s.TenantID == tenant {
-			tools[s.Name] = s.Tools
-		}
-	}
-	out := List{Servers: make([]View, 0, len(stored))}
-	for _, s := range stored {
-		if s.TenantID != tenant {
-			continue // never another tenant's, whatever the store answers
-		}
-		out.Servers = append(out.Servers, viewOf(s, tools[s.Name]))
+		out.Servers = append(out.Servers, viewOf(s.MCPServer, s.Tools))
 	}
 	slices.SortFunc(out.Servers, func(a, b View) int { return strings.Compare(a.Name, b.Name) })
 	jsonapi.Write(w, http.StatusOK, out)
@@ -51,17 +36,18 @@ func (a *API) list(w http.ResponseWriter, r *http.Request) {
 
 // get serves GET …/mcp-servers/{name}.
 func (a *API) get(w http.ResponseWriter, r *http.Request) {
-	s, err := a.stored(r)
+	tenant, err := a.tenant(r)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	tools, err := a.tools(r.Context(), s.TenantID, s.Name)
+	name := r.PathValue("name")
+	sv, err := a.opts.Catalog.Server(r.Context(), tenant, name)
 	if err != nil {
-		jsonapi.WriteError(w, r, err)
+		jsonapi.WriteError(w, r, notFound(tenant, name, err))
 		return
 	}
-	jsonapi.Write(w, http.StatusOK, Found{Server: viewOf(s, tools)})
+	jsonapi.Write(w, http.StatusOK, Found{Server: viewOf(sv.MCPServer, sv.Tools)})
 }
 
 // put serves PUT …/mcp-servers/{name}: 201 when it creates the server, 200
@@ -230,24 +216,13 @@ func (a *API) listTools(ctx context.Context, s *gtmgate.MCPServer) (View, string
 	rctx, cancel := context.WithTimeout(ctx, RefreshTimeout)
 	defer cancel()
 	v, err := a.opts.Catalog.Refresh(rctx, s.TenantID, s.Name)
-	// The state as stored: the catalog's copy of the server can predate a
-	// failed check (it is rebuilt when the configuration or the tool list
-	// changes).
-	fresh, gerr := a.opts.Store.GetMCPServer(ctx, s.TenantID, s.Name)
-	if gerr != nil {
-		fresh = s
-	}
-	tools := v.Tools
-	if v.MCPServer == nil || v.TenantID != s.TenantID {
-		tools, _ = a.tools(ctx, s.TenantID, s.Name)
-	}
-	view := viewOf(fresh, tools)
-	if (v.MCPServer == nil && err != nil) || gerr != nil {
+	if v.MCPServer == nil {
 		// The outcome could not be stored or read back: the server as
-		// saved, with its tools as last listed.
-		a.opts.Logger.Warn("mcpservers: refresh not recorded", "tenant", s.TenantID, "server", s.Name, "code", gtmgate.ErrorCode(cmpErr(err, gerr)))
-		return view, "tools not listed: the outcome could not be recorded"
+		// saved, without tools.
+		a.opts.Logger.Warn("mcpservers: refresh not recorded", "tenant", s.TenantID, "server", s.Name, "code", gtmgate.ErrorCode(err))
+		return viewOf(s, nil), "tools not listed: the outcome could not be recorded"
 	}
+	view := viewOf(v.MCPServer, v.Tools)
 	if err != nil || !view.State.Reachable {
 		return view, "tool listing failed (" + gtmgate.ErrorCode(err) + "), the last good list kept"
 	}
@@ -258,30 +233,6 @@ func (a *API) listTools(ctx context.Context, s *gtmgate.MCPServer) (View, string
 		}
 	}
 	return view, fmt.Sprintf("%d tools listed, %d served", len(view.ServedTools), served)
-}
-
-// tools returns the tenant's server's tools as the catalog has them; none
-// when it has not loaded the server.
-func (a *API) tools(ctx context.Context, tenant, name string) ([]federation.ToolView, error) {
-	sv, err := a.opts.Catalog.Server(ctx, tenant, name)
-	switch {
-	case errors.Is(err, gtmgate.ErrNotFound):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	case sv.MCPServer == nil || sv.TenantID != tenant:
-		return nil, nil
-	}
-	return sv.Tools, nil
-}
-
-func cmpErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // tenant reads the route's tenant: TENANT_NOT_FOUND when it is unknown, as

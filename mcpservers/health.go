@@ -16,6 +16,8 @@ func Health(store gtmgate.MCPServerStore, catalog Catalog) func(ctx context.Cont
 		if err != nil {
 			return nil, err
 		}
+		// The served tools as calls find them: the catalogue's cached view,
+		// so the minute's snapshot neither reloads nor invalidates it.
 		type key struct{ tenant, name string }
 		served := map[key]int{}
 		seen := map[string]bool{}
@@ -24,16 +26,12 @@ func Health(store gtmgate.MCPServerStore, catalog Catalog) func(ctx context.Cont
 				continue
 			}
 			seen[s.TenantID] = true
-			views, err := catalog.Servers(ctx, s.TenantID)
+			tools, _, err := catalog.Tools(ctx, s.TenantID)
 			if err != nil {
 				return nil, err
 			}
-			for _, v := range views {
-				for _, t := range v.Tools {
-					if t.Served && v.MCPServer != nil {
-						served[key{v.TenantID, v.Name}]++
-					}
-				}
+			for _, e := range tools {
+				served[key{s.TenantID, e.Federated().Server}]++
 			}
 		}
 		out := make([]health.MCPServer, 0, len(all))

@@ -15,6 +15,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/registry"
 )
 
 // MaxServers is how many upstream servers one tenant may register.
@@ -35,6 +36,8 @@ type Catalog interface {
 	Server(ctx context.Context, tenantID, name string) (federation.ServerView, error)
 	Refresh(ctx context.Context, tenantID, name string) (federation.ServerView, error)
 	Changed(tenantID, name string)
+	// Tools is the tenant's served tools as the calls find them (cached).
+	Tools(ctx context.Context, tenantID string) ([]*registry.Entry, string, error)
 }
 
 // Options configures the routes. Store and Catalog are required.
