@@ -3,6 +3,7 @@ package gtmgate
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -21,6 +22,10 @@ const (
 // FederatedSeparator joins an upstream server's name and its tool's name
 // into the name a tenant's agents call: "slack__post_message".
 const FederatedSeparator = "__"
+
+// IsFederatedName reports whether name is shaped like a federated tool's:
+// no built-in tool's name holds the separator.
+func IsFederatedName(name string) bool { return strings.Contains(name, FederatedSeparator) }
 
 // FederatedDomainPrefix starts the REST domain of an upstream server's
 // tools: "mcp/slack".

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
-	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/quota"
 	"github.com/gtmgate/gtmgate/ratelimit"
 	"github.com/gtmgate/gtmgate/webhook"
@@ -43,7 +42,7 @@ func (a *App) buildLimits(ctx context.Context) error {
 			if a.registry == nil {
 				return ""
 			}
-			if _, builtIn := a.registry.Tool(tool); !builtIn && federation.IsFederated(tool) {
+			if _, builtIn := a.registry.Tool(tool); !builtIn && gtmgate.IsFederatedName(tool) {
 				return gtmgate.BillingCategoryFederated
 			}
 			return a.registry.Category(tool, action)

@@ -119,9 +119,6 @@ func New(opts Options) *Catalog {
 	return &Catalog{opts: opts, tenants: map[string]*tenantView{}, built: map[serverKey]*serverView{}}
 }
 
-// IsFederated reports whether name is shaped like a federated tool's.
-func IsFederated(name string) bool { return strings.Contains(name, gtmgate.FederatedSeparator) }
-
 // Tool returns the tenant's federated tool called name; ErrNotFound when
 // the tenant has none by that name (or it is not served).
 func (c *Catalog) Tool(ctx context.Context, tenantID, name string) (*registry.Entry, error) {

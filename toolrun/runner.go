@@ -312,18 +312,23 @@ func (r *Runner) authorize(ctx context.Context, c *call) error {
 // the one a request names).
 func (r *Runner) tool(ctx context.Context, c *call) (*registry.Entry, error) {
 	req := c.req
-	entry, ok := r.opts.Registry.Tool(req.Tool)
-	if !ok && r.opts.Federated != nil && strings.Contains(req.Tool, gtmgate.FederatedSeparator) {
-		e, err := r.opts.Federated.Tool(ctx, c.tenant.ID, req.Tool)
-		if err != nil && !errors.Is(err, gtmgate.ErrNotFound) {
-			return nil, err
-		}
-		entry, ok = e, err == nil
-	}
-	if !ok || (req.Domain != "" && entry.Domain != req.Domain) {
+	entry, err := r.lookup(ctx, c.tenant.ID, req.Tool)
+	if errors.Is(err, gtmgate.ErrNotFound) || (err == nil && req.Domain != "" && entry.Domain != req.Domain) {
 		return nil, r.toolNotFound(req)
 	}
-	return entry, nil
+	return entry, err
+}
+
+// lookup finds a built-in tool, else one of tenantID's federated tools;
+// ErrNotFound when neither has the name.
+func (r *Runner) lookup(ctx context.Context, tenantID, name string) (*registry.Entry, error) {
+	if e, ok := r.opts.Registry.Tool(name); ok {
+		return e, nil
+	}
+	if r.opts.Federated == nil || !gtmgate.IsFederatedName(name) {
+		return nil, gtmgate.ErrNotFound
+	}
+	return r.opts.Federated.Tool(ctx, tenantID, name)
 }
 
 func (r *Runner) toolNotFound(req *Request) error {
@@ -497,13 +502,7 @@ func rawAction(input json.RawMessage) string {
 // Tool returns the named tool as tenantID sees it: a built-in one or one of
 // its upstream MCP servers'.
 func (r *Runner) Tool(ctx context.Context, tenantID, name string) (*registry.Entry, bool) {
-	if e, ok := r.opts.Registry.Tool(name); ok {
-		return e, true
-	}
-	if r.opts.Federated == nil || !strings.Contains(name, gtmgate.FederatedSeparator) {
-		return nil, false
-	}
-	e, err := r.opts.Federated.Tool(ctx, tenantID, name)
+	e, err := r.lookup(ctx, tenantID, name)
 	return e, err == nil
 }
 
