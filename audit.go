@@ -22,7 +22,9 @@ const (
 )
 
 // AuditEntry records one call. It never holds a secret: Key identifies the
-// credential by id or prefix only.
+// credential by id or prefix only, or, for admin requests and console
+// actions, the actor ("person:<id>", "admin-key"); Via says how that actor
+// signed in.
 type AuditEntry struct {
 	ID         int64     `json:"id"`
 	Time       time.Time `json:"time"`
@@ -30,6 +32,7 @@ type AuditEntry struct {
 	Action     string    `json:"action"`
 	Source     string    `json:"source"`
 	Key        string    `json:"key,omitempty"`
+	Via        string    `json:"via,omitempty"`
 	Outcome    string    `json:"outcome"`
 	Status     int       `json:"status"`
 	ErrorCode  string    `json:"error_code,omitempty"`

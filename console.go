@@ -5,13 +5,18 @@ import (
 	"time"
 )
 
-// ConsoleSession is a signed-in operator's session in the console. Only the
-// SHA-256 hex of the session cookie's value is stored. KeyHash is the admin
-// key hash the operator signed in with: a session ends when the admin key
-// changes.
+// ConsoleSession is a signed-in session in the console. Only the SHA-256
+// hex of the session cookie's value is stored. A session opened with the
+// break-glass admin key keeps the key's hash (KeyHash) and ends when the
+// key changes; a person's session (PersonID) keeps what their IdP asserted
+// at sign-in (Identity), against which their grants are read on every
+// request.
 type ConsoleSession struct {
 	Hash      string
 	KeyHash   string
+	PersonID  string
+	IdP       string
+	Identity  Identity
 	Address   string // the client address that signed in, for the audit
 	CreatedAt time.Time
 	ExpiresAt time.Time

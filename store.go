@@ -25,6 +25,7 @@ type Store interface {
 	OperationsStore
 	RetentionStore
 	ConsoleStore
+	PeopleStore
 	CredentialStore
 	ConnectStore
 	MCPServerStore

@@ -13,10 +13,10 @@ import (
 
 const (
 	auditInsert = `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status,
-		error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id) VALUES `
+		error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id, actor_via) VALUES `
 	usageInsert = `INSERT INTO usage_events (time, tenant_id, source, tool, action, ok, duration_ms,
 		upstream_ms, prompt_tokens, completion_tokens) VALUES `
-	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id"
+	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id, actor_via"
 )
 
 // WriteCalls writes audit entries and usage events in one transaction, with
@@ -93,10 +93,10 @@ func (s *Store) ForgetJournal(ctx context.Context, journal string) error {
 }
 
 func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
-	err := s.insertMany(ctx, tx, auditInsert, "", 14, len(audit), func(i int, dst []any) []any {
+	err := s.insertMany(ctx, tx, auditInsert, "", 15, len(audit), func(i int, dst []any) []any {
 		a := &audit[i]
 		return append(dst, s.t(a.Time), a.TenantID, a.Action, a.Source, a.Key, a.Outcome, a.Status,
-			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID, a.ParentRequestID, a.CorrelationID)
+			a.ErrorCode, a.DurationMS, a.RequestID, a.Detail, a.TraceID, a.ParentRequestID, a.CorrelationID, a.Via)
 	})
 	if err != nil {
 		return err
@@ -190,7 +190,7 @@ func (s *Store) QueryAudit(ctx context.Context, f gtmgate.AuditFilter) ([]gtmgat
 
 func scanAudit(r scanner, a *gtmgate.AuditEntry, extra ...any) error {
 	return r.Scan(append([]any{&a.ID, timeCol{&a.Time}, &a.TenantID, &a.Action, &a.Source, &a.Key, &a.Outcome,
-		&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID, &a.ParentRequestID, &a.CorrelationID}, extra...)...)
+		&a.Status, &a.ErrorCode, &a.DurationMS, &a.RequestID, &a.Detail, &a.TraceID, &a.ParentRequestID, &a.CorrelationID, &a.Via}, extra...)...)
 }
 
 // auditConditions are f's filters other than its cursor.

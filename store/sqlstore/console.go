@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,15 +15,19 @@ var _ gtmgate.ConsoleStore = (*Store)(nil)
 
 // CreateConsoleSession stores a console session by its hash.
 func (s *Store) CreateConsoleSession(ctx context.Context, cs *gtmgate.ConsoleSession) error {
-	if cs.Hash == "" || cs.KeyHash == "" || cs.ExpiresAt.IsZero() {
+	if cs.Hash == "" || (cs.KeyHash == "") == (cs.PersonID == "") || cs.ExpiresAt.IsZero() {
 		return fmt.Errorf("%s: create console session: %w", s.d.Name(),
-			gtmgate.Errorf(gtmgate.EValidation, "hash, key hash and expiry are required"))
+			gtmgate.Errorf(gtmgate.EValidation, "hash, expiry and one of key hash and person are required"))
+	}
+	identity, err := json.Marshal(cs.Identity)
+	if err != nil {
+		return fmt.Errorf("%s: create console session: %w", s.d.Name(), err)
 	}
 	if cs.CreatedAt.IsZero() {
 		cs.CreatedAt = s.now()
 	}
-	_, err := s.write.ExecContext(ctx, s.q(`INSERT INTO console_sessions (hash, key_hash, address, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?)`), cs.Hash, cs.KeyHash, cs.Address, s.t(cs.CreatedAt), s.t(cs.ExpiresAt))
+	_, err = s.write.ExecContext(ctx, s.q(`INSERT INTO console_sessions (hash, key_hash, person_id, idp, identity, address, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), cs.Hash, cs.KeyHash, cs.PersonID, cs.IdP, string(identity), cs.Address, s.t(cs.CreatedAt), s.t(cs.ExpiresAt))
 	if err != nil {
 		return s.fail("create console session", err)
 	}
@@ -32,11 +37,17 @@ func (s *Store) CreateConsoleSession(ctx context.Context, cs *gtmgate.ConsoleSes
 // GetConsoleSession returns the session with hash unless it has expired by at.
 func (s *Store) GetConsoleSession(ctx context.Context, hash string, at time.Time) (*gtmgate.ConsoleSession, error) {
 	cs := gtmgate.ConsoleSession{Hash: hash}
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT key_hash, address, created_at, expires_at
+	var identity string
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT key_hash, person_id, idp, identity, address, created_at, expires_at
 		FROM console_sessions WHERE hash = ? AND expires_at > ?`), hash, s.t(at)).
-		Scan(&cs.KeyHash, &cs.Address, timeCol{&cs.CreatedAt}, timeCol{&cs.ExpiresAt})
+		Scan(&cs.KeyHash, &cs.PersonID, &cs.IdP, &identity, &cs.Address, timeCol{&cs.CreatedAt}, timeCol{&cs.ExpiresAt})
 	if err != nil {
 		return nil, s.fail("get console session", err)
+	}
+	if identity != "" {
+		if err := json.Unmarshal([]byte(identity), &cs.Identity); err != nil {
+			return nil, s.fail("get console session", fmt.Errorf("identity: %w", err))
+		}
 	}
 	return &cs, nil
 }

@@ -37,7 +37,11 @@ var prunables = map[string][]prunable{
 	},
 	gtmgate.RecordQuotaCounters:   {{table: "quota_counters", key: "(tenant_id, period_start, replica)", age: "period_start"}},
 	gtmgate.RecordReplicas:        {{table: "replicas", key: "id", age: "seen_at"}},
-	gtmgate.RecordConsoleSessions: {{table: "console_sessions", key: "hash", age: "expires_at"}},
+	gtmgate.RecordConsoleSessions: {
+		{table: "console_sessions", key: "hash", age: "expires_at"},
+		// Sign-ins abandoned at the IdP go with the sessions they never opened.
+		{table: "sso_signins", key: "state_hash", age: "expires_at"},
+	},
 }
 
 // PruneRecords deletes at most limit rows of kind dated before before. Each
