@@ -6,6 +6,7 @@ package admin
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"net/http"
 	"strings"
@@ -67,7 +68,7 @@ func New(opts Options) *Handler {
 		opts.MaxBodyBytes = jsonapi.DefaultMaxBody
 	}
 	h := &Handler{opts: opts, mux: http.NewServeMux()}
-	h.routes = routes.NewRecorder(h.mux)
+	h.routes = routes.NewRecorder(guardedRouter{h.mux})
 	h.register()
 	return h
 }
@@ -135,30 +136,32 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			WithHint("send the admin key in the x-admin-key header"))
 		return
 	}
-	h.run(r, start, gtmgate.SourceAdmin, "admin").writeTo(w)
+	h.run(r, start, gtmgate.SourceAdmin, gtmgate.BreakGlass("x-admin-key")).writeTo(w)
 }
 
-// CallSignedIn runs an admin request for a surface that authenticated the
-// operator itself (the console, after checking its session): the same
-// routes, validation and audit as the API, recorded under source and key.
-// It returns the answer's status and body once the call is audited.
-func (h *Handler) CallSignedIn(r *http.Request, source, key string) (status int, body []byte) {
-	buf := h.run(r, h.opts.Now(), source, key)
+// CallSignedIn runs an admin request for a surface that authenticated its
+// actor itself (the console, after checking its session): the same routes,
+// access checks, validation and audit as the API, recorded under source
+// and the actor. It returns the answer's status and body once the call is
+// audited.
+func (h *Handler) CallSignedIn(r *http.Request, source string, actor *gtmgate.Actor) (status int, body []byte) {
+	buf := h.run(r, h.opts.Now(), source, actor)
 	return buf.status, buf.body.Bytes()
 }
 
-// run serves r into a buffer and audits it; the buffer is the answer to
-// send, the audit failure's when the audit could not be written.
-func (h *Handler) run(r *http.Request, start time.Time, source, key string) *bufferedResponse {
+// run serves r as actor into a buffer and audits it; the buffer is the
+// answer to send, the audit failure's when the audit could not be written.
+func (h *Handler) run(r *http.Request, start time.Time, source string, actor *gtmgate.Actor) *bufferedResponse {
 	buf := &bufferedResponse{header: http.Header{}}
+	r = r.WithContext(gtmgate.WithActor(r.Context(), actor))
 	h.mux.ServeHTTP(buf, r)
 	if buf.status == 0 {
 		buf.status = http.StatusOK
 	}
 	// The mux has set r.Pattern to the matched route; no need to route again.
 	entry := gtmgate.AuditEntry{
-		Time: start, TenantID: auditTenant(r), Action: actionName(r.Method, r.Pattern), Source: source,
-		Key: key, Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
+		Time: start, TenantID: cmp.Or(buf.auditTenant, auditTenant(r)), Action: actionName(r.Method, r.Pattern), Source: source,
+		Key: actor.AuditKey(), Via: actor.Via, Status: buf.status, Outcome: gtmgate.OutcomeOK, RequestID: gtmgate.RequestIDFromContext(r.Context()),
 		DurationMS: float64(h.opts.Now().Sub(start).Microseconds()) / 1000, Detail: buf.auditDetail,
 		TraceID: telemetry.TraceID(r.Context()), CorrelationID: gtmgate.CorrelationIDFromContext(r.Context()),
 	}
@@ -211,6 +214,9 @@ type bufferedResponse struct {
 	status      int
 	body        bytes.Buffer
 	auditDetail string
+	// auditTenant is the tenant a route found its object in (an
+	// approval's), when its path and query name none.
+	auditTenant string
 }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
@@ -238,6 +244,13 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 // SetAuditDetail attaches a short secret-free note to the audit entry of
 // the admin call w answers; routes mounted through Options.Extra use it.
 func SetAuditDetail(w http.ResponseWriter, detail string) { setAuditDetail(w, detail) }
+
+// setAuditTenant records the tenant of the object the call acted on.
+func setAuditTenant(w http.ResponseWriter, tenant string) {
+	if b, ok := w.(*bufferedResponse); ok {
+		b.auditTenant = tenant
+	}
+}
 
 // setAuditDetail attaches a short secret-free note to the call's audit entry.
 func setAuditDetail(w http.ResponseWriter, detail string) {

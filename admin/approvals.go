@@ -3,6 +3,8 @@ package admin
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
@@ -29,7 +31,7 @@ func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.AsOf = h.opts.Now()
-	as, err := h.opts.Store.ListApprovals(r.Context(), f)
+	as, err := h.approvalsSeen(r, f)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -40,11 +42,39 @@ func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 	jsonapi.Write(w, http.StatusOK, map[string]any{"approvals": as})
 }
 
-func (h *Handler) getApproval(w http.ResponseWriter, r *http.Request) {
-	a, err := h.opts.Store.GetApproval(r.Context(), r.PathValue("approval_id"))
-	if errors.Is(err, gtmgate.ErrNotFound) {
-		err = gtmgate.Errorf(gtmgate.ENotFound, "no approval %q", r.PathValue("approval_id"))
+// approvalsSeen lists the approvals f selects that the actor sees: every
+// tenant's for an operator, else those of the actor's tenants (f.TenantID
+// must be one of them), newest first.
+func (h *Handler) approvalsSeen(r *http.Request, f gtmgate.ApprovalFilter) ([]*gtmgate.Approval, error) {
+	a := gtmgate.ActorFromContext(r.Context())
+	if a.Operator() != "" {
+		return h.opts.Store.ListApprovals(r.Context(), f)
 	}
+	tenants := a.TenantIDs()
+	if f.TenantID != "" {
+		if !a.SeesTenant(f.TenantID) {
+			return nil, refused(a, gtmgate.AccessRead, f.TenantID)
+		}
+		tenants = []string{f.TenantID}
+	}
+	var all []*gtmgate.Approval
+	for _, t := range tenants {
+		f.TenantID = t
+		as, err := h.opts.Store.ListApprovals(r.Context(), f)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, as...)
+	}
+	slices.SortStableFunc(all, func(x, y *gtmgate.Approval) int { return y.CreatedAt.Compare(x.CreatedAt) })
+	if len(all) > f.Limit {
+		all = all[:f.Limit]
+	}
+	return all, nil
+}
+
+func (h *Handler) getApproval(w http.ResponseWriter, r *http.Request) {
+	a, err := h.approval(r, gtmgate.AccessRead)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -52,7 +82,26 @@ func (h *Handler) getApproval(w http.ResponseWriter, r *http.Request) {
 	jsonapi.Write(w, http.StatusOK, a.AsOf(h.opts.Now()))
 }
 
-// DecisionBody is the optional body of an approve or reject.
+// approval reads the route's approval and checks that the actor may see
+// it (need read) or decide it (need approve).
+func (h *Handler) approval(r *http.Request, need gtmgate.Access) (*gtmgate.Approval, error) {
+	id := r.PathValue("approval_id")
+	a, err := h.opts.Store.GetApproval(r.Context(), id)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return nil, gtmgate.Errorf(gtmgate.ENotFound, "no approval %q", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := decideAllowed(gtmgate.ActorFromContext(r.Context()), need, a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// DecisionBody is the optional body of an approve or reject. DecidedBy is
+// not who decided: that is the signed-in actor. A value that names someone
+// else is kept only as a note in the reason.
 type DecisionBody struct {
 	Reason    string `json:"reason"`
 	DecidedBy string `json:"decided_by"`
@@ -73,16 +122,23 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	if b.DecidedBy == "" {
-		b.DecidedBy = "admin"
-	}
-	id := r.PathValue("approval_id")
-	a, err := h.opts.Runner.Decide(r.Context(), toolrun.Decision{ApprovalID: id, Approve: approve, DecidedBy: b.DecidedBy,
-		Reason: b.Reason, RequestID: gtmgate.RequestIDFromContext(r.Context())})
+	held, err := h.approval(r, gtmgate.AccessApprove)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	setAuditDetail(w, a.Status+" "+id+" by "+b.DecidedBy)
+	actor := gtmgate.ActorFromContext(r.Context())
+	reason := b.Reason
+	if typed := strings.TrimSpace(b.DecidedBy); typed != "" && typed != actor.Name {
+		reason = strings.TrimSpace(reason + " (typed decided_by, not verified: " + typed + ")")
+	}
+	a, err := h.opts.Runner.Decide(r.Context(), toolrun.Decision{ApprovalID: held.ID, Approve: approve, DecidedBy: actor.Name,
+		Reason: reason, RequestID: gtmgate.RequestIDFromContext(r.Context())})
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
+	setAuditTenant(w, held.TenantID)
+	setAuditDetail(w, a.Status+" "+held.ID+" by "+actor.Name+" ("+actor.AuditKey()+" via "+actor.Via+")")
 	jsonapi.Write(w, http.StatusOK, a)
 }

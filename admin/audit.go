@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -17,11 +18,17 @@ const (
 	maxAuditLimit     = 1000
 )
 
-// queryAudit serves GET /admin/audit?tenant&action&source&key&parent&request_id&correlation_id&since&limit&cursor.
+// queryAudit serves GET /admin/audit?tenant&action&source&key&actor&parent&request_id&correlation_id&since&limit&cursor.
 // correlation_id needs tenant: it is the client's id, not the server's.
+// actor ("person:<id>", "admin-key") selects what one actor did; it is the
+// entries' key, so key and actor cannot both be given.
 func (h *Handler) queryAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: q.Get("key"),
+	if q.Get("key") != "" && q.Get("actor") != "" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "key and actor cannot be combined: an admin entry's key is its actor"))
+		return
+	}
+	f := gtmgate.AuditFilter{TenantID: q.Get("tenant"), Action: q.Get("action"), Source: q.Get("source"), Key: cmp.Or(q.Get("key"), q.Get("actor")),
 		Parent: q.Get("parent"), RequestID: q.Get("request_id"), CorrelationID: q.Get("correlation_id")}
 	if err := f.Validate(); err != nil {
 		jsonapi.WriteError(w, r, err)

@@ -38,6 +38,9 @@ func (h *Handler) listTenants(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	// A tenant's people see their own tenants only.
+	actor := gtmgate.ActorFromContext(r.Context())
+	ts = slices.DeleteFunc(ts, func(t *gtmgate.Tenant) bool { return !actor.SeesTenant(t.ID) })
 	jsonapi.Write(w, http.StatusOK, map[string]any{"tenants": ts})
 }
 

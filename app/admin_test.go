@@ -230,7 +230,7 @@ func TestApprovals(t *testing.T) {
 		t.Fatalf("reject after execution: %d %s", r.Status, r.Body)
 	}
 	audit := env.Admin("GET", "/admin/audit?source=admin&action=admin.approvals.approve.post", nil)
-	if !strings.Contains(string(audit.Body), "by op") {
+	if !strings.Contains(string(audit.Body), `by admin key (admin-key via x-admin-key)`) {
 		t.Fatalf("decision not audited with who decided: %s", audit.Body)
 	}
 }

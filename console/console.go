@@ -26,6 +26,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/formtoken"
 	"github.com/gtmgate/gtmgate/secret"
+	"github.com/gtmgate/gtmgate/sso"
 	"github.com/gtmgate/gtmgate/throttle"
 )
 
@@ -53,9 +54,9 @@ var securityHeaders = map[string]string{
 }
 
 // AdminAPI runs an admin API request the console has authenticated
-// (admin.Handler).
+// (admin.Handler) as the session's actor.
 type AdminAPI interface {
-	CallSignedIn(r *http.Request, source, key string) (status int, body []byte)
+	CallSignedIn(r *http.Request, source string, actor *gtmgate.Actor) (status int, body []byte)
 }
 
 // Options configures the console. Admin, Sessions, Recorder, KeyHash and
@@ -80,6 +81,11 @@ type Options struct {
 	Logger       *slog.Logger
 	// Client returns the client address of a request, for the audit.
 	Client func(r *http.Request) string
+	// SSO signs people in through the configured IdPs; nil: only the
+	// break-glass admin key signs in.
+	SSO *sso.Flow
+	// IdPs lists the IdPs the sign-in page offers.
+	IdPs func(ctx context.Context) ([]*gtmgate.IdP, error)
 }
 
 // Console serves /console/.
@@ -141,6 +147,8 @@ func (c *Console) routes() {
 	c.mux.Handle("GET /console/static/", http.StripPrefix("/console/static/", http.FileServerFS(static)))
 	c.mux.HandleFunc("GET /console/signin", c.signInPage)
 	c.mux.HandleFunc("POST /console/signin", c.signIn)
+	c.mux.HandleFunc("POST /console/sso/start", c.startSSO)
+	c.mux.HandleFunc("GET "+sso.CallbackPath, c.ssoCallback)
 	c.mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/console/", http.StatusMovedPermanently)
 	})
@@ -152,16 +160,14 @@ func (c *Console) routes() {
 	})
 }
 
-// session is a signed-in operator's request.
+// session is a signed-in request: a person's, or the break-glass key's.
 type session struct {
 	value string // the cookie's value: only its hash is stored
 	hash  string
 	csrf  string
 	flash string
+	actor *gtmgate.Actor
 }
-
-// actor names the session in audit entries without the cookie's value.
-func (s *session) actor() string { return "console:" + s.hash[:12] }
 
 type sessionKey struct{}
 
@@ -208,10 +214,26 @@ func (c *Console) session(r *http.Request) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !secret.EqualHash(stored.KeyHash, c.opts.KeyHash) {
-		return nil, errors.New("the admin key changed since sign-in")
+	s := &session{value: ck.Value, hash: hash, csrf: c.sessionForms.Token(ck.Value)}
+	if stored.PersonID == "" {
+		if !secret.EqualHash(stored.KeyHash, c.opts.KeyHash) {
+			return nil, errors.New("the admin key changed since sign-in")
+		}
+		s.actor = gtmgate.BreakGlass("console:admin-key")
+		return s, nil
 	}
-	return &session{value: ck.Value, hash: hash, csrf: c.sessionForms.Token(ck.Value)}, nil
+	if c.opts.SSO == nil {
+		return nil, errors.New("single sign-on is no longer configured")
+	}
+	// The person's roles as their grants give them now: a grant or group
+	// mapping removed on any replica ends the session at its next request.
+	if s.actor, err = c.opts.SSO.Actor(r.Context(), stored); errors.Is(err, sso.ErrNoRole) {
+		if err := c.opts.Sessions.DeleteConsoleSession(r.Context(), hash); err != nil {
+			c.opts.Logger.Warn("console: end a session without roles", "error", err)
+		}
+		return nil, err
+	}
+	return s, err
 }
 
 // formAllowed checks that a posted form came from the console's own origin
@@ -250,8 +272,21 @@ func (c *Console) signInPage(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) renderSignIn(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	nonce := c.signInForms.Nonce(w, r, "gtmgate_console_presession", 3600)
+	var idps []*gtmgate.IdP
+	if c.opts.SSO != nil && c.opts.IdPs != nil {
+		var err error
+		if idps, err = c.opts.IdPs(r.Context()); err != nil {
+			c.opts.Logger.Warn("console: list IdPs for sign-in", "error", err)
+		}
+	}
 	c.render(w, r, status, "signin", &page{Title: "Sign in", Error: msg,
-		Data: map[string]string{"csrf": c.signInForms.Token(nonce), "next": safeNext(r.FormValue("next"))}})
+		Data: signInView{CSRF: c.signInForms.Token(nonce), Next: safeNext(r.FormValue("next")), IdPs: idps}})
+}
+
+// signInView is the sign-in page's data.
+type signInView struct {
+	CSRF, Next string
+	IdPs       []*gtmgate.IdP
 }
 
 // signIn checks the admin key (throttled per client address like the admin
@@ -264,14 +299,14 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := c.opts.KeyGuard.Check(r); err != nil {
-		c.auditSignIn(r, start, "console.signin", gtmgate.OutcomeDenied, http.StatusTooManyRequests, "", "too many wrong admin keys")
+		c.auditSignIn(r, start, "console.signin", gtmgate.OutcomeDenied, http.StatusTooManyRequests, "", "console:admin-key", "too many wrong admin keys")
 		c.renderSignIn(w, r, http.StatusTooManyRequests, gtmgate.AsError(err).Message)
 		return
 	}
 	key := strings.TrimSpace(r.PostForm.Get("admin_key"))
 	if key == "" || !secret.EqualHash(secret.HashToken(key), c.opts.KeyHash) {
 		c.opts.KeyGuard.Fail(r)
-		c.auditSignIn(r, start, "console.signin", gtmgate.OutcomeDenied, http.StatusUnauthorized, "", "wrong admin key")
+		c.auditSignIn(r, start, "console.signin", gtmgate.OutcomeDenied, http.StatusUnauthorized, "", "console:admin-key", "wrong admin key")
 		c.renderSignIn(w, r, http.StatusUnauthorized, "That is not the admin key.")
 		return
 	}
@@ -283,7 +318,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		c.renderSignIn(w, r, http.StatusServiceUnavailable, "The session could not be stored. Try again in a moment.")
 		return
 	}
-	c.auditSignIn(r, start, "console.signin", gtmgate.OutcomeOK, http.StatusSeeOther, "console:"+s.Hash[:12], "signed in from "+s.Address)
+	c.auditSignIn(r, start, "console.signin", gtmgate.OutcomeOK, http.StatusSeeOther, gtmgate.ActorBreakGlass, "console:admin-key", "signed in from "+s.Address)
 	http.SetCookie(w, c.cookie("session", value, int(SessionLifetime/time.Second)))
 	http.SetCookie(w, c.cookie("presession", "", -1))
 	http.Redirect(w, r, safeNext(r.PostForm.Get("next")), http.StatusSeeOther)
@@ -295,13 +330,13 @@ func (c *Console) signOut(w http.ResponseWriter, r *http.Request, s *session) {
 		c.refuse(w, r, http.StatusServiceUnavailable, "Signing out failed: the session could not be removed. Try again.")
 		return
 	}
-	c.auditSignIn(r, start, "console.signout", gtmgate.OutcomeOK, http.StatusSeeOther, s.actor(), "")
+	c.auditSignIn(r, start, "console.signout", gtmgate.OutcomeOK, http.StatusSeeOther, s.actor.AuditKey(), s.actor.Via, "")
 	http.SetCookie(w, c.cookie("session", "", -1))
 	http.Redirect(w, r, "/console/signin", http.StatusSeeOther)
 }
 
-func (c *Console) auditSignIn(r *http.Request, start time.Time, action, outcome string, status int, key, detail string) {
-	e := gtmgate.AuditEntry{Time: start, Action: action, Source: gtmgate.SourceConsole, Key: key, Outcome: outcome, Status: status,
+func (c *Console) auditSignIn(r *http.Request, start time.Time, action, outcome string, status int, key, via, detail string) {
+	e := gtmgate.AuditEntry{Time: start, Action: action, Source: gtmgate.SourceConsole, Key: key, Via: via, Outcome: outcome, Status: status,
 		RequestID: gtmgate.RequestIDFromContext(r.Context()), CorrelationID: gtmgate.CorrelationIDFromContext(r.Context()),
 		Detail: detail, DurationMS: float64(c.opts.Now().Sub(start).Microseconds()) / 1000}
 	if err := c.opts.Recorder.Record(r.Context(), e, nil); err != nil {
@@ -350,7 +385,7 @@ func (c *Console) call(r *http.Request, method, path string, body, out any) erro
 	req.RemoteAddr = r.RemoteAddr
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	status, answer := c.opts.Admin.CallSignedIn(req, gtmgate.SourceConsole, sessionOf(r).actor())
+	status, answer := c.opts.Admin.CallSignedIn(req, gtmgate.SourceConsole, sessionOf(r).actor)
 	if status >= 400 {
 		var env struct {
 			Error struct{ Code, Message, Hint string }

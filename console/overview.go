@@ -37,7 +37,12 @@ func overviewRangeOf(key string) overviewRange {
 // maxOverviewTenants bounds the usage reads of one overview.
 const maxOverviewTenants = 100
 
-func (c *Console) overview(w http.ResponseWriter, r *http.Request, _ *session) {
+func (c *Console) overview(w http.ResponseWriter, r *http.Request, s *session) {
+	if s.actor.Operator() == "" {
+		// A tenant's people start where their work is.
+		http.Redirect(w, r, "/console/approvals", http.StatusSeeOther)
+		return
+	}
 	rng := overviewRangeOf(r.URL.Query().Get("range"))
 	f := &fetch{c: c, r: r}
 	var tenants struct{ Tenants []obj }

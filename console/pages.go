@@ -327,20 +327,24 @@ func (c *Console) decide(w http.ResponseWriter, r *http.Request, s *session) {
 		c.done(w, r, "/console/approvals", "Refused: say why you reject the call.")
 		return
 	}
-	c.act(w, r, http.MethodPost, "/admin/approvals/"+esc(id)+"/"+decision, obj{"reason": reason, "decided_by": s.actor()},
+	c.act(w, r, http.MethodPost, "/admin/approvals/"+esc(id)+"/"+decision, obj{"reason": reason},
 		"/console/approvals", "Approval "+id+": "+decision+"d.")
 }
 
 // auditFilters are the audit API's filters the explorer passes on
 // (correlation_id only with tenant: the API refuses it alone).
-var auditFilters = []string{"tenant", "action", "source", "key", "request_id", "correlation_id", "since", "limit", "cursor"}
+var auditFilters = []string{"tenant", "action", "source", "key", "actor", "request_id", "correlation_id", "since", "limit", "cursor"}
 
-func (c *Console) audit(w http.ResponseWriter, r *http.Request, _ *session) {
+func (c *Console) audit(w http.ResponseWriter, r *http.Request, s *session) {
 	q := url.Values{}
 	for _, k := range auditFilters {
 		if v := strings.TrimSpace(r.URL.Query().Get(k)); v != "" {
 			q.Set(k, v)
 		}
+	}
+	if tenants := s.actor.TenantIDs(); !q.Has("tenant") && s.actor.Operator() == "" && len(tenants) > 0 {
+		// A tenant's people read their tenant's audit: the API needs it named.
+		q.Set("tenant", tenants[0])
 	}
 	if !q.Has("limit") {
 		q.Set("limit", "50")
@@ -433,7 +437,7 @@ func (c *Console) incidents(w http.ResponseWriter, r *http.Request, _ *session) 
 
 func (c *Console) resolveIncident(w http.ResponseWriter, r *http.Request, s *session) {
 	id := r.PathValue("id")
-	c.act(w, r, http.MethodPost, "/admin/incidents/"+esc(id)+"/resolve", obj{"resolved_by": s.actor()}, "/console/incidents", "Incident "+id+" resolved.")
+	c.act(w, r, http.MethodPost, "/admin/incidents/"+esc(id)+"/resolve", obj{"resolved_by": s.actor.Name}, "/console/incidents", "Incident "+id+" resolved.")
 }
 
 func (c *Console) quality(w http.ResponseWriter, r *http.Request, _ *session) {
@@ -477,7 +481,7 @@ func (c *Console) feedback(w http.ResponseWriter, r *http.Request, _ *session) {
 
 func (c *Console) resolveFeedback(w http.ResponseWriter, r *http.Request, s *session) {
 	id := r.PathValue("id")
-	c.act(w, r, http.MethodPost, "/admin/feedback/"+esc(id)+"/resolve", obj{"resolved_by": s.actor()}, "/console/feedback", "Feedback "+id+" resolved.")
+	c.act(w, r, http.MethodPost, "/admin/feedback/"+esc(id)+"/resolve", obj{"resolved_by": s.actor.Name}, "/console/feedback", "Feedback "+id+" resolved.")
 }
 
 func (c *Console) schedules(w http.ResponseWriter, r *http.Request, _ *session) {

@@ -3,6 +3,7 @@ package console
 import (
 	"cmp"
 	"fmt"
+	"github.com/gtmgate/gtmgate"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -22,27 +23,50 @@ type page struct {
 	CSRF    string
 	Refresh int // seconds between live refreshes (console.js), 0 for none
 	Data    any
+	// Actor is who is signed in (nil on the sign-in pages).
+	Actor *gtmgate.Actor
 }
 
-// nav is the console's navigation: every section is a capability that
-// exists.
-var nav = []struct{ Key, Label, Path string }{
-	{"overview", "Overview", "/console/"},
-	{"tenants", "Tenants", "/console/tenants"},
-	{"oauthapps", "OAuth apps", "/console/oauth-apps"},
-	{"approvals", "Approvals", "/console/approvals"},
-	{"audit", "Audit", "/console/audit"},
-	{"errors", "Errors", "/console/errors"},
-	{"incidents", "Incidents", "/console/incidents"},
-	{"quality", "Quality", "/console/quality"},
-	{"feedback", "Feedback", "/console/feedback"},
-	{"schedules", "Schedules", "/console/schedules"},
-	{"brief", "Daily brief", "/console/brief"},
-	{"health", "Health", "/console/health"},
+// navEntry is a section of the console's navigation: every section is a
+// capability that exists. Tenant sections are open to a tenant's people;
+// the rest are the operator's.
+type navEntry struct {
+	Key, Label, Path string
+	Tenant           bool
+}
+
+var nav = []navEntry{
+	{"overview", "Overview", "/console/", false},
+	{"tenants", "Tenants", "/console/tenants", true},
+	{"oauthapps", "OAuth apps", "/console/oauth-apps", false},
+	{"approvals", "Approvals", "/console/approvals", true},
+	{"audit", "Audit", "/console/audit", true},
+	{"errors", "Errors", "/console/errors", false},
+	{"incidents", "Incidents", "/console/incidents", false},
+	{"quality", "Quality", "/console/quality", false},
+	{"feedback", "Feedback", "/console/feedback", false},
+	{"schedules", "Schedules", "/console/schedules", false},
+	{"brief", "Daily brief", "/console/brief", false},
+	{"health", "Health", "/console/health", false},
+}
+
+// navFor is the navigation a's roles open: everything for an operator,
+// the tenant sections for a tenant's people.
+func navFor(a *gtmgate.Actor) []navEntry {
+	if a == nil || a.Operator() != "" {
+		return nav
+	}
+	var out []navEntry
+	for _, e := range nav {
+		if e.Tenant {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 var funcs = template.FuncMap{
-	"nav": func() any { return nav },
+	"nav": navFor,
 	// when shows an API time (RFC 3339 text) to the second, "—" for none.
 	"when": func(v any) string {
 		s, _ := v.(string)
@@ -103,6 +127,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, name string, p *page) {
 	if s := sessionOf(r); s != nil {
 		p.CSRF = s.csrf
+		p.Actor = s.actor
 		if p.Flash == "" {
 			p.Flash = s.flash
 		}

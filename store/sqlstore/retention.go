@@ -35,8 +35,8 @@ var prunables = map[string][]prunable{
 		// grant: it goes like the codes, however it ended.
 		{table: "connect_links", key: "id", age: "expires_at"},
 	},
-	gtmgate.RecordQuotaCounters:   {{table: "quota_counters", key: "(tenant_id, period_start, replica)", age: "period_start"}},
-	gtmgate.RecordReplicas:        {{table: "replicas", key: "id", age: "seen_at"}},
+	gtmgate.RecordQuotaCounters: {{table: "quota_counters", key: "(tenant_id, period_start, replica)", age: "period_start"}},
+	gtmgate.RecordReplicas:      {{table: "replicas", key: "id", age: "seen_at"}},
 	gtmgate.RecordConsoleSessions: {
 		{table: "console_sessions", key: "hash", age: "expires_at"},
 		// Sign-ins abandoned at the IdP go with the sessions they never opened.
