@@ -73,7 +73,7 @@ commands:
                                      would stay in the shell's history and the process list;
                                      without it, a replace keeps the stored secret
   oauth-apps delete PROVIDER [--tenant T]
-` + mcpServersUsage + `  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
+` + peopleUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
                                      prints a single-use link through which the account's
                                      owner connects a google, hubspot, meta or linkedin account
   connect-links [--tenant T] [--limit N]
@@ -296,6 +296,12 @@ func (inv *invocation) dispatch(args []string) error {
 		return inv.oauthApps(verb, args[min(2, len(args)):])
 	case cmd == "mcp-servers":
 		return inv.mcpServers(verb, args[min(2, len(args)):])
+	case cmd == "sso":
+		return inv.sso(verb, args[min(2, len(args)):])
+	case cmd == "people":
+		return inv.people(verb, args[min(2, len(args)):])
+	case cmd == "roles":
+		return inv.roles(verb, args[min(2, len(args)):])
 	case cmd == "connect-link":
 		return inv.connectLink(args[1:])
 	case cmd == "connect-links":

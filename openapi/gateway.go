@@ -19,6 +19,7 @@ import (
 	"github.com/gtmgate/gtmgate/mcpservers"
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/oauthapps"
+	"github.com/gtmgate/gtmgate/people"
 	"github.com/gtmgate/gtmgate/providercheck"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/reauth"
@@ -242,6 +243,9 @@ func connectOperations() []operation {
 			responses: refused(map[string]*Response{"200": {Description: "Connected, or the accounts to choose from", Content: html}})},
 		{pattern: "POST /connect/choose", id: "connectChoose", tag: "oauth", summary: "Connect the accounts chosen",
 			body: formBody(anyObject), responses: refused(map[string]*Response{"200": {Description: "Connected", Content: html}})},
+		{pattern: "/demo-idp/", id: "demoIdP", tag: "oauth", methods: []string{"get", "post"},
+			summary:   "serve --demo only: the sandbox OpenID provider people sign in through (discovery, keys, authorize, token, userinfo, its sign-in page)",
+			responses: map[string]*Response{"200": {Description: "A page or a JSON document of the provider", Content: html}}},
 	}
 }
 
@@ -400,6 +404,27 @@ func adminOperations() []operation {
 			jsonOK(200, responseOf[oauthapps.Found](), withNotFound...)),
 		adm("DELETE /admin/tenants/{tenant_id}/oauth-apps/{provider}", "deleteTenantOAuthApp", "Delete a tenant's own OAuth app (the tenant then uses the gateway-wide one)", nil,
 			jsonOK(200, responseOf[oauthapps.Deleted](), withNotFound...)),
+		adm("GET /admin/sso/idps", "listIdPs", "The identity providers people sign in through (never their secrets), and the redirect URI to register at each",
+			nil, jsonOK(200, responseOf[people.IdPList](), adminErrors...)),
+		adm("GET /admin/sso/idps/{name}", "getIdP", "An identity provider", nil, jsonOK(200, responseOf[people.IdPFound](), withNotFound...)),
+		adm("PUT /admin/sso/idps/{name}", "putIdP", "Create (201) or replace (200) an OpenID Connect identity provider once its issuer's "+
+			"/.well-known/openid-configuration is fetched and names it (502 UPSTREAM_ERROR when it cannot be, 400 when it names another issuer); "+
+			"the client secret is sealed, and kept when a replace leaves it out. With tenant_id the IdP is the tenant's own and only grants its roles",
+			jsonBody(requestOf[people.IdPBody]("issuer", "client_id")),
+			withStatus(jsonOK(200, responseOf[people.IdPSaved](), append([]int{409, 502}, withNotFound...)...), 201, jsonContent(responseOf[people.IdPSaved]()))),
+		adm("DELETE /admin/sso/idps/{name}", "deleteIdP", "Delete an identity provider with its role grants, its people and their console sessions", nil,
+			jsonOK(200, responseOf[people.IdPDeleted](), withNotFound...)),
+		adm("GET /admin/people", "listPeople", "Everyone who has signed in through an identity provider", nil,
+			jsonOK(200, responseOf[people.PeopleList](), adminErrors...)),
+		adm("DELETE /admin/people/{person_id}", "deletePerson", "Delete a person with their subject grants, ending their console sessions "+
+			"(their email and group grants stay: they may sign in again)", nil, jsonOK(200, responseOf[people.PersonDeleted](), withNotFound...)),
+		adm("GET /admin/role-grants", "listRoleGrants", "The grants that give people roles", nil, jsonOK(200, responseOf[people.GrantList](), adminErrors...),
+			queryParam("idp", "Only the grants of this identity provider.", str), queryParam("tenant", "Only the grants of roles in this tenant.", str)),
+		adm("POST /admin/role-grants", "createRoleGrant", "Grant a role to the people of an identity provider matching a subject, a verified email or a group; "+
+			"a tenant's own IdP only grants that tenant's roles", jsonBody(requestOf[people.GrantBody]("idp", "kind", "match", "role")),
+			jsonOK(201, responseOf[people.GrantCreated](), append([]int{409}, withNotFound...)...)),
+		adm("DELETE /admin/role-grants/{grant_id}", "deleteRoleGrant", "Revoke a role grant; sessions it carried lose the role on their next request", nil,
+			jsonOK(200, responseOf[people.GrantDeleted](), withNotFound...)),
 		adm("POST /admin/tenants/{tenant_id}/connect-links", "createConnectLink", "A single-use connect link (url holds its secret, shown once) "+
 			"through which an account's owner connects a provider account to the tenant; 400 names PUT /admin/oauth-apps/{provider} when no app is registered",
 			jsonBody(requestOf[connectflow.CreateBody]("provider")), jsonOK(201, responseOf[connectflow.Created](), withNotFound...)),
