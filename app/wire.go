@@ -21,6 +21,7 @@ import (
 	"github.com/gtmgate/gtmgate/oauth"
 	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/openapi"
+	"github.com/gtmgate/gtmgate/people"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/providercheck"
@@ -28,6 +29,7 @@ import (
 	"github.com/gtmgate/gtmgate/reauth"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
+	"github.com/gtmgate/gtmgate/sso"
 	"github.com/gtmgate/gtmgate/throttle"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
@@ -120,6 +122,9 @@ func (a *App) buildTools(ctx context.Context) error {
 		if err := a.seedDemoMCPServer(ctx); err != nil {
 			return err
 		}
+		if err := a.seedDemoPeople(ctx); err != nil {
+			return err
+		}
 		return a.seedDemoSchedule(ctx)
 	}
 	return nil
@@ -181,6 +186,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 			quality.NewAdmin(quality.AdminOptions{Store: a.store, Harness: a.harness, Status: a.grading, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck,
 			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
+			people.New(people.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			mcpservers.New(mcpservers.Options{Store: a.store, Catalog: a.federation, AllowedRanges: a.cfg.MCPUpstreamAllow, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger}).Mount,
 			connectFlow.MountAdmin, a.reauth.Mount},
 	})
@@ -192,11 +198,18 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		LoopbackOrigins: loopbackBind(a.cfg.GatewayAddr),
 		Version:         a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Recorder: a.recorder, Logger: a.logger,
 	})
+	signIn := sso.New(sso.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, Timeout: a.cfg.UpstreamTimeout})
 	operatorConsole, err := console.New(console.Options{Admin: adminAPI, Sessions: a.store, Recorder: a.recorder, KeyHash: keyHash,
 		KeyGuard: adminGuard, CSRFKey: a.derivedKey("gtmgate console csrf"), GatewayURL: a.cfg.GatewayURL,
-		MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger, Client: clients.Addr})
+		MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger, Client: clients.Addr, SSO: signIn, IdPs: a.store.ListIdPs})
 	if err != nil {
 		return err
+	}
+	public := []gateway.Mounter{connectFlow}
+	if idp, err := a.startDemoIdP(); err != nil {
+		return err
+	} else if idp != nil {
+		public = append(public, idp)
 	}
 	chatHandler, err := a.chatHandler()
 	if err != nil {
@@ -206,7 +219,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	gw := gateway.New(gateway.Options{
 		Runner: a.runner, Auth: restAuth, Store: a.store, StoreBackend: a.backend, Version: a.version,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Metrics: a.metrics, Logger: a.logger, Admin: adminAPI, Console: operatorConsole, MCP: mcp,
-		Chat: chatHandler, OAuth: oauthSrv, Public: []gateway.Mounter{connectFlow}, Audit: a.recorder, Grading: a.gradingHealth(), Snapshot: a.snapshotStatus,
+		Chat: chatHandler, OAuth: oauthSrv, Public: public, Audit: a.recorder, Grading: a.gradingHealth(), Snapshot: a.snapshotStatus,
 		Cache: a.cache, Lifecycle: &a.lifecycle,
 		OpenAPI: gatewayAPI,
 	})

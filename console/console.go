@@ -147,12 +147,15 @@ func (c *Console) routes() {
 	c.mux.Handle("GET /console/static/", http.StripPrefix("/console/static/", http.FileServerFS(static)))
 	c.mux.HandleFunc("GET /console/signin", c.signInPage)
 	c.mux.HandleFunc("POST /console/signin", c.signIn)
-	c.mux.HandleFunc("POST /console/sso/start", c.startSSO)
+	c.mux.HandleFunc("GET /console/sso/start", c.startSSO)
 	c.mux.HandleFunc("GET "+sso.CallbackPath, c.ssoCallback)
 	c.mux.HandleFunc("GET /console", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/console/", http.StatusMovedPermanently)
 	})
 	for pattern, h := range c.pageRoutes() {
+		if !tenantPages[pattern] {
+			h = operatorOnly(c, h)
+		}
 		c.mux.Handle(pattern, c.signedIn(h))
 	}
 	c.mux.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) {

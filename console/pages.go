@@ -54,6 +54,34 @@ func (c *Console) pageRoutes() map[string]handler {
 	}
 }
 
+// tenantPages are the pages a tenant's people may open; each still reads
+// and acts through the admin API's access checks. Every other page is the
+// operator's.
+var tenantPages = map[string]bool{
+	"GET /console/{$}":                                 true, // sends them on to approvals
+	"POST /console/signout":                            true,
+	"GET /console/tenants":                             true,
+	"GET /console/tenants/{id}":                        true,
+	"POST /console/tenants/{id}/tokens/{token}/revoke": true,
+	"POST /console/tenants/{id}/grants/revoke":         true,
+	"POST /console/tenants/{id}/connect-links":         true,
+	"POST /console/tenants/{id}/mcp-servers/refresh":   true,
+	"GET /console/approvals":                           true,
+	"POST /console/approvals/{id}/{decision}":          true,
+	"GET /console/audit":                               true,
+}
+
+// operatorOnly refuses an operator's page to a tenant's people.
+func operatorOnly(c *Console, h handler) handler {
+	return func(w http.ResponseWriter, r *http.Request, s *session) {
+		if s.actor.Operator() == "" {
+			c.refuse(w, r, http.StatusForbidden, s.actor.Name+" signed in as one of a tenant's people: this page is the operator's.")
+			return
+		}
+		h(w, r, s)
+	}
+}
+
 // fetch gathers several admin GETs for one page; the first failure is the
 // page's error, the rest of the page still renders.
 type fetch struct {
