@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,6 +70,18 @@ var (
 
 // start runs `gtmgate serve --demo` on port 0 listeners in dataDir and waits
 // until it has printed its addresses.
+// freeLoopbackAddr is a loopback address with a port free now, for a
+// listener whose URL must be known before it listens.
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
 func start(t *testing.T, dataDir string, env ...string) *process {
 	t.Helper()
 	sum := sha256.Sum256([]byte(adminKey))

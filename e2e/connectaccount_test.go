@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -26,12 +25,7 @@ func TestConnectAccountInBrowser(t *testing.T) {
 	chromium := nodetools.Chromium(t)
 	// Connect links and their redirect URI name GATEWAY_URL, so the
 	// gateway needs a known port.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeLoopbackAddr(t)
 	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+addr)
 	tenants := []string{"connect-js", "connect-nojs"}
 	tokens := map[string]string{}

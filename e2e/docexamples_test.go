@@ -106,7 +106,9 @@ func TestDocsExamples(t *testing.T) {
 		}
 		ran += len(runnable)
 		t.Run(name, func(t *testing.T) {
-			p := start(t, t.TempDir())
+			// A known gateway port: the demo's sandbox IdP (the People
+			// page's examples) needs GATEWAY_URL before the gateway listens.
+			p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))
 			home := t.TempDir()
 			env := append(os.Environ(),
 				"HOME="+home, "DOCEX_REAL_CURL="+realCurl,

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -22,12 +21,7 @@ import (
 func TestOAuthWithMCPClient(t *testing.T) {
 	ctx := t.Context()
 	// OAuth metadata names GATEWAY_URL, so the gateway needs a known port.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeLoopbackAddr(t)
 	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+addr)
 	mcpURL := p.gateway + "/mcp"
 
