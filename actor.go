@@ -11,6 +11,15 @@ const (
 	ActorPerson = "person"
 	// ActorBreakGlass is whoever holds the bootstrap ADMIN_API_KEY.
 	ActorBreakGlass = "admin-key"
+	// ActorAPIKey is a named admin API key of a person or an automation.
+	ActorAPIKey = "api-key"
+)
+
+// Admin key scopes: what a named admin API key may do.
+const (
+	ScopeRead    = "read"
+	ScopeApprove = "approve"
+	ScopeWrite   = "write"
 )
 
 // Actor is the authenticated maker of an admin request: a signed-in person
@@ -28,6 +37,11 @@ type Actor struct {
 	Via string `json:"via"`
 	// Roles are the grants that matched at this request.
 	Roles []RoleGrant `json:"roles,omitempty"`
+	// Scopes and Tenants are a named admin key's: what it may do, and the
+	// tenants it is limited to (none: every tenant and the operator's
+	// routes).
+	Scopes  []string `json:"scopes,omitempty"`
+	Tenants []string `json:"tenants,omitempty"`
 }
 
 // BreakGlass is the actor of the bootstrap admin key, signed in via how.
@@ -35,18 +49,35 @@ func BreakGlass(via string) *Actor {
 	return &Actor{Kind: ActorBreakGlass, Name: "admin key", Via: via}
 }
 
-// AuditKey names the actor in audit entries: "person:<id>" or "admin-key".
+// AuditKey names the actor in audit entries: "person:<id>",
+// "api-key:<id>" or "admin-key".
 func (a *Actor) AuditKey() string {
-	if a.Kind == ActorPerson {
+	switch a.Kind {
+	case ActorPerson:
 		return "person:" + a.ID
+	case ActorAPIKey:
+		return "api-key:" + a.ID
 	}
 	return a.Kind
 }
 
-// Operator reports the actor's operator role: admin, viewer or "".
+// Operator reports the actor's operator role: admin, viewer or "". A named
+// key limited to no tenant is an operator's: admin with the write scope,
+// viewer with read.
 func (a *Actor) Operator() string {
-	if a.Kind == ActorBreakGlass {
+	switch a.Kind {
+	case ActorBreakGlass:
 		return RoleAdmin
+	case ActorAPIKey:
+		switch {
+		case len(a.Tenants) > 0:
+			return ""
+		case slices.Contains(a.Scopes, ScopeWrite):
+			return RoleAdmin
+		case slices.Contains(a.Scopes, ScopeRead):
+			return RoleViewer
+		}
+		return ""
 	}
 	role := ""
 	for _, g := range a.Roles {
@@ -61,8 +92,12 @@ func (a *Actor) Operator() string {
 	return role
 }
 
-// TenantIDs lists the tenants the actor holds a tenant role in, sorted.
+// TenantIDs lists the tenants the actor holds a tenant role in (a named
+// key: the tenants it is limited to), sorted.
 func (a *Actor) TenantIDs() []string {
+	if a.Kind == ActorAPIKey {
+		return slices.Sorted(slices.Values(a.Tenants))
+	}
 	var ids []string
 	for _, g := range a.Roles {
 		if g.TenantID != "" && !slices.Contains(ids, g.TenantID) {
@@ -79,6 +114,9 @@ func (a *Actor) SeesTenant(tenantID string) bool { return a.Allows(AccessRead, t
 // Allows reports whether the actor may make a request needing need on
 // tenantID ("" for a route that names no tenant: the operator's).
 func (a *Actor) Allows(need Access, tenantID string) bool {
+	if a.Kind == ActorAPIKey {
+		return a.keyAllows(need, tenantID)
+	}
 	switch a.Operator() {
 	case RoleAdmin:
 		return true
@@ -98,6 +136,26 @@ func (a *Actor) Allows(need Access, tenantID string) bool {
 	return false
 }
 
+// keyAllows is Allows for a named key: read and approve as scoped, write
+// also for the owner's routes, and the operator's routes only for a write
+// key limited to no tenant.
+func (a *Actor) keyAllows(need Access, tenantID string) bool {
+	if len(a.Tenants) > 0 && !slices.Contains(a.Tenants, tenantID) {
+		return false
+	}
+	switch need {
+	case AccessRead:
+		return slices.Contains(a.Scopes, ScopeRead)
+	case AccessApprove:
+		return slices.Contains(a.Scopes, ScopeApprove)
+	case AccessWrite, AccessOwner:
+		return slices.Contains(a.Scopes, ScopeWrite)
+	case AccessOperator:
+		return len(a.Tenants) == 0 && slices.Contains(a.Scopes, ScopeWrite)
+	}
+	return false
+}
+
 // tenantAccess is what each tenant role may do in its tenant.
 var tenantAccess = map[string][]Access{
 	RoleViewer:   {AccessRead},
@@ -111,6 +169,9 @@ var tenantAccess = map[string][]Access{
 // always, its approvers when their grant is unlimited or names the
 // category or the tool.
 func (a *Actor) CanDecide(tenantID, category, tool string) bool {
+	if a.Kind == ActorAPIKey {
+		return a.keyAllows(AccessApprove, tenantID)
+	}
 	if a.Operator() == RoleAdmin {
 		return true
 	}

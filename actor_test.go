@@ -159,3 +159,42 @@ func TestIdPEmailAllowed(t *testing.T) {
 		}
 	}
 }
+
+func TestAPIKeyActor(t *testing.T) {
+	key := func(tenants []string, scopes ...string) *gtmgate.Actor {
+		return &gtmgate.Actor{Kind: gtmgate.ActorAPIKey, ID: "ak_1", Name: "ci", Via: "x-admin-key", Scopes: scopes, Tenants: tenants}
+	}
+	R, A, W, O, Op := gtmgate.AccessRead, gtmgate.AccessApprove, gtmgate.AccessWrite, gtmgate.AccessOwner, gtmgate.AccessOperator
+	for _, tc := range []struct {
+		name   string
+		actor  *gtmgate.Actor
+		tenant string
+		want   []gtmgate.Access
+	}{
+		{"read key, any tenant", key(nil, "read"), "acme", []gtmgate.Access{R}},
+		{"read key, operator route", key(nil, "read"), "", []gtmgate.Access{R}},
+		{"approve-only key", key(nil, "approve"), "acme", []gtmgate.Access{A}},
+		{"full key", key(nil, "read", "approve", "write"), "", []gtmgate.Access{R, A, W, O, Op}},
+		{"full key limited to acme, on acme", key([]string{"acme"}, "read", "approve", "write"), "acme", []gtmgate.Access{R, A, W, O}},
+		{"full key limited to acme, on globex", key([]string{"acme"}, "read", "approve", "write"), "globex", nil},
+		{"full key limited to acme, operator route", key([]string{"acme"}, "read", "approve", "write"), "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, need := range []gtmgate.Access{R, A, W, O, Op} {
+				want := false
+				for _, w := range tc.want {
+					want = want || w == need
+				}
+				if got := tc.actor.Allows(need, tc.tenant); got != want {
+					t.Errorf("Allows(%s, %q) = %v, want %v", need, tc.tenant, got, want)
+				}
+			}
+		})
+	}
+	if k := key([]string{"acme"}, "approve"); !k.CanDecide("acme", "ads_mutate", "x") || k.CanDecide("globex", "ads_mutate", "x") {
+		t.Error("an approve key limited to acme decides outside acme, or not in it")
+	}
+	if got := key(nil, "read").AuditKey(); got != "api-key:ak_1" {
+		t.Errorf("AuditKey = %q", got)
+	}
+}
