@@ -56,4 +56,7 @@ type OAuthGrant struct {
 	FirstIssued  time.Time `json:"first_issued_at"`
 	LastIssued   time.Time `json:"last_issued_at"`
 	ExpiresAt    time.Time `json:"expires_at"`
+	// ConsentedBy lists the people who consented to the client's live
+	// grants ("person:<id>"); empty when tenant tokens or connect codes did.
+	ConsentedBy []string `json:"consented_by,omitempty"`
 }

@@ -24,6 +24,18 @@ type Principal struct {
 	// OnBehalfOf is, for an agent run's calls, the credential the run acts
 	// for: the one that started it or created its schedule.
 	OnBehalfOf *Credential
+	// ConsentedBy is, for an OAuth principal, the person who consented to
+	// its grant ("person:<id>"), "" when a tenant token or code did.
+	ConsentedBy string
+}
+
+// AuditVia is what a call's audit entry says of who it acts for beyond
+// its key: the consenting person of an OAuth grant ("consent:person:<id>").
+func (p *Principal) AuditVia() string {
+	if p == nil || p.ConsentedBy == "" {
+		return ""
+	}
+	return "consent:" + p.ConsentedBy
 }
 
 // PrincipalToken is the Kind of principals authenticated by a tenant bearer token.

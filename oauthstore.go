@@ -40,6 +40,9 @@ type OAuthCode struct {
 	CreatedAt     time.Time
 	ExpiresAt     time.Time
 	UsedAt        *time.Time
+	// ConsentedBy is the actor key of the person who consented
+	// ("person:<id>"), "" when a tenant token or connect code did.
+	ConsentedBy string
 }
 
 // OAuthToken is an access or refresh token, stored as the SHA-256 hex of its
@@ -59,6 +62,8 @@ type OAuthToken struct {
 	// UsedAt is when a refresh token was rotated (exchanged for new tokens).
 	UsedAt    *time.Time
 	RevokedAt *time.Time
+	// ConsentedBy is the grant's consenting person (see OAuthCode).
+	ConsentedBy string
 }
 
 // ConnectCode is a one-time code an operator hands to a person so that they

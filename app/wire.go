@@ -201,10 +201,12 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	signIn := sso.New(sso.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, Timeout: a.cfg.UpstreamTimeout})
 	operatorConsole, err := console.New(console.Options{Admin: adminAPI, Sessions: a.store, Recorder: a.recorder, KeyHash: keyHash,
 		KeyGuard: adminGuard, CSRFKey: a.derivedKey("gtmgate console csrf"), GatewayURL: a.cfg.GatewayURL,
-		MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger, Client: clients.Addr, SSO: signIn, IdPs: a.store.ListIdPs})
+		MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger, Client: clients.Addr, SSO: signIn, IdPs: a.store.ListIdPs,
+		Tenants: a.store.ListTenants})
 	if err != nil {
 		return err
 	}
+	oauthSrv.UsePeople(operatorConsole)
 	public := []gateway.Mounter{connectFlow}
 	if idp, err := a.startDemoIdP(); err != nil {
 		return err

@@ -33,7 +33,7 @@ func auditSessions(rec gtmgate.Recorder) mcp.Middleware {
 				Status: 200, DurationMS: float64(time.Since(start).Microseconds()) / 1000}
 			if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
 				if p, _ := extra.TokenInfo.Extra[string(principalExtra)].(*gtmgate.Principal); p != nil {
-					entry.TenantID, entry.Key = p.TenantID, p.KeyID
+					entry.TenantID, entry.Key, entry.Via = p.TenantID, p.KeyID, p.AuditVia()
 				}
 				entry.RequestID, _ = extra.TokenInfo.Extra[string(requestIDExtra)].(string)
 				entry.CorrelationID, _ = extra.TokenInfo.Extra[string(correlationExtra)].(string)

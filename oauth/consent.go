@@ -41,7 +41,7 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request, req *authReques
 		s.renderConsent(w, r, req, http.StatusTooManyRequests, "Too many wrong credentials from this address. Wait a minute, then try again.")
 		return
 	}
-	tenantID, err := s.proveTenant(r, strings.TrimSpace(r.PostForm.Get("credential")))
+	tenantID, consentedBy, err := s.consentingTenant(r)
 	if err != nil {
 		var pe *pageError
 		if errors.As(err, &pe) {
@@ -61,13 +61,46 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request, req *authReques
 	err = s.opts.Store.CreateOAuthCode(r.Context(), &gtmgate.OAuthCode{
 		Hash: secret.HashToken(code), FamilyID: gtmgate.NewID("fam_"), ClientID: req.client.ID,
 		RedirectURI: req.redirectURI, CodeChallenge: req.challenge, Scopes: req.scopes, TenantID: tenantID,
-		Resource: req.resource, CreatedAt: now, ExpiresAt: now.Add(s.opts.CodeTTL),
+		Resource: req.resource, CreatedAt: now, ExpiresAt: now.Add(s.opts.CodeTTL), ConsentedBy: consentedBy,
 	})
 	if err != nil {
 		s.failAuthorize(w, r, req, err)
 		return
 	}
 	s.redirect(w, r, req, url.Values{"code": {code}})
+}
+
+// consentingTenant returns the tenant the person consents for, and who
+// they are: a signed-in person choosing one of their tenants (the grant
+// then names them), else the tenant a pasted credential proves. A refusal
+// the person can fix is a *pageError.
+func (s *Server) consentingTenant(r *http.Request) (tenantID, consentedBy string, err error) {
+	tenantID = r.PostForm.Get("tenant")
+	if tenantID == "" || s.opts.People == nil {
+		tenantID, err = s.proveTenant(r, strings.TrimSpace(r.PostForm.Get("credential")))
+		return tenantID, "", err
+	}
+	// The actor is read from this request's session, as the console reads
+	// it: a session that ended since the page was shown consents to nothing.
+	a := s.opts.People.SignedIn(r)
+	if a == nil {
+		return "", "", &pageError{"Your sign-in has ended. Sign in again, or use a tenant token or connect code."}
+	}
+	if !a.Allows(gtmgate.AccessWrite, tenantID) {
+		return "", "", &pageError{a.Name + " may not connect applications to tenant " + tenantID +
+			": it takes a member or owner role in the tenant, or an operator admin's."}
+	}
+	t, err := s.opts.Store.GetTenant(r.Context(), tenantID)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return "", "", &pageError{"There is no tenant " + tenantID + "."}
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if t.Status != gtmgate.TenantActive {
+		return "", "", &pageError{"The tenant " + t.ID + " is not active."}
+	}
+	return tenantID, a.AuditKey(), nil
 }
 
 // proveTenant returns the tenant of the credential the person entered: a

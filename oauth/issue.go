@@ -25,6 +25,7 @@ type grant struct {
 	scopes                       []string
 	refreshScopes                []string // defaults to scopes
 	resource                     string
+	consentedBy                  string // the consenting person's actor key, "" for none
 }
 
 // issue mints an access token and a refresh token for g. With rotate set
@@ -44,7 +45,7 @@ func (s *Server) issue(ctx context.Context, g grant, rotate string) (*tokenRespo
 		return &gtmgate.OAuthToken{
 			ID: gtmgate.NewID("oat_"), Hash: secret.HashToken(value), Kind: kind, FamilyID: g.familyID,
 			TenantID: g.tenantID, ClientID: g.clientID, Scopes: scopes, Resource: g.resource,
-			CreatedAt: now, ExpiresAt: now.Add(ttl),
+			CreatedAt: now, ExpiresAt: now.Add(ttl), ConsentedBy: g.consentedBy,
 		}
 	}
 	next := []*gtmgate.OAuthToken{

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -31,6 +32,11 @@ type consentView struct {
 	ClientName, ClientID, RedirectHost, Error, CSRF, Action string
 	Scopes                                                  []scopeView
 	Hidden                                                  map[string]string
+	// Person is who is signed in ("" for nobody), Tenants the tenants they
+	// may connect the application to, SignIn the IdPs to sign in with.
+	Person  string
+	Tenants []string
+	SignIn  []SignInLink
 }
 
 // renderConsent shows the consent page for req, with message as an error
@@ -51,7 +57,32 @@ func (s *Server) renderConsent(w http.ResponseWriter, r *http.Request, req *auth
 	for _, sc := range req.scopes {
 		v.Scopes = append(v.Scopes, scopeView{sc, scopeDescriptions[sc]})
 	}
+	s.addPerson(r, &v)
 	s.render(w, status, "consent.html", v)
+}
+
+// addPerson puts on the consent page who is signed in and the tenants
+// they may choose, or the IdPs to sign in with (coming back to this page).
+func (s *Server) addPerson(r *http.Request, v *consentView) {
+	if s.opts.People == nil {
+		return
+	}
+	if a := s.opts.People.SignedIn(r); a != nil {
+		v.Person = a.Name
+		tenants, err := s.opts.People.Tenants(r.Context(), a)
+		if err != nil {
+			s.opts.Logger.Warn("oauth: consent page tenants", "err", err)
+		}
+		v.Tenants = tenants
+		return
+	}
+	q := url.Values{}
+	for k, val := range v.Hidden {
+		if val != "" {
+			q.Set(k, val)
+		}
+	}
+	v.SignIn = s.opts.People.SignInLinks(r.Context(), "/oauth/authorize?"+q.Encode())
 }
 
 // renderError shows an error page that does not go back to the client.

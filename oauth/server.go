@@ -73,7 +73,30 @@ type Options struct {
 	// token), so the schedules and agent runs acting for it stop.
 	CredentialsRevoked gtmgate.RevocationListener
 	Logger             *slog.Logger
+	// People lets the person at the consent page sign in through the
+	// console's IdPs instead of pasting a tenant token; nil: tokens and
+	// connect codes only.
+	People PeopleSignIn
 }
+
+// PeopleSignIn is what the consent page needs of single sign-on: who is
+// signed in on a request, the sign-in links that come back to next, and
+// the tenants a person may connect an application to.
+type PeopleSignIn interface {
+	// SignedIn returns the person signed in on r, nil when nobody is.
+	SignedIn(r *http.Request) *gtmgate.Actor
+	// SignInLinks are the IdPs' sign-in URLs that return to next.
+	SignInLinks(ctx context.Context, next string) []SignInLink
+	// Tenants lists the tenants a may connect an application to.
+	Tenants(ctx context.Context, a *gtmgate.Actor) ([]string, error)
+}
+
+// SignInLink is one IdP's sign-in button.
+type SignInLink struct{ Label, URL string }
+
+// UsePeople lets the consent page sign people in through p (the console,
+// which is built after the server).
+func (s *Server) UsePeople(p PeopleSignIn) { s.opts.People = p }
 
 // ClientMetadataOptions configures the fetching of client ID metadata documents.
 type ClientMetadataOptions struct {

@@ -378,7 +378,7 @@ func (r *Runner) finish(ctx context.Context, c *call, result any, err error) (fl
 		ParentRequestID: req.ParentRequestID, CorrelationID: gtmgate.CorrelationIDFromContext(ctx),
 	}
 	if req.Principal != nil {
-		entry.Key = req.Principal.KeyID
+		entry.Key, entry.Via = req.Principal.KeyID, req.Principal.AuditVia()
 	}
 	if entry.TenantID != req.TenantID {
 		entry.Detail = "requested tenant " + strconv.Quote(req.TenantID)

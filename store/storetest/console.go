@@ -84,6 +84,12 @@ func testOAuthGrants(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		tok("4", gtmgate.OAuthAccessToken, "acme", "cli_old", "", t0, 1), // expired at t0+1
 		tok("5", gtmgate.OAuthAccessToken, "globex", "cli_a", "", t0, 60),
 	))
+	consented := tok("6", gtmgate.OAuthAccessToken, "acme", "cli_a", "tools:read", t0, 60)
+	consented.FamilyID, consented.ConsentedBy = "f-ada", "person:p_ada"
+	must(t, s.CreateOAuthTokens(ctx, consented))
+	if got, err := s.FindOAuthToken(ctx, "h6"); err != nil || got.ConsentedBy != "person:p_ada" {
+		t.Errorf("consenting person read back as %+v, %v", got, err)
+	}
 	at := t0.Add(timeStep(5))
 	got, err := s.ListOAuthGrants(ctx, "acme", at)
 	must(t, err)
@@ -91,7 +97,7 @@ func testOAuthGrants(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		t.Fatalf("grants %+v, want cli_a and the metadata-URL client (not the expired one, not globex's)", got)
 	}
 	a := got[0]
-	if a.ClientID != "cli_a" || a.ClientName != "Claude" || a.ActiveTokens != 2 || !slices.Equal(a.Scopes, []string{"tools:call", "tools:read"}) ||
+	if a.ClientID != "cli_a" || a.ClientName != "Claude" || a.ActiveTokens != 3 || !slices.Equal(a.ConsentedBy, []string{"person:p_ada"}) || !slices.Equal(a.Scopes, []string{"tools:call", "tools:read"}) ||
 		!a.FirstIssued.Equal(t0) || !a.LastIssued.Equal(t0.Add(timeStep(1))) || !a.ExpiresAt.Equal(t0.Add(timeStep(601))) {
 		t.Errorf("grant of cli_a: %+v", a)
 	}
@@ -101,8 +107,8 @@ func testOAuthGrants(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 
 	n, err := s.RevokeOAuthGrant(ctx, "acme", "cli_a", at)
 	must(t, err)
-	if n != 2 {
-		t.Errorf("revoked %d tokens, want 2", n)
+	if n != 3 {
+		t.Errorf("revoked %d tokens, want 3", n)
 	}
 	if tk, err := s.FindOAuthToken(ctx, "h1"); err != nil || tk.RevokedAt == nil {
 		t.Errorf("access token after revoke: %+v, %v", tk, err)
