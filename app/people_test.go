@@ -9,9 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+
 	"github.com/gtmgate/gtmgate/app"
 	"github.com/gtmgate/gtmgate/app/apptest"
 	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/oauth"
+	"github.com/gtmgate/gtmgate/oauth/oauthtest"
 )
 
 // startWithDemoIdP starts the demo on a gateway port known before it
@@ -41,7 +46,14 @@ func (o *operator) signInAs(subject string) (int, string) {
 	if link == nil {
 		o.t.Fatalf("no sign-in button for the demo IdP: %s", signin)
 	}
-	resp, _ := o.do("GET", html.UnescapeString(link[1]), nil)
+	return o.signInVia(html.UnescapeString(link[1]), subject)
+}
+
+// signInVia follows a sign-in link (/console/sso/start?...) through the
+// demo IdP as subject and returns the callback's status and page.
+func (o *operator) signInVia(start, subject string) (int, string) {
+	o.t.Helper()
+	resp, _ := o.do("GET", start, nil)
 	if resp.StatusCode != http.StatusSeeOther {
 		o.t.Fatalf("start: %d", resp.StatusCode)
 	}
@@ -168,7 +180,7 @@ func TestConsolePagesByRole(t *testing.T) {
 	env := startWithDemoIdP(t)
 	env.NewTenant("acme", nil)
 	operatorPages := []string{"/console/oauth-apps", "/console/errors", "/console/incidents", "/console/quality",
-		"/console/feedback", "/console/schedules", "/console/brief", "/console/health", "/console/calls/unknown"}
+		"/console/feedback", "/console/schedules", "/console/brief", "/console/health", "/console/calls/unknown", "/console/people"}
 	tenantPages := []string{"/console/tenants", "/console/tenants/demo", "/console/approvals", "/console/audit"}
 	for _, tc := range []struct {
 		subject  string
@@ -202,5 +214,144 @@ func TestConsolePagesByRole(t *testing.T) {
 				t.Errorf("another tenant's audit: operator=%v", tc.operator)
 			}
 		})
+	}
+}
+
+// TestConsentWithSSO: the OAuth consent page signs the person in through
+// the IdP (tenant tokens stay the fallback); the grant and its calls name
+// the person who consented, and only someone allowed to change a tenant's
+// working data may connect an application to it.
+func TestConsentWithSSO(t *testing.T) {
+	env := startWithDemoIdP(t)
+	const redirect = "http://127.0.0.1:9/cb"
+	reg, err := oauthex.RegisterClient(t.Context(), env.GatewayURL+"/oauth/register",
+		&oauthex.ClientRegistrationMetadata{RedirectURIs: []string{redirect}, ClientName: "SSO Consent Test", TokenEndpointAuthMethod: "none"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := &oauth2.Config{ClientID: reg.ClientID, RedirectURL: redirect, Scopes: oauth.Scopes(),
+		Endpoint: oauth2.Endpoint{AuthURL: env.GatewayURL + "/oauth/authorize", TokenURL: env.GatewayURL + "/oauth/token", AuthStyle: oauth2.AuthStyleInParams}}
+	verifier := oauth2.GenerateVerifier()
+	authURL := conf.AuthCodeURL("st", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", env.Config.GatewayURL+"/mcp"))
+
+	// Nobody signed in: the page offers the IdP, coming back to itself.
+	olivia := newOperator(t, env)
+	_, page := olivia.doURL("GET", authURL, nil)
+	link := regexp.MustCompile(`href="(/console/sso/start\?[^"]*)"`).FindStringSubmatch(page)
+	if link == nil || !strings.Contains(page, "Or: a tenant token or connect code") {
+		t.Fatalf("consent page without a sign-in link or the token fallback:\n%s", page)
+	}
+	status, signedIn := olivia.signInVia(html.UnescapeString(link[1]), "demo-operator")
+	if status != 200 || !strings.Contains(html.UnescapeString(signedIn), "/oauth/authorize?") {
+		t.Fatalf("sign-in from the consent page: %d, does not return to it:\n%s", status, signedIn)
+	}
+	resp, form := oauthtest.ConsentForm(t, olivia.c, authURL)
+	if resp.StatusCode != 200 {
+		t.Fatalf("consent page: %d", resp.StatusCode)
+	}
+	_, page = olivia.doURL("GET", authURL, nil)
+	if !strings.Contains(page, "Signed in as <strong>olivia@agency.example</strong>") || !strings.Contains(page, `<option value="demo">`) {
+		t.Fatalf("consent page of a signed-in operator:\n%s", page)
+	}
+	form.Set("tenant", "demo")
+	form.Set("decision", "approve")
+	post, err := olivia.c.PostForm(env.GatewayURL+"/oauth/authorize", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Body.Close()
+	loc, _ := post.Location()
+	if loc == nil || loc.Query().Get("code") == "" {
+		t.Fatalf("consent: %d, redirect %v", post.StatusCode, loc)
+	}
+	tok, err := conf.Exchange(t.Context(), loc.Query().Get("code"), oauth2.VerifierOption(verifier))
+	if err != nil {
+		t.Fatalf("exchange: %v", err)
+	}
+	call := env.Do("POST", env.GatewayURL+"/mcp", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": "crm_contacts", "arguments": map[string]any{"action": "list", "limit": 1, "rationale": "consent test"}}},
+		"Authorization", "Bearer "+tok.AccessToken, "Accept", "application/json, text/event-stream")
+	if call.Status != 200 {
+		t.Fatalf("MCP call with the grant: %d %s", call.Status, call.Body)
+	}
+	grants := env.Admin("GET", "/admin/tenants/demo/oauth-grants", nil)
+	person := regexp.MustCompile(`"consented_by":\["(person:p_[0-9a-f]+)"\]`).FindStringSubmatch(string(grants.Body))
+	if person == nil {
+		t.Fatalf("the grant does not name who consented: %s", grants.Body)
+	}
+	// A refreshed token is still the same person's grant.
+	refreshed, err := conf.TokenSource(t.Context(), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+	if err != nil {
+		t.Fatalf("refresh: %v", err)
+	}
+	env.Do("POST", env.GatewayURL+"/mcp", map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+		"params": map[string]any{"name": "crm_contacts", "arguments": map[string]any{"action": "list", "limit": 1, "rationale": "after refresh"}}},
+		"Authorization", "Bearer "+refreshed.AccessToken, "Accept", "application/json, text/event-stream")
+	audit := env.Admin("GET", "/admin/audit?tenant=demo&action=crm_contacts.list&source=mcp", nil)
+	if n := strings.Count(string(audit.Body), `"via":"consent:`+person[1]+`"`); n != 2 {
+		t.Errorf("%d of the grant's two calls name the consenting person: %s", n, audit.Body)
+	}
+
+	// An approver may decide calls but not connect applications.
+	ada := newOperator(t, env)
+	ada.signInAs("demo-approver")
+	resp, form = oauthtest.ConsentForm(t, ada.c, authURL)
+	resp.Body.Close()
+	if _, page := ada.doURL("GET", authURL, nil); !strings.Contains(page, "Your roles do not let you connect an application") {
+		t.Errorf("an approver was offered tenants to connect:\n%s", page)
+	}
+	form.Set("tenant", "demo")
+	form.Set("decision", "approve")
+	post, err = ada.c.PostForm(env.GatewayURL+"/oauth/authorize", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Body.Close()
+	if post.StatusCode != 401 {
+		t.Errorf("an approver's consent for demo: %d, want 401", post.StatusCode)
+	}
+}
+
+// TestPeoplePage: an operator gives a newcomer a role on the console's
+// People page, the newcomer signs in, and revoking the grant there ends
+// their session.
+func TestPeoplePage(t *testing.T) {
+	env := startWithDemoIdP(t)
+	olivia := newOperator(t, env)
+	olivia.signInAs("demo-operator")
+	if code, page := olivia.get("/console/people"); code != 200 || !strings.Contains(page, "demo-marketing") || !strings.Contains(page, "olivia@agency.example") {
+		t.Fatalf("people page: %d", code)
+	}
+	if resp := olivia.post("/console/people/grants", url.Values{"idp": {app.DemoIdP}, "kind": {"email"}, "match": {"nina@demo.example"},
+		"role": {"member"}, "tenant": {"demo"}}); resp.StatusCode != 303 {
+		t.Fatalf("grant: %d", resp.StatusCode)
+	}
+	if _, page := olivia.get("/console/people"); !strings.Contains(page, "Granted member of demo") {
+		t.Errorf("no confirmation of the grant")
+	}
+	nina := newOperator(t, env)
+	if status, _ := nina.signInAs("demo-newcomer"); status != 200 {
+		t.Fatalf("Nina after her grant: %d", status)
+	}
+	grants := env.Admin("GET", "/admin/role-grants?idp="+app.DemoIdP, nil).JSON(t)["grants"].([]any)
+	var id string
+	for _, g := range grants {
+		if g := g.(map[string]any); g["match"] == "nina@demo.example" {
+			id = g["id"].(string)
+		}
+	}
+	olivia.get("/console/people")
+	if resp := olivia.post("/console/people/grants/"+id+"/revoke", nil); resp.StatusCode != 303 {
+		t.Fatalf("revoke: %d", resp.StatusCode)
+	}
+	if code, _ := nina.get("/console/approvals"); code != 303 {
+		t.Errorf("Nina's session outlived her grant: %d", code)
+	}
+	// A refused grant shows why and keeps what was typed.
+	olivia.get("/console/people")
+	resp, page := olivia.do("POST", "/console/people/grants", url.Values{"csrf": {olivia.csrf}, "idp": {app.DemoIdP}, "kind": {"email"},
+		"match": {"x@demo.example"}, "role": {"owner"}})
+	if resp.StatusCode != 422 || !strings.Contains(page, "tenant role") || !strings.Contains(page, "x@demo.example") {
+		t.Errorf("refused grant: %d", resp.StatusCode)
 	}
 }

@@ -86,6 +86,9 @@ type Options struct {
 	SSO *sso.Flow
 	// IdPs lists the IdPs the sign-in page offers.
 	IdPs func(ctx context.Context) ([]*gtmgate.IdP, error)
+	// Tenants lists every tenant, for the OAuth consent page of an
+	// operator (SignedIn, Tenants).
+	Tenants func(ctx context.Context) ([]*gtmgate.Tenant, error)
 }
 
 // Console serves /console/.
@@ -347,9 +350,11 @@ func (c *Console) auditSignIn(r *http.Request, start time.Time, action, outcome 
 	}
 }
 
-// safeNext keeps a redirect after sign-in inside the console.
+// safeNext keeps a redirect after sign-in inside the console, or on the
+// OAuth consent page that sent the person to sign in.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	if !(strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "/oauth/authorize?")) ||
+		strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
 		return "/console/"
 	}
 	return next

@@ -51,6 +51,10 @@ func (c *Console) pageRoutes() map[string]handler {
 		"GET /console/brief":                               c.brief,
 		"POST /console/brief":                              c.triggerBrief,
 		"GET /console/health":                              c.health,
+		"GET /console/people":                              c.people,
+		"POST /console/people/grants":                      c.grant,
+		"POST /console/people/grants/{id}/revoke":          c.revokeRoleGrant,
+		"POST /console/people/{id}/remove":                 c.removePerson,
 	}
 }
 

@@ -40,6 +40,7 @@ var nav = []navEntry{
 	{"tenants", "Tenants", "/console/tenants", true},
 	{"oauthapps", "OAuth apps", "/console/oauth-apps", false},
 	{"approvals", "Approvals", "/console/approvals", true},
+	{"people", "People", "/console/people", false},
 	{"audit", "Audit", "/console/audit", true},
 	{"errors", "Errors", "/console/errors", false},
 	{"incidents", "Incidents", "/console/incidents", false},
