@@ -125,11 +125,15 @@ func TestPeopleSignInOnTwoReplicas(t *testing.T) {
 	acmeIssuer, acmeBase := startIdP(t, []idpPerson{
 		{Subject: "carl", Email: "carl@acme.example", EmailVerified: true, Name: "Carl Client", Groups: []string{"acme-admins"}},
 	})
+	partnerIssuer, partnerBase := startIdP(t, []idpPerson{
+		{Subject: "dana", Email: "dana@partner.example", EmailVerified: true, Name: "Dana Decider"},
+	})
 	env := []string{"DATABASE_URL=" + withDatabase(adminURL, hostOf(adminURL), db), "GTMGATE_ENCRYPTION_KEY=" + strings.Repeat("ab", 32)}
 	a := start(t, t.TempDir(), append(env, "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))...)
 	b := start(t, t.TempDir(), append(env, "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))...)
 	registerClient(t, corpBase, "corp-secret", a.gateway, b.gateway)
 	registerClient(t, acmeBase, "acme-secret", a.gateway, b.gateway)
+	registerClient(t, partnerBase, "partner-secret", a.gateway, b.gateway)
 
 	mustCall := func(p *process, method, path string, body any, want int, out any) {
 		t.Helper()
@@ -142,6 +146,8 @@ func TestPeopleSignInOnTwoReplicas(t *testing.T) {
 		"client_id": "gtmgate", "client_secret": "corp-secret", "groups_claim": "groups"}, 201, nil)
 	mustCall(b, "PUT", "/admin/sso/idps/acme-okta", map[string]any{"display_name": "Acme Okta", "issuer": acmeIssuer,
 		"client_id": "gtmgate", "client_secret": "acme-secret", "tenant_id": "acme"}, 201, nil)
+	mustCall(b, "PUT", "/admin/sso/idps/partner", map[string]any{"display_name": "Partner SSO", "issuer": partnerIssuer,
+		"client_id": "gtmgate", "client_secret": "partner-secret"}, 201, nil)
 	var ada struct {
 		Grant struct{ ID string } `json:"grant"`
 	}
@@ -149,6 +155,7 @@ func TestPeopleSignInOnTwoReplicas(t *testing.T) {
 		{"idp": "corp", "kind": "group", "match": "ops", "role": "admin"},
 		{"idp": "corp", "kind": "email", "match": "victor@demo.example", "role": "viewer", "tenant_id": "demo"},
 		{"idp": "acme-okta", "kind": "group", "match": "acme-admins", "role": "owner", "tenant_id": "acme"},
+		{"idp": "partner", "kind": "email", "match": "dana@partner.example", "role": "approver", "tenant_id": "demo"},
 	} {
 		mustCall(a, "POST", "/admin/role-grants", g, 201, nil)
 	}
@@ -157,21 +164,25 @@ func TestPeopleSignInOnTwoReplicas(t *testing.T) {
 	// The client company's IdP cannot make anyone an operator.
 	mustCall(a, "POST", "/admin/role-grants", map[string]any{"idp": "acme-okta", "kind": "group", "match": "acme-admins", "role": "admin"}, 400, nil)
 
-	var held struct {
-		ApprovalID string `json:"approval_id"`
+	hold := func(amount int) string {
+		var held struct {
+			ApprovalID string `json:"approval_id"`
+		}
+		call(t, a, "POST", "/api/v1/demo/ads", a.demoToken, map[string]any{"tool": "google_ads_campaigns", "input": map[string]any{
+			"action": "update_budget", "campaign_id": "21000100002", "amount": amount, "rationale": "launch week"}}, &held)
+		if held.ApprovalID == "" {
+			t.Fatal("the budget change was not held")
+		}
+		return held.ApprovalID
 	}
-	call(t, a, "POST", "/api/v1/demo/ads", a.demoToken, map[string]any{"tool": "google_ads_campaigns", "input": map[string]any{
-		"action": "update_budget", "campaign_id": "21000100002", "amount": 150, "rationale": "launch week"}}, &held)
-	if held.ApprovalID == "" {
-		t.Fatal("the budget change was not held")
-	}
+	first, second := hold(150), hold(175)
 
 	var got struct {
 		Checks   int
 		Failures []string
 	}
 	runNodeScript(t, a, "people-browser.mjs", &got, "GATEWAY_A="+a.gateway, "GATEWAY_B="+b.gateway, "ADMIN_KEY="+adminKey,
-		"APPROVAL_ID="+held.ApprovalID, "CORP_IDP="+corpBase, "ADA_GRANT="+ada.Grant.ID, "CHROMIUM="+chromium)
+		"APPROVAL_ID="+first, "SECOND_APPROVAL_ID="+second, "CORP_IDP="+corpBase, "ADA_GRANT="+ada.Grant.ID, "CHROMIUM="+chromium)
 	t.Logf("%d checks in the browser", got.Checks)
 	if got.Checks < 30 {
 		t.Errorf("only %d checks ran", got.Checks)
@@ -185,8 +196,13 @@ func TestPeopleSignInOnTwoReplicas(t *testing.T) {
 		Entries []struct{ Key, Via, Detail, Tenant string }
 	}
 	mustCall(b, "GET", "/admin/audit?tenant=demo&action=admin.approvals.approve.post", nil, 200, &audit)
-	if len(audit.Entries) != 1 || !strings.HasPrefix(audit.Entries[0].Key, "person:") || audit.Entries[0].Via != "sso:corp" ||
-		!strings.Contains(audit.Entries[0].Detail, "ada@demo.example") {
-		t.Errorf("audit of the decision: %+v", audit.Entries)
+	want := map[string]string{"sso:corp": "ada@demo.example", "sso:partner": "dana@partner.example"}
+	if len(audit.Entries) != 2 {
+		t.Fatalf("audit of the decisions: %+v", audit.Entries)
+	}
+	for _, e := range audit.Entries {
+		if !strings.HasPrefix(e.Key, "person:") || want[e.Via] == "" || !strings.Contains(e.Detail, want[e.Via]) {
+			t.Errorf("audit of a decision: %+v", e)
+		}
 	}
 }

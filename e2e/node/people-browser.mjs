@@ -106,6 +106,23 @@ async function text(page) {
   await page.context().close();
 }
 
+// Dana, approver of demo through a second, independently configured IdP:
+// she decides the second held change.
+{
+  const page = await signIn(A, "Partner SSO", "Dana");
+  await page.goto(A + "/console/tenants");
+  check((await page.locator("a[href='/console/tenants/demo']").count()) > 0 && (await page.locator("a[href='/console/tenants/acme']").count()) === 0,
+    "Dana: does not see demo alone");
+  await page.goto(A + "/console/approvals");
+  const form = page.locator(`form[action='/console/approvals/${process.env.SECOND_APPROVAL_ID}/approve']`);
+  check((await form.count()) === 1, "Dana: the second held change is not on her approvals page");
+  await Promise.all([page.waitForNavigation(), form.locator("button[type=submit]").click()]);
+  const decided = await admin("GET", `${A}/admin/approvals/${process.env.SECOND_APPROVAL_ID}`);
+  check(decided.json.decided_by === "dana@partner.example" && decided.json.status === "executed",
+    `Dana: approval after her decision: ${decided.json.status} by ${decided.json.decided_by}`);
+  await page.context().close();
+}
+
 // Nina has no role: refused, told what to ask for.
 {
   const ctx = await browser.newContext();
