@@ -26,6 +26,7 @@ type Store interface {
 	RetentionStore
 	ConsoleStore
 	PeopleStore
+	AdminKeyStore
 	CredentialStore
 	ConnectStore
 	MCPServerStore

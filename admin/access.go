@@ -63,6 +63,9 @@ var routeAccess = map[string]rule{
 	"POST /admin/approvals/{approval_id}/reject":                 {gtmgate.AccessApprove, handlerTenant},
 	"GET /admin/feedback":                                        {gtmgate.AccessRead, noTenant},
 	"POST /admin/feedback/{id}/resolve":                          {gtmgate.AccessOperator, noTenant},
+	"GET /admin/admin-keys":                                      {gtmgate.AccessRead, noTenant},
+	"POST /admin/admin-keys":                                     {gtmgate.AccessOperator, noTenant},
+	"DELETE /admin/admin-keys/{key_id}":                          {gtmgate.AccessOperator, noTenant},
 	"POST /admin/oauth/connect-codes":                            {gtmgate.AccessOperator, noTenant},
 	"POST /admin/seed-oauth":                                     {gtmgate.AccessOperator, noTenant},
 	"GET /admin/oauth-refresh":                                   {gtmgate.AccessRead, noTenant},
@@ -158,7 +161,9 @@ func guard(pattern string, h http.Handler) http.Handler {
 		case queryTenant:
 			tenant = r.URL.Query().Get("tenant")
 		case handlerTenant:
-			if a.Operator() == "" && len(a.TenantIDs()) == 0 {
+			// A named key limited to no tenant may hold approve alone,
+			// which no operator role is: its handler decides.
+			if a.Operator() == "" && len(a.TenantIDs()) == 0 && a.Kind != gtmgate.ActorAPIKey {
 				jsonapi.WriteError(w, r, refused(a, ru.need, ""))
 				return
 			}
@@ -176,6 +181,19 @@ func guard(pattern string, h http.Handler) http.Handler {
 // refused is the FORBIDDEN answer to an actor whose roles do not allow need
 // on tenant; it names what they hold, never another tenant's data.
 func refused(a *gtmgate.Actor, need gtmgate.Access, tenant string) error {
+	what := "the operator's routes"
+	if tenant != "" {
+		what = "tenant " + tenant
+	}
+	if a.Kind == gtmgate.ActorAPIKey {
+		limit := "every tenant"
+		if len(a.Tenants) > 0 {
+			limit = "tenants " + strings.Join(a.Tenants, ", ")
+		}
+		return gtmgate.Errorf(gtmgate.EForbidden, "admin key %s has scopes %s on %s: %s access to %s is not among them",
+			a.Name, strings.Join(a.Scopes, ", "), limit, need, what).
+			WithHint("an operator admin creates keys with the scopes and tenants needed (gtmgate admin admin-keys create)")
+	}
 	var held []string
 	if op := a.Operator(); op != "" {
 		held = append(held, "operator "+op)
@@ -184,10 +202,6 @@ func refused(a *gtmgate.Actor, need gtmgate.Access, tenant string) error {
 		if g.TenantID != "" {
 			held = append(held, g.Role+" of "+g.TenantID)
 		}
-	}
-	what := "the operator's routes"
-	if tenant != "" {
-		what = "tenant " + tenant
 	}
 	roles := strings.Join(held, ", ")
 	if roles == "" {

@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,6 +129,65 @@ func TestDecideAllowed(t *testing.T) {
 			err := decideAllowed(tc.actor, tc.need, ap)
 			if got := gtmgate.AsError(err); (err == nil) != (tc.want == "") || err != nil && got.Code != tc.want {
 				t.Errorf("decideAllowed = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestEveryRouteAgainstNamedKeys holds named admin keys to their scopes on
+// every admin route: read, approve and write (with owner) on the tenants
+// they are limited to, or on every tenant; the operator's routes to keys
+// limited to none, their reads with read, the rest with write.
+func TestEveryRouteAgainstNamedKeys(t *testing.T) {
+	key := func(tenants []string, scopes ...string) *gtmgate.Actor {
+		return &gtmgate.Actor{Kind: gtmgate.ActorAPIKey, ID: "ak_1", Name: "key", Via: "x-admin-key", Scopes: scopes, Tenants: tenants}
+	}
+	has := func(needs ...gtmgate.Access) func(gtmgate.Access) bool {
+		return func(n gtmgate.Access) bool { return slices.Contains(needs, n) }
+	}
+	none := has()
+	R, A, W, O, Op := gtmgate.AccessRead, gtmgate.AccessApprove, gtmgate.AccessWrite, gtmgate.AccessOwner, gtmgate.AccessOperator
+	demo := []string{"demo"}
+	for _, tc := range []struct {
+		name  string
+		actor *gtmgate.Actor
+		// own is what the key may on tenant demo, other on tenant acme,
+		// operator on the routes that name no tenant.
+		own, other, operator func(gtmgate.Access) bool
+	}{
+		{"read key", key(nil, "read"), has(R), has(R), has(R)},
+		{"approve-only key", key(nil, "approve"), has(A), has(A), none},
+		{"write-only key", key(nil, "write"), has(W, O, Op), has(W, O, Op), has(Op)},
+		{"full key", key(nil, "read", "approve", "write"), has(R, A, W, O, Op), has(R, A, W, O, Op), has(R, Op)},
+		{"read and approve key of demo", key(demo, "read", "approve"), has(R, A), none, none},
+		{"full key of demo", key(demo, "read", "approve", "write"), has(R, A, W, O), none, none},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for pattern, ru := range routeAccess {
+				switch ru.tenant {
+				case handlerTenant:
+					// Every key reaches the handler, which filters or checks
+					// the object's tenant.
+					if !reached(t, pattern, tc.actor, "demo") {
+						t.Errorf("%s: not reached", pattern)
+					}
+				case noTenant:
+					if got, want := reached(t, pattern, tc.actor, ""), tc.operator(ru.need); got != want {
+						t.Errorf("operator route %s: reached=%v, want %v", pattern, got, want)
+					}
+				default:
+					if got, want := reached(t, pattern, tc.actor, "demo"), tc.own(ru.need); got != want {
+						t.Errorf("%s on demo: reached=%v, want %v", pattern, got, want)
+					}
+					if got, want := reached(t, pattern, tc.actor, "acme"), tc.other(ru.need); got != want {
+						t.Errorf("%s on acme: reached=%v, want %v", pattern, got, want)
+					}
+					if ru.tenant == queryTenant {
+						if got, want := reached(t, pattern, tc.actor, ""), tc.operator(ru.need); got != want {
+							t.Errorf("%s without a tenant: reached=%v, want %v", pattern, got, want)
+						}
+					}
+				}
 			}
 		})
 	}

@@ -1,13 +1,15 @@
 // Package admin is the operator's API under /admin: tenants, tokens, audit,
-// usage, the error ledger and replay, approvals and the feedback inbox. Every
-// call is authenticated with the admin key and audited before its response
-// leaves the process.
+// usage, the error ledger and replay, approvals, the feedback inbox and named
+// admin keys. Every call is authenticated with the break-glass admin key or a
+// named admin key and audited before its response leaves the process.
 package admin
 
 import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -27,7 +29,8 @@ type Options struct {
 	Store    gtmgate.Store
 	Recorder gtmgate.Recorder
 	Runner   *toolrun.Runner
-	// KeyHash is the SHA-256 hex of the admin key.
+	// KeyHash is the SHA-256 hex of the break-glass admin key. Named admin
+	// keys are found in the Store.
 	KeyHash string
 	// Providers lists the provider keys tenants may configure accounts for.
 	Providers    []string
@@ -110,6 +113,9 @@ func (h *Handler) register() {
 	m.HandleFunc("POST /admin/approvals/{approval_id}/reject", h.reject)
 	m.HandleFunc("GET /admin/feedback", h.listFeedback)
 	m.HandleFunc("POST /admin/feedback/{id}/resolve", h.resolveFeedback)
+	m.HandleFunc("GET /admin/admin-keys", h.listAdminKeys)
+	m.HandleFunc("POST /admin/admin-keys", h.createAdminKey)
+	m.HandleFunc("DELETE /admin/admin-keys/{key_id}", h.revokeAdminKey)
 	for _, mount := range h.opts.Extra {
 		mount(m)
 	}
@@ -130,13 +136,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	if !h.authorized(r) {
-		h.opts.KeyGuard.Fail(r)
-		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EUnauthorized, "missing or wrong admin key").
-			WithHint("send the admin key in the x-admin-key header"))
+	actor, err := h.authenticate(r, start)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
 		return
 	}
-	h.run(r, start, gtmgate.SourceAdmin, gtmgate.BreakGlass("x-admin-key")).writeTo(w)
+	h.run(r, start, gtmgate.SourceAdmin, actor).writeTo(w)
 }
 
 // CallSignedIn runs an admin request for a surface that authenticated its
@@ -176,14 +181,68 @@ func (h *Handler) run(r *http.Request, start time.Time, source string, actor *gt
 	return buf
 }
 
-func (h *Handler) authorized(r *http.Request) bool {
+// authenticate returns the actor of the admin key r presents: the
+// break-glass key, compared first and in constant time, or else the named
+// key stored under the presented key's hash. Only a missing or unknown key
+// counts against the client's address; a revoked or expired key was real,
+// and a store failure says nothing about the key.
+func (h *Handler) authenticate(r *http.Request, now time.Time) (*gtmgate.Actor, error) {
+	key := presentedKey(r)
+	if key == "" {
+		h.opts.KeyGuard.Fail(r)
+		return nil, wrongKey()
+	}
+	hash := secret.HashToken(key)
+	if secret.EqualHash(hash, h.opts.KeyHash) {
+		return gtmgate.BreakGlass("x-admin-key"), nil
+	}
+	k, err := h.opts.Store.FindAdminKey(r.Context(), hash)
+	switch {
+	case errors.Is(err, gtmgate.ErrNotFound):
+		h.opts.KeyGuard.Fail(r)
+		return nil, wrongKey()
+	case err != nil:
+		return nil, &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "named admin keys cannot be checked: the store is unavailable",
+			Hint: "retry shortly; the break-glass admin key does not need the store", Err: err}
+	case !secret.EqualHash(k.Hash, hash):
+		// The actor is made from the stored key found by this exact hash,
+		// never from anything else: a store answering another is refused.
+		h.opts.KeyGuard.Fail(r)
+		return nil, wrongKey()
+	}
+	switch k.Status(now) {
+	case gtmgate.AdminKeyRevoked:
+		return nil, gtmgate.Errorf(gtmgate.EUnauthorized, "admin key %s… was revoked", k.Prefix).
+			WithHint(fmt.Sprintf("ask its owner (%s) or an operator admin for a new one", k.Owner))
+	case gtmgate.AdminKeyExpired:
+		return nil, gtmgate.Errorf(gtmgate.EUnauthorized, "admin key %s… expired at %s", k.Prefix, k.ExpiresAt.UTC().Format(time.RFC3339)).
+			WithHint(fmt.Sprintf("ask its owner (%s) or an operator admin for a new one", k.Owner))
+	}
+	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= gtmgate.AdminKeyTouchInterval {
+		// Best effort: last_used_at is a hint for whoever reviews the
+		// keys; a failed write must not refuse the call.
+		_ = h.opts.Store.TouchAdminKey(r.Context(), k.ID, now.UTC())
+	}
+	return k.Actor("x-admin-key"), nil
+}
+
+// presentedKey is the admin key of r: the x-admin-key header, or a bearer
+// token on the routes of bearerAccepted.
+func presentedKey(r *http.Request) string {
 	key := r.Header.Get("X-Admin-Key")
 	if key == "" && bearerAccepted[r.URL.Path] {
 		if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
 			key = strings.TrimSpace(tok)
 		}
 	}
-	return key != "" && secret.EqualHash(secret.HashToken(key), h.opts.KeyHash)
+	return key
+}
+
+// wrongKey is the answer to a missing or unknown admin key: the same for
+// both kinds of key, so it tells a guesser nothing.
+func wrongKey() error {
+	return gtmgate.Errorf(gtmgate.EUnauthorized, "missing or wrong admin key").
+		WithHint("send the admin key in the x-admin-key header")
 }
 
 // actionName turns "PUT /admin/tenants/{tenant_id}" into "admin.tenants.put".

@@ -43,14 +43,15 @@ func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 }
 
 // approvalsSeen lists the approvals f selects that the actor sees: every
-// tenant's for an operator, else those of the actor's tenants (f.TenantID
-// must be one of them), newest first.
+// tenant's for an operator, else those of the actor's tenants it may read
+// (f.TenantID must be one of them), newest first. A named key with approve
+// alone decides approvals it is given the ids of, and lists none.
 func (h *Handler) approvalsSeen(r *http.Request, f gtmgate.ApprovalFilter) ([]*gtmgate.Approval, error) {
 	a := gtmgate.ActorFromContext(r.Context())
 	if a.Operator() != "" {
 		return h.opts.Store.ListApprovals(r.Context(), f)
 	}
-	tenants := a.TenantIDs()
+	tenants := slices.DeleteFunc(a.TenantIDs(), func(t string) bool { return !a.SeesTenant(t) })
 	if f.TenantID != "" {
 		if !a.SeesTenant(f.TenantID) {
 			return nil, refused(a, gtmgate.AccessRead, f.TenantID)

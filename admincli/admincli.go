@@ -43,8 +43,9 @@ const Usage = `usage: gtmgate admin [--gateway-url URL] [--admin-key-file FILE] 
 
 The options go before or after the command.
 
-The admin key comes from GTMGATE_ADMIN_KEY or --admin-key-file; the gateway
-from --gateway-url or GTMGATE_GATEWAY_URL (default ` + DefaultGatewayURL + `).
+The admin key (the bootstrap key, or a named key gtmak_…) comes from
+GTMGATE_ADMIN_KEY or --admin-key-file; the gateway from --gateway-url or
+GTMGATE_GATEWAY_URL (default ` + DefaultGatewayURL + `).
 
 commands:
   tenants list
@@ -73,7 +74,7 @@ commands:
                                      would stay in the shell's history and the process list;
                                      without it, a replace keeps the stored secret
   oauth-apps delete PROVIDER [--tenant T]
-` + peopleUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
+` + peopleUsage + adminKeysUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
                                      prints a single-use link through which the account's
                                      owner connects a google, hubspot, meta or linkedin account
   connect-links [--tenant T] [--limit N]
@@ -302,6 +303,8 @@ func (inv *invocation) dispatch(args []string) error {
 		return inv.people(verb, args[min(2, len(args)):])
 	case cmd == "roles":
 		return inv.roles(verb, args[min(2, len(args)):])
+	case cmd == "admin-keys":
+		return inv.adminKeys(verb, args[min(2, len(args)):])
 	case cmd == "connect-link":
 		return inv.connectLink(args[1:])
 	case cmd == "connect-links":

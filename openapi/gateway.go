@@ -123,10 +123,12 @@ var (
 )
 
 // Common error statuses: every authenticated route can answer 401, 403
-// and 429 (credential throttling), and any can answer 500.
+// and 429 (credential throttling), and any can answer 500. An admin route
+// answers 403 to an actor whose roles or key scopes fall short, and 503
+// when a named admin key cannot be checked or the audit log written.
 var (
 	bearerErrors = []int{400, 401, 403, 413, 429, 500}
-	adminErrors  = []int{400, 401, 404, 413, 429, 500}
+	adminErrors  = []int{400, 401, 403, 404, 413, 429, 500, 503}
 )
 
 // oauthError is RFC 6749 section 5.2's error body.
@@ -425,6 +427,17 @@ func adminOperations() []operation {
 			jsonOK(201, responseOf[people.GrantCreated](), append([]int{409}, withNotFound...)...)),
 		adm("DELETE /admin/role-grants/{grant_id}", "deleteRoleGrant", "Revoke a role grant; sessions it carried lose the role on their next request", nil,
 			jsonOK(200, responseOf[people.GrantDeleted](), withNotFound...)),
+		adm("GET /admin/admin-keys", "listAdminKeys", "Named admin keys, revoked ones included, oldest first: prefix, scopes, tenants, status "+
+			"(active, expired or revoked) and last use, never the key or its hash", nil, jsonOK(200, responseOf[admin.AdminKeyList](), adminErrors...)),
+		withDescription(adm("POST /admin/admin-keys", "createAdminKey", "Create a named admin key; the answer holds the key (gtmak_…), shown this once",
+			jsonBody(requestOf[admin.AdminKeyBody]("name", "scopes")), jsonOK(201, responseOf[admin.AdminKeyCreated](), append([]int{409}, withNotFound...)...)),
+			"scopes are some of read, approve and write (write also covers a tenant's owner routes and, for a key limited to no tenant, "+
+				"the operator's). tenants limit the key to those tenants (404 TENANT_NOT_FOUND for one not provisioned); none: every tenant. "+
+				"owner defaults to the creating actor's name. An expiry is optional and unbounded: expires_in (a Go duration, e.g. 720h) or "+
+				"expires_at (RFC 3339, in the future), not both; without one the key lasts until revoked. A name is unique among the keys "+
+				"not revoked (409). Only the key's SHA-256 is stored; requests made with the key are audited as api-key:<id> via x-admin-key."),
+		adm("DELETE /admin/admin-keys/{key_id}", "revokeAdminKey", "Revoke a named admin key: it is refused (401, naming it revoked) from its next request on; "+
+			"404 for an unknown or already revoked key", nil, jsonOK(200, responseOf[admin.AdminKeyView](), withNotFound...)),
 		adm("POST /admin/tenants/{tenant_id}/connect-links", "createConnectLink", "A single-use connect link (url holds its secret, shown once) "+
 			"through which an account's owner connects a provider account to the tenant; 400 names PUT /admin/oauth-apps/{provider} when no app is registered",
 			jsonBody(requestOf[connectflow.CreateBody]("provider")), jsonOK(201, responseOf[connectflow.Created](), withNotFound...)),
@@ -579,7 +592,8 @@ func Gateway(reg *registry.Registry, patterns []string) (*Document, error) {
 			Schemas: errorSchemas(),
 			SecuritySchemes: map[string]SecurityScheme{
 				secBearer: {Type: "http", Scheme: "bearer", Description: "A tenant token, or on /mcp an OAuth access token."},
-				secAdmin:  {Type: "apiKey", In: "header", Name: "X-Admin-Key", Description: "The admin key (Authorization: Bearer works too)."},
+				secAdmin: {Type: "apiKey", In: "header", Name: "X-Admin-Key", Description: "The bootstrap admin key, or a named admin key (gtmak_…) " +
+					"limited to its scopes and tenants (Authorization: Bearer works too on /admin/feedback and /admin/grader/verdicts)."},
 			},
 		},
 		Tags: []Tag{{Name: "tools"}, {Name: "mcp"}, {Name: "chat"}, {Name: "oauth"}, {Name: "admin"}, {Name: "health"}},

@@ -83,6 +83,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"IdPs", testIdPs},
 		{"PeopleAndGrants", testPeopleAndGrants},
 		{"SignIns", testSignIns},
+		{"AdminKeys", testAdminKeys},
 		{"ProviderTokenList", testProviderTokenList},
 		{"OAuthGrants", testOAuthGrants},
 		{"RequestFilters", testRequestFilters},
