@@ -180,8 +180,8 @@ func TestConsolePagesByRole(t *testing.T) {
 	env := startWithDemoIdP(t)
 	env.NewTenant("acme", nil)
 	operatorPages := []string{"/console/oauth-apps", "/console/errors", "/console/incidents", "/console/quality",
-		"/console/feedback", "/console/schedules", "/console/brief", "/console/health", "/console/calls/unknown", "/console/people"}
-	tenantPages := []string{"/console/tenants", "/console/tenants/demo", "/console/approvals", "/console/audit"}
+		"/console/feedback", "/console/brief", "/console/health", "/console/calls/unknown", "/console/people"}
+	tenantPages := []string{"/console/tenants", "/console/tenants/demo", "/console/approvals", "/console/audit", "/console/schedules"}
 	for _, tc := range []struct {
 		subject  string
 		operator bool
@@ -205,6 +205,11 @@ func TestConsolePagesByRole(t *testing.T) {
 				if code, page := o.get(p); code != 200 || strings.Contains(page, "is not among them") {
 					t.Errorf("%s: %d", p, code)
 				}
+			}
+			_, tenantPage := o.get("/console/tenants/demo")
+			if !strings.Contains(tenantPage, "Usage this period") ||
+				strings.Contains(tenantPage, `action="/console/tenants/demo/billing"`) != tc.operator {
+				t.Errorf("demo's page: usage shown, billing form only for operators (operator=%v)", tc.operator)
 			}
 			_, page := o.get("/console/tenants/acme")
 			if refused := strings.Contains(page, "is not among them"); refused == tc.operator {

@@ -73,6 +73,8 @@ var tenantPages = map[string]bool{
 	"GET /console/approvals":                           true,
 	"POST /console/approvals/{id}/{decision}":          true,
 	"GET /console/audit":                               true,
+	"GET /console/schedules":                           true,
+	"POST /console/schedules/{id}/run":                 true,
 }
 
 // operatorOnly refuses an operator's page to a tenant's people.
@@ -163,6 +165,11 @@ type tenantView struct {
 	// MCPServersShown is false when the gateway has no such routes.
 	MCPServers      []obj
 	MCPServersShown bool
+	// Usage is this billing period's usage and statement.
+	Usage obj
+	// Operator says the viewer may change the tenant's configuration and
+	// billing plan (an operator admin); a tenant's people read them.
+	Operator bool
 }
 
 func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
@@ -202,6 +209,8 @@ func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
 	f.get("/admin/reauth?tenant="+url.QueryEscape(id), &reauth)
 	v.Reauth = reauth.Accounts
 	v.MCPServers, v.MCPServersShown = c.mcpServers(f, id)
+	f.get("/admin/usage/"+esc(id), &v.Usage)
+	v.Operator = sessionOf(r).actor.Allows(gtmgate.AccessOperator, id)
 	var plan obj
 	if err := c.call(r, http.MethodGet, "/admin/billing/"+esc(id), nil, &plan); err == nil {
 		v.Billing = indent(plan)
@@ -516,10 +525,19 @@ func (c *Console) resolveFeedback(w http.ResponseWriter, r *http.Request, s *ses
 	c.act(w, r, http.MethodPost, "/admin/feedback/"+esc(id)+"/resolve", obj{"resolved_by": s.actor.Name}, "/console/feedback", "Feedback "+id+" resolved.")
 }
 
-func (c *Console) schedules(w http.ResponseWriter, r *http.Request, _ *session) {
+func (c *Console) schedules(w http.ResponseWriter, r *http.Request, s *session) {
 	f := &fetch{c: c, r: r}
 	var out struct{ Schedules []obj }
-	f.get("/admin/agent-schedules", &out)
+	if s.actor.Operator() != "" {
+		f.get("/admin/agent-schedules", &out)
+	} else {
+		// A tenant's people see their tenants' schedules: the API needs each named.
+		for _, t := range s.actor.TenantIDs() {
+			var one struct{ Schedules []obj }
+			f.get("/admin/agent-schedules?tenant="+url.QueryEscape(t), &one)
+			out.Schedules = append(out.Schedules, one.Schedules...)
+		}
+	}
 	c.render(w, r, http.StatusOK, "schedules", &page{Title: "Schedules", Nav: "schedules", Error: f.message(), Data: out.Schedules})
 }
 

@@ -46,7 +46,7 @@ var nav = []navEntry{
 	{"incidents", "Incidents", "/console/incidents", false},
 	{"quality", "Quality", "/console/quality", false},
 	{"feedback", "Feedback", "/console/feedback", false},
-	{"schedules", "Schedules", "/console/schedules", false},
+	{"schedules", "Schedules", "/console/schedules", true},
 	{"brief", "Daily brief", "/console/brief", false},
 	{"health", "Health", "/console/health", false},
 }
