@@ -1,7 +1,6 @@
 package admincli
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -45,33 +44,9 @@ func (inv *invocation) listOAuthApps(args []string) error {
 	if _, err := newSub("oauth-apps list").parse(args); err != nil {
 		return err
 	}
-	b, err := inv.c.do(inv.ctx, "GET", "/admin/oauth-apps", nil)
-	if err != nil {
-		return err
-	}
-	if inv.json {
-		return inv.printJSON(b)
-	}
-	var page struct {
-		Apps        []map[string]any `json:"oauth_apps"`
-		RedirectURI string           `json:"redirect_uri"`
-	}
-	if err := json.Unmarshal(b, &page); err != nil {
-		return fmt.Errorf("the gateway's answer is not an OAuth app list: %w", err)
-	}
-	for _, a := range page.Apps {
-		if a["tenant_id"] == nil {
-			a["tenant_id"] = "(gateway-wide)"
-		}
-		a["secret"] = "none"
-		if a["has_client_secret"] == true {
-			a["secret"] = "sealed"
-		}
-	}
-	writeTable(inv.opts.Stdout, []column{col("PROVIDER", "provider"), col("TENANT", "tenant_id"), col("SECRET", "secret"),
-		col("UPDATED", "updated_at"), col("CLIENT ID", "client_id")}, page.Apps)
-	fmt.Fprintf(inv.opts.Stdout, "\nredirect URI to register in each provider's app settings: %s\n", page.RedirectURI)
-	return nil
+	return inv.listClients(clientList{path: "/admin/oauth-apps", key: "oauth_apps", what: "an OAuth app list", wideTenant: "(gateway-wide)",
+		columns: []column{col("PROVIDER", "provider"), col("TENANT", "tenant_id"), col("SECRET", "secret"),
+			col("UPDATED", "updated_at"), col("CLIENT ID", "client_id")}, redirectAt: "in each provider's app settings"})
 }
 
 // putOAuthApp creates or replaces an app. The client secret is read from a
@@ -89,23 +64,15 @@ func (inv *invocation) putOAuthApp(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *onCommandLine != "" {
-		return usageError("oauth-apps put reads the secret from --client-secret-file FILE (\"-\": stdin), not --client-secret: " +
-			"a secret on the command line stays in the shell's history and shows in the process list")
+	secret, err := inv.clientSecret("oauth-apps put", *secretFile, *onCommandLine)
+	if err != nil {
+		return err
 	}
 	if *clientID == "" {
 		return usageError("oauth-apps put needs --client-id")
 	}
 	body := map[string]any{"client_id": *clientID}
-	if *secretFile != "" {
-		b, err := inv.readInput(*secretFile)
-		if err != nil {
-			return inputError("oauth-apps put: --client-secret-file: " + err.Error())
-		}
-		secret := strings.TrimSpace(string(b))
-		if secret == "" {
-			return inputError("oauth-apps put: --client-secret-file: it is empty")
-		}
+	if secret != "" {
 		body["client_secret"] = secret
 	}
 	if list := strings.FieldsFunc(*scopes, func(r rune) bool { return r == ' ' || r == ',' }); len(list) > 0 {

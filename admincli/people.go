@@ -59,33 +59,9 @@ func (inv *invocation) listIdPs(args []string) error {
 	if _, err := newSub("sso list").parse(args); err != nil {
 		return err
 	}
-	b, err := inv.c.do(inv.ctx, "GET", "/admin/sso/idps", nil)
-	if err != nil {
-		return err
-	}
-	if inv.json {
-		return inv.printJSON(b)
-	}
-	var page struct {
-		IdPs        []map[string]any `json:"idps"`
-		RedirectURI string           `json:"redirect_uri"`
-	}
-	if err := json.Unmarshal(b, &page); err != nil {
-		return fmt.Errorf("the gateway's answer is not an identity provider list: %w", err)
-	}
-	for _, p := range page.IdPs {
-		if p["tenant_id"] == nil {
-			p["tenant_id"] = "(operator)"
-		}
-		p["secret"] = "none"
-		if p["has_client_secret"] == true {
-			p["secret"] = "sealed"
-		}
-	}
-	writeTable(inv.opts.Stdout, []column{col("NAME", "name"), col("TENANT", "tenant_id"), col("SECRET", "secret"),
-		col("UPDATED", "updated_at"), col("ISSUER", "issuer")}, page.IdPs)
-	fmt.Fprintf(inv.opts.Stdout, "\nredirect URI to register at each identity provider: %s\n", page.RedirectURI)
-	return nil
+	return inv.listClients(clientList{path: "/admin/sso/idps", key: "idps", what: "an identity provider list", wideTenant: "(operator)",
+		columns: []column{col("NAME", "name"), col("TENANT", "tenant_id"), col("SECRET", "secret"),
+			col("UPDATED", "updated_at"), col("ISSUER", "issuer")}, redirectAt: "at each identity provider"})
 }
 
 // putIdP creates or replaces an IdP. The client secret is read from a file
@@ -107,25 +83,17 @@ func (inv *invocation) putIdP(args []string) error {
 	if err != nil {
 		return err
 	}
+	secret, err := inv.clientSecret("sso put", *secretFile, *onCommandLine)
 	switch {
-	case *onCommandLine != "":
-		return usageError("sso put reads the secret from --client-secret-file FILE (\"-\": stdin), not --client-secret: " +
-			"a secret on the command line stays in the shell's history and shows in the process list")
+	case err != nil:
+		return err
 	case *issuer == "":
 		return usageError("sso put needs --issuer")
 	case *clientID == "":
 		return usageError("sso put needs --client-id")
 	}
 	body := map[string]any{"issuer": *issuer, "client_id": *clientID}
-	if *secretFile != "" {
-		b, err := inv.readInput(*secretFile)
-		if err != nil {
-			return inputError("sso put: --client-secret-file: " + err.Error())
-		}
-		secret := strings.TrimSpace(string(b))
-		if secret == "" {
-			return inputError("sso put: --client-secret-file: it is empty")
-		}
+	if secret != "" {
 		body["client_secret"] = secret
 	}
 	for k, v := range map[string]string{"tenant_id": *tenant, "groups_claim": *groupsClaim, "display_name": *displayName} {

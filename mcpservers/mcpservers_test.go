@@ -2,11 +2,8 @@ package mcpservers_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -16,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
-	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/admin/admintest"
 	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/mcpservers"
 	"github.com/gtmgate/gtmgate/store/storetest"
@@ -100,10 +97,7 @@ func start(t *testing.T) *env {
 	cat := federation.New(federation.Options{Store: st, Upstream: up, Logger: logger})
 	api := mcpservers.New(mcpservers.Options{Store: st, Catalog: cat, Logger: logger,
 		AllowedRanges: []netip.Prefix{netip.MustParsePrefix("10.20.0.0/16")}})
-	rec := &storetest.AuditRecorder{}
-	sum := sha256.Sum256([]byte(adminKey))
-	h := admin.New(admin.Options{Store: st, Recorder: rec, KeyHash: hex.EncodeToString(sum[:]),
-		Extra: []func(gtmgate.Router){api.Mount}})
+	h, rec := admintest.Handler(st, api.Mount)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &env{t: t, url: srv.URL, audit: rec, store: st, up: up, logs: logs}
@@ -113,49 +107,19 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-type answer struct {
-	status int
-	body   string
-}
-
-func (e *env) do(method, path, body string) answer {
+func (e *env) do(method, path, body string) admintest.Answer {
 	e.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, e.url+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("X-Admin-Key", adminKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, string(b)}
+	a := admintest.Do(e.t, e.url, method, path, body)
+	return a
 }
 
-func (a answer) view(t *testing.T) mcpservers.View {
+func viewOf(t *testing.T, a admintest.Answer) mcpservers.View {
 	t.Helper()
 	var v mcpservers.View
-	if err := json.Unmarshal([]byte(a.body), &v); err != nil || v.Name == "" {
-		t.Fatalf("answer is not a server: %v: %d %s", err, a.status, a.body)
+	if err := json.Unmarshal([]byte(a.Body), &v); err != nil || v.Name == "" {
+		t.Fatalf("answer is not a server: %v: %d %s", err, a.Status, a.Body)
 	}
 	return v
-}
-
-func (a answer) errorOf(t *testing.T) (code, message string) {
-	t.Helper()
-	var e struct {
-		Error struct{ Code, Message string }
-	}
-	if err := json.Unmarshal([]byte(a.body), &e); err != nil {
-		t.Fatalf("answer is not an error: %v: %s", err, a.body)
-	}
-	return e.Error.Code, e.Error.Message
 }
 
 const slack = "/admin/tenants/acme/mcp-servers/slack"
@@ -167,13 +131,13 @@ func TestMCPServerLifecycle(t *testing.T) {
 	e := start(t)
 	a := e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer","token":"xoxb-very-secret"},
 		"tools":["search","odd"],"overrides":{"search":{"category":"search_query"}}}`)
-	if a.status != http.StatusCreated {
-		t.Fatalf("create: %d %s", a.status, a.body)
+	if a.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
 	}
-	v := a.view(t)
+	v := viewOf(t, a)
 	if v.TenantID != "acme" || v.Auth.Kind != "bearer" || !v.Auth.SecretSet || !v.State.Reachable || v.State.ToolsRefreshedAt == nil ||
-		v.State.CheckedAt == nil || len(v.ServedTools) != 3 || strings.Contains(a.body, "xoxb") {
-		t.Fatalf("created view: %s", a.body)
+		v.State.CheckedAt == nil || len(v.ServedTools) != 3 || strings.Contains(a.Body, "xoxb") {
+		t.Fatalf("created view: %s", a.Body)
 	}
 	if got := e.up.lastAuth(); got.Secret != "xoxb-very-secret" {
 		t.Fatalf("the upstream was listed with auth %+v", got)
@@ -191,18 +155,18 @@ func TestMCPServerLifecycle(t *testing.T) {
 	if p := byName["post_message"]; p.Served || p.Refused != "" || !p.Mutating {
 		t.Errorf("post_message (not in the allow-list): %+v", p)
 	}
-	if strings.Contains(a.body, `"tools":[{`) || strings.Contains(a.body, "inputSchema") {
-		t.Errorf("the raw tool list is shown: %s", a.body)
+	if strings.Contains(a.Body, `"tools":[{`) || strings.Contains(a.Body, "inputSchema") {
+		t.Errorf("the raw tool list is shown: %s", a.Body)
 	}
 
 	// A replace without the token keeps it, the allow-list now empty (all).
 	a = e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer"}}`)
-	if a.status != http.StatusOK {
-		t.Fatalf("replace: %d %s", a.status, a.body)
+	if a.Status != http.StatusOK {
+		t.Fatalf("replace: %d %s", a.Status, a.Body)
 	}
-	v = a.view(t)
+	v = viewOf(t, a)
 	if !v.Auth.SecretSet || len(v.Tools) != 0 || v.CreatedAt.IsZero() || !v.UpdatedAt.After(v.CreatedAt) && !v.UpdatedAt.Equal(v.CreatedAt) {
-		t.Fatalf("replaced view: %s", a.body)
+		t.Fatalf("replaced view: %s", a.Body)
 	}
 	if got := e.up.lastAuth(); got.Secret != "xoxb-very-secret" {
 		t.Fatalf("after a replace the upstream was listed with auth %+v", got)
@@ -214,32 +178,32 @@ func TestMCPServerLifecycle(t *testing.T) {
 		}
 	}
 	if served != 2 {
-		t.Fatalf("with every tool allowed, %d served: %s", served, a.body)
+		t.Fatalf("with every tool allowed, %d served: %s", served, a.Body)
 	}
 
 	a = e.do("GET", slack, "")
 	var found mcpservers.Found
-	if err := json.Unmarshal([]byte(a.body), &found); a.status != 200 || err != nil || found.Server.Name != "slack" || len(found.Server.ServedTools) != 3 {
-		t.Fatalf("get: %d %s", a.status, a.body)
+	if err := json.Unmarshal([]byte(a.Body), &found); a.Status != 200 || err != nil || found.Server.Name != "slack" || len(found.Server.ServedTools) != 3 {
+		t.Fatalf("get: %d %s", a.Status, a.Body)
 	}
 	a = e.do("GET", "/admin/tenants/acme/mcp-servers", "")
 	var list mcpservers.List
-	if err := json.Unmarshal([]byte(a.body), &list); a.status != 200 || err != nil || len(list.Servers) != 1 || list.Servers[0].Name != "slack" {
-		t.Fatalf("list: %d %s", a.status, a.body)
+	if err := json.Unmarshal([]byte(a.Body), &list); a.Status != 200 || err != nil || len(list.Servers) != 1 || list.Servers[0].Name != "slack" {
+		t.Fatalf("list: %d %s", a.Status, a.Body)
 	}
 
 	a = e.do("DELETE", slack, "")
-	if a.status != http.StatusNoContent || a.body != "" {
-		t.Fatalf("delete: %d %q", a.status, a.body)
+	if a.Status != http.StatusNoContent || a.Body != "" {
+		t.Fatalf("delete: %d %q", a.Status, a.Body)
 	}
-	if a = e.do("GET", slack, ""); a.status != 404 {
-		t.Fatalf("get after delete: %d %s", a.status, a.body)
+	if a = e.do("GET", slack, ""); a.Status != 404 {
+		t.Fatalf("get after delete: %d %s", a.Status, a.Body)
 	}
-	if code, msg := a.errorOf(t); code != gtmgate.ENotFound || !strings.Contains(msg, "slack") {
+	if code, msg := a.Error(t); code != gtmgate.ENotFound || !strings.Contains(msg, "slack") {
 		t.Fatalf("get after delete: %s %s", code, msg)
 	}
-	if a = e.do("DELETE", slack, ""); a.status != 404 {
-		t.Fatalf("delete again: %d %s", a.status, a.body)
+	if a = e.do("DELETE", slack, ""); a.Status != 404 {
+		t.Fatalf("delete again: %d %s", a.Status, a.Body)
 	}
 	if !strings.Contains(strings.Join(e.up.forgot, ","), "acme/slack") {
 		t.Errorf("the upstream session was never forgotten: %v", e.up.forgot)
@@ -272,43 +236,43 @@ func TestMCPServerUnreachable(t *testing.T) {
 	e := start(t)
 	e.up.fail["https://down.example.com/mcp"] = gtmgate.Errorf(gtmgate.EUpstream, "upstream MCP server answered 503")
 	a := e.do("PUT", "/admin/tenants/acme/mcp-servers/down", `{"url":"https://down.example.com/mcp"}`)
-	if a.status != http.StatusCreated {
-		t.Fatalf("create: %d %s", a.status, a.body)
+	if a.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
 	}
-	v := a.view(t)
+	v := viewOf(t, a)
 	if v.State.Reachable || !strings.Contains(v.State.Error, "503") || v.State.CheckedAt == nil || v.State.ToolsRefreshedAt != nil ||
 		v.Auth.Kind != "none" || v.Auth.SecretSet || len(v.ServedTools) != 0 {
-		t.Fatalf("unreachable view: %s", a.body)
+		t.Fatalf("unreachable view: %s", a.Body)
 	}
 	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/refresh", "")
-	if a.status != 200 || a.view(t).State.Reachable {
-		t.Fatalf("refresh of an unreachable server: %d %s", a.status, a.body)
+	if a.Status != 200 || viewOf(t, a).State.Reachable {
+		t.Fatalf("refresh of an unreachable server: %d %s", a.Status, a.Body)
 	}
 	delete(e.up.fail, "https://down.example.com/mcp")
 	e.up.tools["https://down.example.com/mcp"] = []*mcp.Tool{{Name: "ping", Annotations: readOnly, InputSchema: map[string]any{"type": "object"}}}
 	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/refresh", "")
-	if v := a.view(t); a.status != 200 || !v.State.Reachable || v.State.Error != "" || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
-		t.Fatalf("refresh once up: %d %s", a.status, a.body)
+	if v := viewOf(t, a); a.Status != 200 || !v.State.Reachable || v.State.Error != "" || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
+		t.Fatalf("refresh once up: %d %s", a.Status, a.Body)
 	}
 	// Down again: the failure shows at once, on refresh, GET and the list,
 	// and the last good tools stay served.
 	e.up.fail["https://down.example.com/mcp"] = gtmgate.Errorf(gtmgate.EUpstream, "upstream MCP server answered 502")
 	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/refresh", "")
-	if v := a.view(t); a.status != 200 || v.State.Reachable || !strings.Contains(v.State.Error, "502") || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
-		t.Fatalf("refresh once down again: %d %s", a.status, a.body)
+	if v := viewOf(t, a); a.Status != 200 || v.State.Reachable || !strings.Contains(v.State.Error, "502") || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
+		t.Fatalf("refresh once down again: %d %s", a.Status, a.Body)
 	}
 	a = e.do("GET", "/admin/tenants/acme/mcp-servers/down", "")
 	var found mcpservers.Found
-	if err := json.Unmarshal([]byte(a.body), &found); err != nil || found.Server.State.Reachable || !strings.Contains(found.Server.State.Error, "502") {
-		t.Fatalf("GET once down again: %d %s", a.status, a.body)
+	if err := json.Unmarshal([]byte(a.Body), &found); err != nil || found.Server.State.Reachable || !strings.Contains(found.Server.State.Error, "502") {
+		t.Fatalf("GET once down again: %d %s", a.Status, a.Body)
 	}
 	a = e.do("GET", "/admin/tenants/acme/mcp-servers", "")
 	var list mcpservers.List
-	if err := json.Unmarshal([]byte(a.body), &list); err != nil || len(list.Servers) != 1 || list.Servers[0].State.Reachable || len(list.Servers[0].ServedTools) != 1 {
-		t.Fatalf("list once down again: %d %s", a.status, a.body)
+	if err := json.Unmarshal([]byte(a.Body), &list); err != nil || len(list.Servers) != 1 || list.Servers[0].State.Reachable || len(list.Servers[0].ServedTools) != 1 {
+		t.Fatalf("list once down again: %d %s", a.Status, a.Body)
 	}
-	if a = e.do("POST", "/admin/tenants/acme/mcp-servers/nope/refresh", ""); a.status != 404 {
-		t.Fatalf("refresh of no server: %d %s", a.status, a.body)
+	if a = e.do("POST", "/admin/tenants/acme/mcp-servers/nope/refresh", ""); a.Status != 404 {
+		t.Fatalf("refresh of no server: %d %s", a.Status, a.Body)
 	}
 	var details []string
 	for _, en := range e.audit.Entries() {
@@ -324,8 +288,8 @@ func TestMCPServerUnreachable(t *testing.T) {
 // route, and one tenant's servers never show under another.
 func TestMCPServerTenants(t *testing.T) {
 	e := start(t)
-	if a := e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"header","header":"X-Api-Key","value":"k-123456"}}`); a.status != 201 {
-		t.Fatalf("create: %d %s", a.status, a.body)
+	if a := e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"header","header":"X-Api-Key","value":"k-123456"}}`); a.Status != 201 {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
 	}
 	for _, r := range []struct{ method, path, body string }{
 		{"GET", "/admin/tenants/ghost/mcp-servers", ""},
@@ -335,29 +299,29 @@ func TestMCPServerTenants(t *testing.T) {
 		{"POST", "/admin/tenants/ghost/mcp-servers/slack/refresh", ""},
 	} {
 		a := e.do(r.method, r.path, r.body)
-		if code, _ := a.errorOf(t); a.status != 404 || code != gtmgate.ETenantNotFound {
-			t.Errorf("%s %s: %d %s", r.method, r.path, a.status, a.body)
+		if code, _ := a.Error(t); a.Status != 404 || code != gtmgate.ETenantNotFound {
+			t.Errorf("%s %s: %d %s", r.method, r.path, a.Status, a.Body)
 		}
 	}
 	a := e.do("GET", "/admin/tenants/beta/mcp-servers", "")
-	if a.status != 200 || strings.TrimSpace(a.body) != `{"servers":[]}` {
-		t.Fatalf("beta's list: %d %s", a.status, a.body)
+	if a.Status != 200 || strings.TrimSpace(a.Body) != `{"servers":[]}` {
+		t.Fatalf("beta's list: %d %s", a.Status, a.Body)
 	}
 	for _, r := range []struct{ method, path string }{
 		{"GET", "/admin/tenants/beta/mcp-servers/slack"},
 		{"POST", "/admin/tenants/beta/mcp-servers/slack/refresh"},
 		{"DELETE", "/admin/tenants/beta/mcp-servers/slack"},
 	} {
-		if a := e.do(r.method, r.path, ""); a.status != 404 {
-			t.Errorf("%s %s: %d %s", r.method, r.path, a.status, a.body)
+		if a := e.do(r.method, r.path, ""); a.Status != 404 {
+			t.Errorf("%s %s: %d %s", r.method, r.path, a.Status, a.Body)
 		}
 	}
-	if a := e.do("GET", slack, ""); a.status != 200 {
-		t.Fatalf("acme's server after beta's delete: %d %s", a.status, a.body)
+	if a := e.do("GET", slack, ""); a.Status != 200 {
+		t.Fatalf("acme's server after beta's delete: %d %s", a.Status, a.Body)
 	}
 	// beta may use the same name and URL with its own credential.
-	if a := e.do("PUT", "/admin/tenants/beta/mcp-servers/slack", `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer","token":"beta-token"}}`); a.status != 201 {
-		t.Fatalf("beta's own slack: %d %s", a.status, a.body)
+	if a := e.do("PUT", "/admin/tenants/beta/mcp-servers/slack", `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer","token":"beta-token"}}`); a.Status != 201 {
+		t.Fatalf("beta's own slack: %d %s", a.Status, a.Body)
 	}
 	if got := e.up.lastAuth(); got.Secret != "beta-token" {
 		t.Fatalf("beta's server listed with %+v", got)
@@ -406,16 +370,16 @@ func TestMCPServerValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		a := e.do("PUT", c.path, c.body)
-		code, msg := a.errorOf(t)
-		if a.status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, c.want) {
-			t.Errorf("%s: %d %s %q, want %q", c.name, a.status, code, msg, c.want)
+		code, msg := a.Error(t)
+		if a.Status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %d %s %q, want %q", c.name, a.Status, code, msg, c.want)
 		}
-		if strings.Contains(a.body, "-secret") || strings.Contains(a.body, "X-Evil") || strings.Contains(a.body, long[:64]) {
-			t.Errorf("%s: the answer quotes a secret: %s", c.name, a.body)
+		if strings.Contains(a.Body, "-secret") || strings.Contains(a.Body, "X-Evil") || strings.Contains(a.Body, long[:64]) {
+			t.Errorf("%s: the answer quotes a secret: %s", c.name, a.Body)
 		}
 	}
-	if a := e.do("GET", "/admin/tenants/acme/mcp-servers", ""); !strings.Contains(a.body, `"servers":[]`) {
-		t.Fatalf("a refused PUT stored something: %s", a.body)
+	if a := e.do("GET", "/admin/tenants/acme/mcp-servers", ""); !strings.Contains(a.Body, `"servers":[]`) {
+		t.Fatalf("a refused PUT stored something: %s", a.Body)
 	}
 }
 
@@ -425,8 +389,8 @@ func TestMCPServerPlainHTTP(t *testing.T) {
 	e := start(t)
 	for i, u := range []string{"http://127.0.0.1:9999/mcp", "http://localhost:8080/mcp", "http://[::1]:1/mcp", "http://10.20.3.4/mcp", "https://10.20.3.4/mcp"} {
 		name := "s" + string(rune('a'+i))
-		if a := e.do("PUT", "/admin/tenants/acme/mcp-servers/"+name, `{"url":"`+u+`"}`); a.status != 201 {
-			t.Errorf("%s: %d %s", u, a.status, a.body)
+		if a := e.do("PUT", "/admin/tenants/acme/mcp-servers/"+name, `{"url":"`+u+`"}`); a.Status != 201 {
+			t.Errorf("%s: %d %s", u, a.Status, a.Body)
 		}
 	}
 }
@@ -435,32 +399,32 @@ func TestMCPServerPlainHTTP(t *testing.T) {
 // same kind and origin.
 func TestMCPServerSecretKept(t *testing.T) {
 	e := start(t)
-	put := func(body string) answer { return e.do("PUT", slack, body) }
-	if a := put(`{"url":"https://mcp.example.com/mcp","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token","client_id":"c1","client_secret":"cs-1","scopes":["read","read","write"]}}`); a.status != 201 {
-		t.Fatalf("create: %d %s", a.status, a.body)
-	} else if v := a.view(t); v.Auth.ClientID != "c1" || len(v.Auth.Scopes) != 2 || v.Auth.TokenURL != "https://id.example.com/token" || !v.Auth.SecretSet {
-		t.Fatalf("created auth: %s", a.body)
+	put := func(body string) admintest.Answer { return e.do("PUT", slack, body) }
+	if a := put(`{"url":"https://mcp.example.com/mcp","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token","client_id":"c1","client_secret":"cs-1","scopes":["read","read","write"]}}`); a.Status != 201 {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
+	} else if v := viewOf(t, a); v.Auth.ClientID != "c1" || len(v.Auth.Scopes) != 2 || v.Auth.TokenURL != "https://id.example.com/token" || !v.Auth.SecretSet {
+		t.Fatalf("created auth: %s", a.Body)
 	}
 	// Same kind, same token endpoint: kept.
-	if a := put(`{"url":"https://mcp.example.com/other","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token2","client_id":"c2"}}`); a.status != 200 {
-		t.Fatalf("replace keeping the secret: %d %s", a.status, a.body)
+	if a := put(`{"url":"https://mcp.example.com/other","auth":{"kind":"client_credentials","token_url":"https://id.example.com/token2","client_id":"c2"}}`); a.Status != 200 {
+		t.Fatalf("replace keeping the secret: %d %s", a.Status, a.Body)
 	}
 	if s, _ := e.store.GetMCPServer(t.Context(), "acme", "slack"); s.Auth.Secret != "cs-1" || s.Auth.ClientID != "c2" {
 		t.Fatalf("stored auth %+v", s.Auth)
 	}
 	// Another token endpoint origin: the secret must come again.
 	a := put(`{"url":"https://mcp.example.com/mcp","auth":{"kind":"client_credentials","token_url":"https://evil.example.net/token","client_id":"c2"}}`)
-	if code, msg := a.errorOf(t); a.status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, "auth.client_secret is required") {
-		t.Fatalf("another origin: %d %s", a.status, a.body)
+	if code, msg := a.Error(t); a.Status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, "auth.client_secret is required") {
+		t.Fatalf("another origin: %d %s", a.Status, a.Body)
 	}
 	// Another kind: no secret to keep.
 	a = put(`{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer"}}`)
-	if _, msg := a.errorOf(t); a.status != 400 || !strings.Contains(msg, "auth.token is required") {
-		t.Fatalf("another kind: %d %s", a.status, a.body)
+	if _, msg := a.Error(t); a.Status != 400 || !strings.Contains(msg, "auth.token is required") {
+		t.Fatalf("another kind: %d %s", a.Status, a.Body)
 	}
 	// Switching to none drops the secret.
-	if a := put(`{"url":"https://mcp.example.com/mcp"}`); a.status != 200 || a.view(t).Auth.SecretSet {
-		t.Fatalf("to none: %d %s", a.status, a.body)
+	if a := put(`{"url":"https://mcp.example.com/mcp"}`); a.Status != 200 || viewOf(t, a).Auth.SecretSet {
+		t.Fatalf("to none: %d %s", a.Status, a.Body)
 	}
 	if s, _ := e.store.GetMCPServer(t.Context(), "acme", "slack"); s.Auth.Secret != "" {
 		t.Fatalf("the secret outlived kind none: %+v", s.Auth)
@@ -477,14 +441,14 @@ func TestMCPServerLimit(t *testing.T) {
 		}
 	}
 	a := e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp"}`)
-	if code, msg := a.errorOf(t); a.status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, "64 MCP servers") {
-		t.Fatalf("the 65th: %d %s", a.status, a.body)
+	if code, msg := a.Error(t); a.Status != 400 || code != gtmgate.EValidation || !strings.Contains(msg, "64 MCP servers") {
+		t.Fatalf("the 65th: %d %s", a.Status, a.Body)
 	}
-	if a := e.do("PUT", "/admin/tenants/acme/mcp-servers/saa", `{"url":"https://mcp.example.com/mcp"}`); a.status != 200 {
-		t.Fatalf("a replace at the limit: %d %s", a.status, a.body)
+	if a := e.do("PUT", "/admin/tenants/acme/mcp-servers/saa", `{"url":"https://mcp.example.com/mcp"}`); a.Status != 200 {
+		t.Fatalf("a replace at the limit: %d %s", a.Status, a.Body)
 	}
-	if a := e.do("PUT", "/admin/tenants/beta/mcp-servers/slack", `{"url":"https://mcp.example.com/mcp"}`); a.status != 201 {
-		t.Fatalf("another tenant at acme's limit: %d %s", a.status, a.body)
+	if a := e.do("PUT", "/admin/tenants/beta/mcp-servers/slack", `{"url":"https://mcp.example.com/mcp"}`); a.Status != 201 {
+		t.Fatalf("another tenant at acme's limit: %d %s", a.Status, a.Body)
 	}
 }
 
@@ -497,8 +461,8 @@ func TestMCPServerHealth(t *testing.T) {
 		{slack, `{"url":"https://mcp.example.com/mcp"}`},
 		{"/admin/tenants/beta/mcp-servers/down", `{"url":"https://down.example.com/mcp?key=k-secret"}`},
 	} {
-		if a := e.do("PUT", r.path, r.body); a.status != 201 {
-			t.Fatalf("PUT %s: %d %s", r.path, a.status, a.body)
+		if a := e.do("PUT", r.path, r.body); a.Status != 201 {
+			t.Fatalf("PUT %s: %d %s", r.path, a.Status, a.Body)
 		}
 	}
 	list, err := mcpservers.Health(e.store, federation.New(federation.Options{Store: e.store, Upstream: e.up}))(t.Context())

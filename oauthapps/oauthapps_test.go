@@ -1,17 +1,13 @@
 package oauthapps_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
-	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/admin/admintest"
 	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/store/storetest"
 )
@@ -30,55 +26,17 @@ type env struct {
 func start(t *testing.T, maxBody int64) *env {
 	t.Helper()
 	st := storetest.TenantWithToken(t)
-	rec := &storetest.AuditRecorder{}
-	sum := sha256.Sum256([]byte(adminKey))
 	apps := oauthapps.New(oauthapps.Options{Store: st, GatewayURL: "https://gw.example.com/", MaxBodyBytes: maxBody})
-	api := admin.New(admin.Options{Store: st, Recorder: rec, KeyHash: hex.EncodeToString(sum[:]),
-		Extra: []func(gtmgate.Router){apps.Mount}})
+	api, rec := admintest.Handler(st, apps.Mount)
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close)
 	return &env{t: t, url: srv.URL, audit: rec, store: st}
 }
 
-type answer struct {
-	status int
-	body   string
-}
-
-func (e *env) do(method, path, body string) answer {
+func (e *env) do(method, path, body string) admintest.Answer {
 	e.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, e.url+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("X-Admin-Key", adminKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, string(b)}
-}
-
-func (a answer) decode(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(a.body), &m); err != nil {
-		t.Fatalf("answer is not a JSON object: %v: %s", err, a.body)
-	}
-	return m
-}
-
-func (a answer) errorCode(t *testing.T) string {
-	t.Helper()
-	e, _ := a.decode(t)["error"].(map[string]any)
-	code, _ := e["code"].(string)
-	return code
+	a := admintest.Do(e.t, e.url, method, path, body)
+	return a
 }
 
 const redirect = "https://gw.example.com/connect/callback"
@@ -88,19 +46,19 @@ func TestPutGetListDelete(t *testing.T) {
 	e := start(t, 0)
 
 	list := e.do("GET", "/admin/oauth-apps", "")
-	if list.status != 200 || strings.TrimSpace(list.body) != `{"oauth_apps":[],"redirect_uri":"`+redirect+`"}` {
-		t.Fatalf("empty list: %d %s", list.status, list.body)
+	if list.Status != 200 || strings.TrimSpace(list.Body) != `{"oauth_apps":[],"redirect_uri":"`+redirect+`"}` {
+		t.Fatalf("empty list: %d %s", list.Status, list.Body)
 	}
 
 	put := e.do("PUT", "/admin/oauth-apps/google", `{"client_id": "123.apps.googleusercontent.com", "client_secret": "GOCSPX-plain-secret",
 		"extra_scopes": ["openid", "email", "openid"]}`)
-	if put.status != 201 || strings.Contains(put.body, "plain-secret") {
-		t.Fatalf("create: %d %s", put.status, put.body)
+	if put.Status != 201 || strings.Contains(put.Body, "plain-secret") {
+		t.Fatalf("create: %d %s", put.Status, put.Body)
 	}
-	app := put.decode(t)["oauth_app"].(map[string]any)
+	app := put.Object(t)["oauth_app"].(map[string]any)
 	if app["client_id"] != "123.apps.googleusercontent.com" || app["has_client_secret"] != true || app["redirect_uri"] != redirect ||
-		app["provider"] != "google" || app["tenant_id"] != nil || put.decode(t)["created"] != true {
-		t.Errorf("created app = %s", put.body)
+		app["provider"] != "google" || app["tenant_id"] != nil || put.Object(t)["created"] != true {
+		t.Errorf("created app = %s", put.Body)
 	}
 	if got := app["extra_scopes"]; len(got.([]any)) != 2 {
 		t.Errorf("extra scopes = %v, want openid and email once each", got)
@@ -112,8 +70,8 @@ func TestPutGetListDelete(t *testing.T) {
 
 	// A replace without the secret keeps it.
 	put = e.do("PUT", "/admin/oauth-apps/google", `{"client_id": "456.apps.googleusercontent.com"}`)
-	if put.status != 200 || put.decode(t)["created"] != false {
-		t.Fatalf("replace: %d %s", put.status, put.body)
+	if put.Status != 200 || put.Object(t)["created"] != false {
+		t.Fatalf("replace: %d %s", put.Status, put.Body)
 	}
 	stored, err := e.store.GetOAuthApp(t.Context(), "", "google")
 	if err != nil {
@@ -126,37 +84,37 @@ func TestPutGetListDelete(t *testing.T) {
 		t.Errorf("audit detail of a replace keeping the secret = %q", a.Detail)
 	}
 
-	if r := e.do("PUT", "/admin/tenants/acme/oauth-apps/google", `{"client_id": "acme-client", "client_secret": "acme-plain-secret"}`); r.status != 201 {
-		t.Fatalf("tenant app: %d %s", r.status, r.body)
+	if r := e.do("PUT", "/admin/tenants/acme/oauth-apps/google", `{"client_id": "acme-client", "client_secret": "acme-plain-secret"}`); r.Status != 201 {
+		t.Fatalf("tenant app: %d %s", r.Status, r.Body)
 	}
 	if a := e.audit.Last(); a.TenantID != "acme" || a.Action != "admin.tenants.oauth-apps.put" {
 		t.Errorf("tenant app audit entry = %+v", a)
 	}
 	get := e.do("GET", "/admin/tenants/acme/oauth-apps/google", "")
-	if get.status != 200 || !strings.Contains(get.body, `"tenant_id":"acme"`) || !strings.Contains(get.body, `"client_id":"acme-client"`) {
-		t.Errorf("get tenant app: %d %s", get.status, get.body)
+	if get.Status != 200 || !strings.Contains(get.Body, `"tenant_id":"acme"`) || !strings.Contains(get.Body, `"client_id":"acme-client"`) {
+		t.Errorf("get tenant app: %d %s", get.Status, get.Body)
 	}
 	list = e.do("GET", "/admin/oauth-apps", "")
-	apps := list.decode(t)["oauth_apps"].([]any)
-	if list.status != 200 || len(apps) != 2 || strings.Contains(list.body, "plain-secret") {
-		t.Fatalf("list: %d %s", list.status, list.body)
+	apps := list.Object(t)["oauth_apps"].([]any)
+	if list.Status != 200 || len(apps) != 2 || strings.Contains(list.Body, "plain-secret") {
+		t.Fatalf("list: %d %s", list.Status, list.Body)
 	}
 	if first := apps[0].(map[string]any); first["tenant_id"] != nil || first["client_id"] != "456.apps.googleusercontent.com" {
 		t.Errorf("list starts with %v, want the gateway-wide app", first)
 	}
 
 	del := e.do("DELETE", "/admin/tenants/acme/oauth-apps/google", "")
-	if del.status != 200 || del.decode(t)["deleted"] != true || !strings.Contains(del.body, `"client_id":"acme-client"`) {
-		t.Errorf("delete: %d %s", del.status, del.body)
+	if del.Status != 200 || del.Object(t)["deleted"] != true || !strings.Contains(del.Body, `"client_id":"acme-client"`) {
+		t.Errorf("delete: %d %s", del.Status, del.Body)
 	}
-	if r := e.do("GET", "/admin/tenants/acme/oauth-apps/google", ""); r.status != 404 || r.errorCode(t) != "NOT_FOUND" {
-		t.Errorf("get after delete: %d %s", r.status, r.body)
+	if r := e.do("GET", "/admin/tenants/acme/oauth-apps/google", ""); r.Status != 404 || r.Code(t) != "NOT_FOUND" {
+		t.Errorf("get after delete: %d %s", r.Status, r.Body)
 	}
-	if r := e.do("DELETE", "/admin/tenants/acme/oauth-apps/google", ""); r.status != 404 || r.errorCode(t) != "NOT_FOUND" {
-		t.Errorf("second delete: %d %s", r.status, r.body)
+	if r := e.do("DELETE", "/admin/tenants/acme/oauth-apps/google", ""); r.Status != 404 || r.Code(t) != "NOT_FOUND" {
+		t.Errorf("second delete: %d %s", r.Status, r.Body)
 	}
-	if r := e.do("GET", "/admin/oauth-apps/google", ""); r.status != 200 {
-		t.Errorf("the gateway-wide app after deleting the tenant's: %d %s", r.status, r.body)
+	if r := e.do("GET", "/admin/oauth-apps/google", ""); r.Status != 200 {
+		t.Errorf("the gateway-wide app after deleting the tenant's: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -184,11 +142,11 @@ func TestRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do(tc.method, tc.path, tc.body)
-			if r.status != tc.status || r.errorCode(t) != tc.code || !strings.Contains(r.body, tc.mention) {
-				t.Errorf("%s %s: %d %s, want %d %s mentioning %q", tc.method, tc.path, r.status, r.body, tc.status, tc.code, tc.mention)
+			if r.Status != tc.status || r.Code(t) != tc.code || !strings.Contains(r.Body, tc.mention) {
+				t.Errorf("%s %s: %d %s, want %d %s mentioning %q", tc.method, tc.path, r.Status, r.Body, tc.status, tc.code, tc.mention)
 			}
-			if strings.Contains(r.body, "two words") {
-				t.Errorf("the answer quotes the client secret: %s", r.body)
+			if strings.Contains(r.Body, "two words") {
+				t.Errorf("the answer quotes the client secret: %s", r.Body)
 			}
 		})
 	}

@@ -27,11 +27,11 @@ func TestGrantCreateListDelete(t *testing.T) {
 
 	r := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "email", "match": "Ada@Example.com", "role": "approver",
 		"tenant_id": "acme", "categories": ["ads_mutate", "email_send", "ads_mutate"], "tools": ["gmail_messages", "slack__post_message"]}`)
-	if r.status != 201 {
-		t.Fatalf("create: %d %s", r.status, r.body)
+	if r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
 	var created struct{ Grant gtmgate.RoleGrant }
-	if err := json.Unmarshal([]byte(r.body), &created); err != nil {
+	if err := json.Unmarshal([]byte(r.Body), &created); err != nil {
 		t.Fatal(err)
 	}
 	g := created.Grant
@@ -47,8 +47,8 @@ func TestGrantCreateListDelete(t *testing.T) {
 		`{"idp": "corp", "kind": "subject", "match": "sub-9", "role": "viewer", "tenant_id": "globex"}`,
 		`{"idp": "acme-sso", "kind": "group", "match": "Finance Team", "role": "member", "tenant_id": "acme"}`,
 	} {
-		if r := e.do("POST", "/admin/role-grants", body); r.status != 201 {
-			t.Fatalf("create %s: %d %s", body, r.status, r.body)
+		if r := e.do("POST", "/admin/role-grants", body); r.Status != 201 {
+			t.Fatalf("create %s: %d %s", body, r.Status, r.Body)
 		}
 	}
 
@@ -66,19 +66,19 @@ func TestGrantCreateListDelete(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do("GET", "/admin/role-grants"+tc.query, "")
 			var list struct{ Grants []gtmgate.RoleGrant }
-			if err := json.Unmarshal([]byte(r.body), &list); r.status != 200 || err != nil || len(list.Grants) != tc.want ||
-				!strings.Contains(r.body, `"grants":[`) {
-				t.Errorf("GET /admin/role-grants%s: %d %s, want %d grants", tc.query, r.status, r.body, tc.want)
+			if err := json.Unmarshal([]byte(r.Body), &list); r.Status != 200 || err != nil || len(list.Grants) != tc.want ||
+				!strings.Contains(r.Body, `"grants":[`) {
+				t.Errorf("GET /admin/role-grants%s: %d %s, want %d grants", tc.query, r.Status, r.Body, tc.want)
 			}
 		})
 	}
 
 	del := e.do("DELETE", "/admin/role-grants/"+g.ID, "")
-	if del.status != 200 || strings.TrimSpace(del.body) != `{"deleted":true,"id":"`+g.ID+`"}` {
-		t.Errorf("delete: %d %s", del.status, del.body)
+	if del.Status != 200 || strings.TrimSpace(del.Body) != `{"deleted":true,"id":"`+g.ID+`"}` {
+		t.Errorf("delete: %d %s", del.Status, del.Body)
 	}
-	if r := e.do("DELETE", "/admin/role-grants/"+g.ID, ""); r.status != 404 || r.errorCode(t) != "NOT_FOUND" || !strings.Contains(r.body, g.ID) {
-		t.Errorf("second delete: %d %s", r.status, r.body)
+	if r := e.do("DELETE", "/admin/role-grants/"+g.ID, ""); r.Status != 404 || r.Code(t) != "NOT_FOUND" || !strings.Contains(r.Body, g.ID) {
+		t.Errorf("second delete: %d %s", r.Status, r.Body)
 	}
 	if grants, err := e.store.ListRoleGrants(t.Context(), ""); err != nil || len(grants) != 3 {
 		t.Errorf("after a delete the store holds %d grants (%v), want 3", len(grants), err)
@@ -88,8 +88,8 @@ func TestGrantCreateListDelete(t *testing.T) {
 func TestGrantRefusals(t *testing.T) {
 	t.Parallel()
 	e := withIdPs(t)
-	if r := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "group", "match": "ops", "role": "viewer"}`); r.status != 201 {
-		t.Fatalf("the grant to duplicate: %d %s", r.status, r.body)
+	if r := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "group", "match": "ops", "role": "viewer"}`); r.Status != 201 {
+		t.Fatalf("the grant to duplicate: %d %s", r.Status, r.Body)
 	}
 	for _, tc := range []struct {
 		name, body    string
@@ -117,8 +117,8 @@ func TestGrantRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do("POST", "/admin/role-grants", tc.body)
-			if r.status != tc.status || r.errorCode(t) != tc.code || !strings.Contains(r.body, tc.mention) {
-				t.Errorf("POST %s: %d %s, want %d %s mentioning %q", tc.body, r.status, r.body, tc.status, tc.code, tc.mention)
+			if r.Status != tc.status || r.Code(t) != tc.code || !strings.Contains(r.Body, tc.mention) {
+				t.Errorf("POST %s: %d %s, want %d %s mentioning %q", tc.body, r.Status, r.Body, tc.status, tc.code, tc.mention)
 			}
 		})
 	}
@@ -146,8 +146,8 @@ func TestGrantNamesItsMaker(t *testing.T) {
 func TestPeopleListDelete(t *testing.T) {
 	t.Parallel()
 	e := withIdPs(t)
-	if r := e.do("GET", "/admin/people", ""); r.status != 200 || strings.TrimSpace(r.body) != `{"people":[]}` {
-		t.Fatalf("empty list: %d %s", r.status, r.body)
+	if r := e.do("GET", "/admin/people", ""); r.Status != 200 || strings.TrimSpace(r.Body) != `{"people":[]}` {
+		t.Fatalf("empty list: %d %s", r.Status, r.Body)
 	}
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	ada, err := e.store.SignedIn(t.Context(), "corp", gtmgate.Identity{Issuer: e.issuer, Subject: "sub-ada", Email: "ada@example.com", EmailVerified: true}, at)
@@ -161,20 +161,20 @@ func TestPeopleListDelete(t *testing.T) {
 		`{"idp": "corp", "kind": "subject", "match": "sub-ada", "role": "admin"}`,
 		`{"idp": "corp", "kind": "email", "match": "ada@example.com", "role": "viewer"}`,
 	} {
-		if r := e.do("POST", "/admin/role-grants", body); r.status != 201 {
-			t.Fatalf("grant: %d %s", r.status, r.body)
+		if r := e.do("POST", "/admin/role-grants", body); r.Status != 201 {
+			t.Fatalf("grant: %d %s", r.Status, r.Body)
 		}
 	}
 	list := e.do("GET", "/admin/people", "")
 	var people struct{ People []gtmgate.Person }
-	if err := json.Unmarshal([]byte(list.body), &people); err != nil || list.status != 200 || len(people.People) != 2 ||
+	if err := json.Unmarshal([]byte(list.Body), &people); err != nil || list.Status != 200 || len(people.People) != 2 ||
 		people.People[0].Email != "ada@example.com" || people.People[0].IdP != "corp" {
-		t.Fatalf("list: %d %s", list.status, list.body)
+		t.Fatalf("list: %d %s", list.Status, list.Body)
 	}
 
 	del := e.do("DELETE", "/admin/people/"+ada.ID, "")
-	if del.status != 200 || del.decode(t)["deleted"] != true || !strings.Contains(del.body, `"id":"`+ada.ID+`"`) {
-		t.Errorf("delete: %d %s", del.status, del.body)
+	if del.Status != 200 || del.Object(t)["deleted"] != true || !strings.Contains(del.Body, `"id":"`+ada.ID+`"`) {
+		t.Errorf("delete: %d %s", del.Status, del.Body)
 	}
 	if a := e.audit.Last(); a.Action != "admin.people.delete" || !strings.Contains(a.Detail, ada.ID) {
 		t.Errorf("audit entry = %+v", a)
@@ -184,7 +184,7 @@ func TestPeopleListDelete(t *testing.T) {
 	if err != nil || len(grants) != 1 || grants[0].Kind != gtmgate.GrantEmail {
 		t.Errorf("grants after deleting the person: %+v (%v)", grants, err)
 	}
-	if r := e.do("DELETE", "/admin/people/"+ada.ID, ""); r.status != 404 || r.errorCode(t) != "NOT_FOUND" || !strings.Contains(r.body, ada.ID) {
-		t.Errorf("second delete: %d %s", r.status, r.body)
+	if r := e.do("DELETE", "/admin/people/"+ada.ID, ""); r.Status != 404 || r.Code(t) != "NOT_FOUND" || !strings.Contains(r.Body, ada.ID) {
+		t.Errorf("second delete: %d %s", r.Status, r.Body)
 	}
 }

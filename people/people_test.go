@@ -1,10 +1,7 @@
 package people_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
-	"github.com/gtmgate/gtmgate/admin"
+	"github.com/gtmgate/gtmgate/admin/admintest"
 	"github.com/gtmgate/gtmgate/idpsandbox"
 	"github.com/gtmgate/gtmgate/people"
 	"github.com/gtmgate/gtmgate/store/storetest"
@@ -67,48 +64,29 @@ func start(t *testing.T) *env {
 		}))
 	}
 	e.api = people.New(people.Options{Store: st, GatewayURL: "https://gw.example.com/", MaxBodyBytes: 4096})
-	sum := sha256.Sum256([]byte(adminKey))
-	mux.Handle("/admin/", admin.New(admin.Options{Store: st, Recorder: e.audit, KeyHash: hex.EncodeToString(sum[:]),
-		Extra: []func(gtmgate.Router){e.api.Mount}}))
+	adminAPI, rec := admintest.Handler(st, e.api.Mount)
+	e.audit = rec
+	mux.Handle("/admin/", adminAPI)
 	return e
 }
 
-type answer struct {
-	status int
-	body   string
-}
-
-func (e *env) do(method, path, body string) answer {
+func (e *env) do(method, path, body string) admintest.Answer {
 	e.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
+	a := admintest.Do(e.t, e.url, method, path, body)
+	if strings.Contains(a.Body, idpSecret) {
+		e.t.Errorf("%s %s answered with the client secret: %s", method, path, a.Body)
 	}
-	req, err := http.NewRequest(method, e.url+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("X-Admin-Key", adminKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if strings.Contains(string(b), idpSecret) {
-		e.t.Errorf("%s %s answered with the client secret: %s", method, path, b)
-	}
-	return answer{resp.StatusCode, string(b)}
+	return a
 }
 
 // putIdP creates an IdP through the API, or fails the test.
 func (e *env) putIdP(name, body string) map[string]any {
 	e.t.Helper()
 	r := e.do("PUT", "/admin/sso/idps/"+name, body)
-	if r.status != 201 {
-		e.t.Fatalf("create idp %s: %d %s", name, r.status, r.body)
+	if r.Status != 201 {
+		e.t.Fatalf("create idp %s: %d %s", name, r.Status, r.Body)
 	}
-	return r.decode(e.t)["idp"].(map[string]any)
+	return r.Object(e.t)["idp"].(map[string]any)
 }
 
 // noSecretAudited fails the test when an audit entry holds the secret.
@@ -121,22 +99,6 @@ func (e *env) noSecretAudited() {
 	}
 }
 
-func (a answer) decode(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(a.body), &m); err != nil {
-		t.Fatalf("answer is not a JSON object: %v: %s", err, a.body)
-	}
-	return m
-}
-
-func (a answer) errorCode(t *testing.T) string {
-	t.Helper()
-	e, _ := a.decode(t)["error"].(map[string]any)
-	code, _ := e["code"].(string)
-	return code
-}
-
 func idpBody(issuer string, extra string) string {
 	return `{"issuer": "` + issuer + `", "client_id": "gtmgate-client", "client_secret": "` + idpSecret + `"` + extra + `}`
 }
@@ -146,16 +108,16 @@ func TestIdPPutGetListDelete(t *testing.T) {
 	e := start(t)
 
 	list := e.do("GET", "/admin/sso/idps", "")
-	if list.status != 200 || strings.TrimSpace(list.body) != `{"idps":[],"redirect_uri":"`+redirect+`"}` {
-		t.Fatalf("empty list: %d %s", list.status, list.body)
+	if list.Status != 200 || strings.TrimSpace(list.Body) != `{"idps":[],"redirect_uri":"`+redirect+`"}` {
+		t.Fatalf("empty list: %d %s", list.Status, list.Body)
 	}
 
 	put := e.do("PUT", "/admin/sso/idps/corp", idpBody(e.issuer, `, "display_name": "Corp SSO",
 		"allowed_domains": ["Example.com", "example.com", "example.org"]`))
-	if put.status != 201 || put.decode(t)["created"] != true {
-		t.Fatalf("create: %d %s", put.status, put.body)
+	if put.Status != 201 || put.Object(t)["created"] != true {
+		t.Fatalf("create: %d %s", put.Status, put.Body)
 	}
-	idp := put.decode(t)["idp"].(map[string]any)
+	idp := put.Object(t)["idp"].(map[string]any)
 	for field, want := range map[string]any{"name": "corp", "display_name": "Corp SSO", "issuer": e.issuer, "client_id": "gtmgate-client",
 		"has_client_secret": true, "groups_claim": "groups", "redirect_uri": redirect, "tenant_id": nil} {
 		if idp[field] != want {
@@ -174,11 +136,11 @@ func TestIdPPutGetListDelete(t *testing.T) {
 
 	// A replace without the secret keeps it; without domains it stores none.
 	put = e.do("PUT", "/admin/sso/idps/corp", `{"issuer": "`+e.issuer+`", "client_id": "gtmgate-client-2", "groups_claim": "https://example.com/roles"}`)
-	if put.status != 200 || put.decode(t)["created"] != false {
-		t.Fatalf("replace: %d %s", put.status, put.body)
+	if put.Status != 200 || put.Object(t)["created"] != false {
+		t.Fatalf("replace: %d %s", put.Status, put.Body)
 	}
-	if !strings.Contains(put.body, `"allowed_domains":[]`) || !strings.Contains(put.body, `"groups_claim":"https://example.com/roles"`) {
-		t.Errorf("replaced idp: %s", put.body)
+	if !strings.Contains(put.Body, `"allowed_domains":[]`) || !strings.Contains(put.Body, `"groups_claim":"https://example.com/roles"`) {
+		t.Errorf("replaced idp: %s", put.Body)
 	}
 	stored, err := e.store.GetIdP(t.Context(), "corp")
 	if err != nil {
@@ -193,28 +155,28 @@ func TestIdPPutGetListDelete(t *testing.T) {
 
 	e.putIdP("acme-sso", idpBody(e.issuer2, `, "tenant_id": "acme"`))
 	get := e.do("GET", "/admin/sso/idps/acme-sso", "")
-	if get.status != 200 || !strings.Contains(get.body, `"tenant_id":"acme"`) || !strings.Contains(get.body, `"issuer":"`+e.issuer2+`"`) {
-		t.Errorf("get: %d %s", get.status, get.body)
+	if get.Status != 200 || !strings.Contains(get.Body, `"tenant_id":"acme"`) || !strings.Contains(get.Body, `"issuer":"`+e.issuer2+`"`) {
+		t.Errorf("get: %d %s", get.Status, get.Body)
 	}
 	if a := e.audit.Last(); a.Action != "admin.sso.idps.get" {
 		t.Errorf("get audited as %q", a.Action)
 	}
 	list = e.do("GET", "/admin/sso/idps", "")
-	idps, _ := list.decode(t)["idps"].([]any)
-	if list.status != 200 || len(idps) != 2 || idps[0].(map[string]any)["name"] != "acme-sso" {
-		t.Fatalf("list: %d %s", list.status, list.body)
+	idps, _ := list.Object(t)["idps"].([]any)
+	if list.Status != 200 || len(idps) != 2 || idps[0].(map[string]any)["name"] != "acme-sso" {
+		t.Fatalf("list: %d %s", list.Status, list.Body)
 	}
 
 	// Deleting an IdP removes its grants and its people.
-	if r := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "group", "match": "ops", "role": "admin"}`); r.status != 201 {
-		t.Fatalf("grant: %d %s", r.status, r.body)
+	if r := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "group", "match": "ops", "role": "admin"}`); r.Status != 201 {
+		t.Fatalf("grant: %d %s", r.Status, r.Body)
 	}
 	if _, err := e.store.SignedIn(t.Context(), "corp", gtmgate.Identity{Issuer: e.issuer, Subject: "sub-1"}, stored.CreatedAt); err != nil {
 		t.Fatal(err)
 	}
 	del := e.do("DELETE", "/admin/sso/idps/corp", "")
-	if del.status != 200 || del.decode(t)["deleted"] != true || !strings.Contains(del.body, `"client_id":"gtmgate-client-2"`) {
-		t.Errorf("delete: %d %s", del.status, del.body)
+	if del.Status != 200 || del.Object(t)["deleted"] != true || !strings.Contains(del.Body, `"client_id":"gtmgate-client-2"`) {
+		t.Errorf("delete: %d %s", del.Status, del.Body)
 	}
 	if grants, err := e.store.ListRoleGrants(t.Context(), "corp"); err != nil || len(grants) != 0 {
 		t.Errorf("grants after deleting their IdP: %v (%v)", grants, err)
@@ -223,8 +185,8 @@ func TestIdPPutGetListDelete(t *testing.T) {
 		t.Errorf("people after deleting their IdP: %v (%v)", ps, err)
 	}
 	for _, method := range []string{"GET", "DELETE"} {
-		if r := e.do(method, "/admin/sso/idps/corp", ""); r.status != 404 || r.errorCode(t) != "NOT_FOUND" || !strings.Contains(r.body, `\"corp\"`) {
-			t.Errorf("%s after delete: %d %s", method, r.status, r.body)
+		if r := e.do(method, "/admin/sso/idps/corp", ""); r.Status != 404 || r.Code(t) != "NOT_FOUND" || !strings.Contains(r.Body, `\"corp\"`) {
+			t.Errorf("%s after delete: %d %s", method, r.Status, r.Body)
 		}
 	}
 	e.noSecretAudited()
@@ -253,10 +215,10 @@ func TestIdPDiscoveryRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do("PUT", "/admin/sso/idps/corp", idpBody(tc.issuer, ""))
-			msg, _ := r.decode(t)["error"].(map[string]any)["message"].(string)
-			if r.errorCode(t) != tc.code || !strings.Contains(msg, tc.issuer) || !strings.Contains(msg, tc.mention) ||
+			msg, _ := r.Object(t)["error"].(map[string]any)["message"].(string)
+			if r.Code(t) != tc.code || !strings.Contains(msg, tc.issuer) || !strings.Contains(msg, tc.mention) ||
 				!strings.Contains(msg, "/.well-known/openid-configuration") {
-				t.Errorf("PUT with issuer %s: %d %s, want %s naming the issuer, %q and the discovery document", tc.issuer, r.status, r.body, tc.code, tc.mention)
+				t.Errorf("PUT with issuer %s: %d %s, want %s naming the issuer, %q and the discovery document", tc.issuer, r.Status, r.Body, tc.code, tc.mention)
 			}
 		})
 	}
@@ -300,11 +262,11 @@ func TestIdPRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do(tc.method, tc.path, tc.body)
-			if r.status != tc.status || r.errorCode(t) != tc.code || !strings.Contains(r.body, tc.mention) {
-				t.Errorf("%s %s: %d %s, want %d %s mentioning %q", tc.method, tc.path, r.status, r.body, tc.status, tc.code, tc.mention)
+			if r.Status != tc.status || r.Code(t) != tc.code || !strings.Contains(r.Body, tc.mention) {
+				t.Errorf("%s %s: %d %s, want %d %s mentioning %q", tc.method, tc.path, r.Status, r.Body, tc.status, tc.code, tc.mention)
 			}
-			if strings.Contains(r.body, "two words") {
-				t.Errorf("the answer quotes the client secret: %s", r.body)
+			if strings.Contains(r.Body, "two words") {
+				t.Errorf("the answer quotes the client secret: %s", r.Body)
 			}
 		})
 	}
@@ -324,10 +286,10 @@ func TestIdPReplaceKeepsGrantsMeaningful(t *testing.T) {
 	e := start(t)
 	e.putIdP("corp", idpBody(e.issuer, ""))
 	grant := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "subject", "match": "sub-1", "role": "admin"}`)
-	if grant.status != 201 {
-		t.Fatalf("grant: %d %s", grant.status, grant.body)
+	if grant.Status != 201 {
+		t.Fatalf("grant: %d %s", grant.Status, grant.Body)
 	}
-	id := grant.decode(t)["grant"].(map[string]any)["id"].(string)
+	id := grant.Object(t)["grant"].(map[string]any)["id"].(string)
 
 	for _, tc := range []struct{ name, body, mention string }{
 		{"another issuer with subject grants", idpBody(e.issuer2, ""), "subject grants (" + id + ")"},
@@ -335,8 +297,8 @@ func TestIdPReplaceKeepsGrantsMeaningful(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.do("PUT", "/admin/sso/idps/corp", tc.body)
-			if r.status != 409 || r.errorCode(t) != "CONFLICT" || !strings.Contains(r.body, tc.mention) {
-				t.Errorf("replace: %d %s, want 409 mentioning %q", r.status, r.body, tc.mention)
+			if r.Status != 409 || r.Code(t) != "CONFLICT" || !strings.Contains(r.Body, tc.mention) {
+				t.Errorf("replace: %d %s, want 409 mentioning %q", r.Status, r.Body, tc.mention)
 			}
 		})
 	}
@@ -345,14 +307,14 @@ func TestIdPReplaceKeepsGrantsMeaningful(t *testing.T) {
 	}
 
 	// Without the subject grant, the issuer may move.
-	if r := e.do("DELETE", "/admin/role-grants/"+id, ""); r.status != 200 {
-		t.Fatalf("revoke: %d %s", r.status, r.body)
+	if r := e.do("DELETE", "/admin/role-grants/"+id, ""); r.Status != 200 {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
 	}
-	if r := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "group", "match": "acme-owners", "role": "owner", "tenant_id": "acme"}`); r.status != 201 {
-		t.Fatalf("grant: %d %s", r.status, r.body)
+	if r := e.do("POST", "/admin/role-grants", `{"idp": "corp", "kind": "group", "match": "acme-owners", "role": "owner", "tenant_id": "acme"}`); r.Status != 201 {
+		t.Fatalf("grant: %d %s", r.Status, r.Body)
 	}
-	if r := e.do("PUT", "/admin/sso/idps/corp", `{"issuer": "`+e.issuer2+`", "client_id": "c", "tenant_id": "acme"}`); r.status != 200 {
-		t.Errorf("moving the issuer and the tenant with only the tenant's group grant: %d %s", r.status, r.body)
+	if r := e.do("PUT", "/admin/sso/idps/corp", `{"issuer": "`+e.issuer2+`", "client_id": "c", "tenant_id": "acme"}`); r.Status != 200 {
+		t.Errorf("moving the issuer and the tenant with only the tenant's group grant: %d %s", r.Status, r.Body)
 	}
 }
 

@@ -49,7 +49,7 @@ func (s *Store) FindAdminKey(ctx context.Context, hash string) (*gtmgate.AdminKe
 
 // ListAdminKeys returns every key, oldest first.
 func (s *Store) ListAdminKeys(ctx context.Context) ([]*gtmgate.AdminKey, error) {
-	return queryAll(ctx, s, "list admin keys", scanAdminKey, "SELECT "+adminKeyCols+" FROM admin_keys ORDER BY created_at, id")
+	return listRows(ctx, s, "list admin keys", "SELECT "+adminKeyCols+" FROM admin_keys ORDER BY created_at, id", nil, scanAdminKey)
 }
 
 // RevokeAdminKey marks a key not yet revoked revoked at at.

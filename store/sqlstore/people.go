@@ -69,7 +69,7 @@ func (s *Store) GetIdP(ctx context.Context, name string) (*gtmgate.IdP, error) {
 
 // ListIdPs returns every IdP by name, secrets opened.
 func (s *Store) ListIdPs(ctx context.Context) ([]*gtmgate.IdP, error) {
-	return queryAll(ctx, s, "list idps", s.scanIdP, "SELECT "+idpCols+" FROM sso_idps ORDER BY name")
+	return listRows(ctx, s, "list idps", "SELECT "+idpCols+" FROM sso_idps ORDER BY name", nil, s.scanIdP)
 }
 
 // DeleteIdP removes an IdP with its grants, people and their sessions.
@@ -136,7 +136,7 @@ func (s *Store) ListRoleGrants(ctx context.Context, idp string) ([]*gtmgate.Role
 	if idp != "" {
 		q, args = q+" WHERE idp = ?", append(args, idp)
 	}
-	return queryAll(ctx, s, "list role grants", scanGrant, q+" ORDER BY idp, tenant_id, role, kind, match", args...)
+	return listRows(ctx, s, "list role grants", q+" ORDER BY idp, tenant_id, role, kind, match", args, scanGrant)
 }
 
 // DeleteRoleGrant removes a grant.
@@ -188,7 +188,7 @@ func (s *Store) GetPerson(ctx context.Context, id string) (*gtmgate.Person, erro
 
 // ListPeople returns everyone who has signed in, by email.
 func (s *Store) ListPeople(ctx context.Context) ([]*gtmgate.Person, error) {
-	return queryAll(ctx, s, "list people", scanPerson, "SELECT "+personCols+" FROM people ORDER BY email, id")
+	return listRows(ctx, s, "list people", "SELECT "+personCols+" FROM people ORDER BY email, id", nil, scanPerson)
 }
 
 // DeletePerson removes a person, their subject grants and their sessions.
@@ -269,23 +269,3 @@ func execExistingTx(ctx context.Context, tx *sql.Tx, query string, args ...any) 
 	return nil
 }
 
-// queryAll runs a query and scans every row with scan.
-func queryAll[T any](ctx context.Context, s *Store, op string, scan func(scanner) (*T, error), query string, args ...any) ([]*T, error) {
-	rows, err := s.read.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, s.fail(op, err)
-	}
-	defer rows.Close()
-	out := []*T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, s.fail(op, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.fail(op, err)
-	}
-	return out, nil
-}
