@@ -154,6 +154,14 @@ func TestSignIn(t *testing.T) {
 	if err != nil || a.Name != "ada@acme.example" || a.Via != "sso:corp" || !a.Allows(gtmgate.AccessApprove, "acme") {
 		t.Fatalf("actor %+v, %v", a, err)
 	}
+	// While the IdP is down, the signed-in session goes on: it never calls the IdP.
+	r.srv.Close()
+	if a, err := r.flow.Actor(t.Context(), cs); err != nil || !a.Allows(gtmgate.AccessApprove, "acme") {
+		t.Errorf("actor with the IdP down: %+v, %v", a, err)
+	}
+	if _, _, err := sso.New(sso.Options{Store: r.store, GatewayURL: gatewayURL, Timeout: time.Second}).Start(t.Context(), "corp", "/console/"); code(err) != gtmgate.EUpstream {
+		t.Errorf("a new sign-in with the IdP down: %v, want UPSTREAM_ERROR", err)
+	}
 	grants, _ := r.store.ListRoleGrants(t.Context(), "corp")
 	for _, g := range grants {
 		if g.Kind == gtmgate.GrantGroup {
