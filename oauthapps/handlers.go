@@ -1,10 +1,12 @@
 package oauthapps
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/admin"
@@ -123,6 +125,12 @@ func (a *API) target(r *http.Request) (tenant, provider string, err error) {
 		return "", "", err
 	}
 	if tenant == "" {
+		// The gateway-wide route names no tenant; a ?tenant= here would
+		// otherwise be ignored and the gateway-wide app overwritten.
+		if t := r.URL.Query().Get("tenant"); t != "" || r.URL.Query().Has("tenant") {
+			return "", "", gtmgate.Errorf(gtmgate.EValidation, "the gateway-wide app's route takes no tenant query parameter").
+				WithHint("a tenant's own app is at /admin/tenants/" + url.PathEscape(cmp.Or(t, "{tenant_id}")) + "/oauth-apps/" + provider)
+		}
 		return "", provider, nil
 	}
 	if _, err := a.opts.Store.GetTenant(r.Context(), tenant); err != nil {

@@ -167,3 +167,22 @@ func TestRequiresTheAdminKey(t *testing.T) {
 		t.Errorf("without the admin key: %d, want 401", resp.StatusCode)
 	}
 }
+
+// TestTenantQueryRefused: ?tenant= on the gateway-wide route is refused,
+// not ignored: it used to overwrite the gateway-wide app (issue #43 item 12).
+func TestTenantQueryRefused(t *testing.T) {
+	t.Parallel()
+	e := start(t, 0)
+	if r := e.do("PUT", "/admin/oauth-apps/google", `{"client_id": "gateway-wide", "client_secret": "s1"}`); r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	for _, method := range []string{"PUT", "GET", "DELETE"} {
+		r := e.do(method, "/admin/oauth-apps/google?tenant=acme", `{"client_id": "acme-own", "client_secret": "s2"}`)
+		if r.Status != 400 || r.Code(t) != "VALIDATION_ERROR" || !strings.Contains(r.Body, "/admin/tenants/acme/oauth-apps/google") {
+			t.Errorf("%s with ?tenant=: %d %s", method, r.Status, r.Body)
+		}
+	}
+	if r := e.do("GET", "/admin/oauth-apps/google", ""); !strings.Contains(r.Body, `"client_id":"gateway-wide"`) {
+		t.Errorf("the gateway-wide app changed: %s", r.Body)
+	}
+}
