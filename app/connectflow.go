@@ -50,16 +50,21 @@ func (a *App) connectNow() time.Time {
 func (a *App) SetConnectClock(now func() time.Time) { a.connectClock.Store(now) }
 
 // registerDemoOAuthApps stores, under --demo, each sandbox's OAuth app as
-// the gateway-wide app of its family when none is registered, so a connect
-// link works with no setup.
+// the gateway-wide app of its family when none is registered, or the
+// demo's own app of an earlier start is (its secret is renewed), so a
+// connect link works with no setup on a fresh or a reused data directory.
 func (a *App) registerDemoOAuthApps(ctx context.Context) error {
 	for family, app := range a.demoOAuthApps {
-		_, err := a.store.GetOAuthApp(ctx, "", family)
-		if err == nil {
+		stored, err := a.store.GetOAuthApp(ctx, "", family)
+		switch {
+		case err == nil && (stored.ClientID != app.ClientID || stored.ClientSecret == app.ClientSecret):
+			// The operator's own app, or the demo's as this start's sandbox knows it.
 			continue
-		} else if !errors.Is(err, gtmgate.ErrNotFound) {
+		case err != nil && !errors.Is(err, gtmgate.ErrNotFound):
 			return err
 		}
+		// None yet, or the demo's app from an earlier start: the sandboxes
+		// make their client secret anew at each start (#43 item 8).
 		app := app
 		if _, err := a.store.PutOAuthApp(ctx, &app); err != nil {
 			return err

@@ -211,3 +211,33 @@ func TestConnectHubSpot(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectAfterDemoRestart: serve --demo on a data directory it used
+// before still connects accounts: the demo's OAuth apps take the client
+// secrets the sandboxes made at this start (issue #43 item 8), and an
+// operator's own app is left alone.
+func TestConnectAfterDemoRestart(t *testing.T) {
+	dir := t.TempDir()
+	first := apptest.Start(t, func(c *config.Config) { c.DataDir, c.SiteAddr, c.DocsAddr = dir, "off", "off" })
+	if r := first.Admin("PUT", "/admin/oauth-apps/meta", map[string]any{"client_id": "operators-own-meta-app", "client_secret": "own"}); r.Status != 200 {
+		t.Fatalf("operator's meta app: %d %s", r.Status, r.Body)
+	}
+	if err := first.App.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e := apptest.Start(t, func(c *config.Config) { c.DataDir, c.SiteAddr, c.DocsAddr = dir, "off", "off" })
+	token := e.NewTenant("again-co", nil)
+	b := newConnectBrowser(t, e)
+	created := createLink(t, e, "again-co", map[string]any{"provider": "hubspot"})
+	link := b.gateway(created["url"].(string))
+	callback := b.consent(b.openLink(link), true)
+	if done := b.do("GET", e.GatewayURL+"/connect/callback?"+callback, nil); done.status != 200 || !strings.Contains(done.body, "HubSpot portal") {
+		t.Fatalf("callback after a restart: %d %s", done.status, done.body)
+	}
+	if r := e.Tool(token, "again-co", "crm", "crm_contacts", listInput()); r.Status != 200 {
+		t.Errorf("tool call with the connected token: %d %s", r.Status, r.Body)
+	}
+	if r := e.Admin("GET", "/admin/oauth-apps/meta", nil); !strings.Contains(string(r.Body), "operators-own-meta-app") {
+		t.Errorf("the operator's own app was replaced: %s", r.Body)
+	}
+}
