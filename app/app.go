@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -48,6 +49,8 @@ type App struct {
 	cfg     config.Config
 	logger  *slog.Logger
 	version string
+	// dataDirLock is held while this process serves from the data directory.
+	dataDirLock *os.File
 
 	store gtmgate.Store
 	// cache is the read-through cache in front of the store; readiness
@@ -183,6 +186,11 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, version st
 func (a *App) openStore(ctx context.Context) error {
 	if err := a.makeDataDir(); err != nil {
 		return err
+	}
+	if a.usesDataDir() {
+		if err := a.lockDataDir(); err != nil {
+			return err
+		}
 	}
 	key, err := a.encryptionKey()
 	if err != nil {
@@ -393,10 +401,12 @@ func (a *App) closeResources() error {
 	if a.recorder != nil {
 		a.recorder.Close()
 	}
+	var err error
 	if a.store != nil {
-		return a.store.Close()
+		err = a.store.Close()
 	}
-	return nil
+	a.unlockDataDir()
+	return err
 }
 
 // debugHandler serves the runtime profiles of net/http/pprof, for finding

@@ -35,6 +35,10 @@ func (a *App) dataDirFiles() []dataDirFile {
 	return files
 }
 
+// usesDataDir reports whether this process keeps files in the data
+// directory.
+func (a *App) usesDataDir() bool { return len(a.dataDirFiles()) > 0 || a.cfg.AuditJournal }
+
 // makeDataDir creates the data directory when this process keeps files in
 // it (the SQLite store, a generated encryption key or admin key hash, the
 // audit journal), and checks that it can write there and open what is
@@ -43,7 +47,7 @@ func (a *App) dataDirFiles() []dataDirFile {
 // happens to be opened first (GTMGATE_ENCRYPTION_KEY, ADMIN_API_KEY).
 func (a *App) makeDataDir() error {
 	files := a.dataDirFiles()
-	if len(files) == 0 && !a.cfg.AuditJournal {
+	if !a.usesDataDir() {
 		return nil
 	}
 	dir := a.cfg.DataDir

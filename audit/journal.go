@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/flock"
 )
 
 // A journal segment is an append-only file of records, each
@@ -114,7 +115,7 @@ func createSegment(dir string) (*segment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create audit journal: %w", err)
 	}
-	if ok, err := lockFile(f); err != nil || !ok {
+	if ok, err := flock.TryLock(f); err != nil || !ok {
 		f.Close()
 		os.Remove(path)
 		return nil, fmt.Errorf("lock audit journal %s: %v", path, err)

@@ -30,6 +30,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/diskspace"
+	"github.com/gtmgate/gtmgate/flock"
 )
 
 // ErrClosed is returned by Record after Close.
@@ -580,7 +581,7 @@ func (w *Writer) replay(path string) error {
 		return fmt.Errorf("open audit journal %s: %w", path, err)
 	}
 	defer f.Close()
-	if ok, err := lockFile(f); err != nil {
+	if ok, err := flock.TryLock(f); err != nil {
 		return fmt.Errorf("lock audit journal %s: %w", path, err)
 	} else if !ok {
 		return nil // another process's active segment
