@@ -36,13 +36,16 @@ const (
 // hands. The secret in its URL is stored only as TokenHash (SHA-256 hex);
 // the OAuth state sent to the provider only as StateHash.
 type ConnectLink struct {
-	ID          string   `json:"id"`
-	TokenHash   string   `json:"-"`
-	TenantID    string   `json:"tenant_id"`
-	Provider    string   `json:"provider"`
-	AccountHint string   `json:"account_hint,omitempty"`
-	Scopes      []string `json:"scopes"`
-	Status      string   `json:"status"`
+	ID          string `json:"id"`
+	TokenHash   string `json:"-"`
+	TenantID    string `json:"tenant_id"`
+	Provider    string `json:"provider"`
+	AccountHint string `json:"account_hint,omitempty"`
+	// Products are the provider keys of the family the link connects
+	// ("google_ads"); empty for every product of the family.
+	Products []string `json:"products,omitempty"`
+	Scopes   []string `json:"scopes"`
+	Status   string   `json:"status"`
 	// StateHash is the SHA-256 hex of the state sent to the provider, set
 	// when the link is opened.
 	StateHash string `json:"-"`

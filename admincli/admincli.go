@@ -74,9 +74,12 @@ commands:
                                      would stay in the shell's history and the process list;
                                      without it, a replace keeps the stored secret
   oauth-apps delete PROVIDER [--tenant T]
-` + peopleUsage + adminKeysUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--hint ACCOUNT] [--expires 15m] [--read-only]
+` + peopleUsage + adminKeysUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--product P]... [--hint ACCOUNT] [--expires 15m]
+                       [--read-only]
                                      prints a single-use link through which the account's
-                                     owner connects a google, hubspot, meta or linkedin account
+                                     owner connects a google, hubspot, meta or linkedin account;
+                                     a product (google_ads, ga4, gmail…) or --product asks only
+                                     for those products' scopes
   connect-links [--tenant T] [--limit N]
   reauth [--tenant T]                accounts whose owner must connect them again (refresh
                                      refused, or a token that cannot be refreshed expiring)

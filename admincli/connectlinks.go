@@ -11,17 +11,24 @@ import (
 
 // connectLink runs `connect-link TENANT PROVIDER`: it creates a connect
 // link and prints its URL (the whole answer with --output json). The URL
-// holds the link's secret and is shown only this once.
+// holds the link's secret and is shown only this once. PROVIDER is a
+// family (google) or one product (google_ads); --product narrows a family
+// to some of its products.
 func (inv *invocation) connectLink(args []string) error {
 	s := newSub("connect-link", "TENANT", "PROVIDER")
 	hint := s.fs.String("hint", "", "")
 	expires := s.fs.Duration("expires", 0, "")
 	readOnly := s.fs.Bool("read-only", false, "")
+	products := &listFlag{split: true}
+	s.fs.Var(products, "product", "")
 	p, err := s.parse(args)
 	if err != nil {
 		return err
 	}
 	body := map[string]any{"provider": p[1]}
+	if len(products.items) > 0 {
+		body["products"] = products.items
+	}
 	if *hint != "" {
 		body["account_hint"] = *hint
 	}

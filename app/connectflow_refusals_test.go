@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -171,4 +172,41 @@ func TestConnectRefusals(t *testing.T) {
 			t.Errorf("expired link page: %d %s", p.status, p.body)
 		}
 	})
+}
+
+// TestConnectOneProduct: a link may name one product (google_ads) or list
+// products of a family; it asks only for their scopes, finds only their
+// accounts, and a product of another family is refused (issue #43 item 13).
+func TestConnectOneProduct(t *testing.T) {
+	t.Parallel()
+	e := apptest.Start(t, func(c *config.Config) { c.SiteAddr, c.DocsAddr = "off", "off" })
+	e.NewTenant("adsonly", nil)
+	created := createLink(t, e, "adsonly", map[string]any{"provider": "google_ads"})
+	scopes, _ := created["scopes"].([]any)
+	if created["provider"] != "google" || fmt.Sprint(created["products"]) != "[google_ads]" || len(scopes) != 1 ||
+		scopes[0] != "https://www.googleapis.com/auth/adwords" {
+		t.Fatalf("a Google Ads link: provider %v products %v scopes %v", created["provider"], created["products"], scopes)
+	}
+	b := newConnectBrowser(t, e)
+	link := b.gateway(created["url"].(string))
+	callback := b.consent(b.openLink(link), true)
+	page := b.do("GET", e.GatewayURL+"/connect/callback?"+callback, nil)
+	if page.status != 200 || strings.Contains(page.body, "GA4") || strings.Contains(page.body, "Gmail") || !strings.Contains(page.body, "Google Ads") {
+		t.Fatalf("callback of a Google Ads link: %d %s", page.status, page.body)
+	}
+
+	two := createLink(t, e, "adsonly", map[string]any{"provider": "google", "products": []string{"gmail", "ga4", "gmail"}})
+	if fmt.Sprint(two["products"]) != "[ga4 gmail]" || strings.Contains(fmt.Sprint(two["scopes"]), "adwords") ||
+		!strings.Contains(fmt.Sprint(two["scopes"]), "analytics.readonly") {
+		t.Errorf("a GA4 and Gmail link: products %v scopes %v", two["products"], two["scopes"])
+	}
+	for _, body := range []map[string]any{
+		{"provider": "google", "products": []string{"hubspot"}},
+		{"provider": "meta_ads", "products": []string{"gmail"}},
+		{"provider": "salesforce"},
+	} {
+		if r := e.Admin("POST", "/admin/tenants/adsonly/connect-links", body); r.Status != 400 || r.ErrorCode(t) != "VALIDATION_ERROR" {
+			t.Errorf("link %v: %d %s", body, r.Status, r.Body)
+		}
+	}
 }

@@ -109,7 +109,7 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 		f.fail(w, r, l, gtmgate.ConnectOpened, http.StatusGone, "Not connected", "the tenant could not be read")
 		return
 	}
-	d, _ := f.opts.Client.Discover(r.Context(), p, g, keys(connect.Needs(f.opts.Registry, t, p, nil, false)))
+	d, _ := f.opts.Client.Discover(r.Context(), p, g, keys(connect.Needs(f.opts.Registry, t, p, l.Products, false)))
 	h := &held{AccessToken: g.AccessToken, RefreshToken: g.RefreshToken, ExpiresAt: g.ExpiresAt, TokenEndpoint: g.TokenEndpoint,
 		Accounts: d.Accounts, Notes: map[string]string{}}
 	for _, prod := range d.Products {

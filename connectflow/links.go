@@ -3,6 +3,7 @@ package connectflow
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,8 +25,14 @@ func (f *Flow) MountAdmin(mux gtmgate.Router) {
 
 // CreateBody is the body of POST /admin/tenants/{id}/connect-links.
 type CreateBody struct {
-	// Provider is the family: google, hubspot, meta or linkedin.
+	// Provider is the family (google, hubspot, meta, linkedin) or one of
+	// its products by provider key (google_ads, ga4, gmail, meta_ads,
+	// linkedin_ads…): a product connects that product alone.
 	Provider string `json:"provider"`
+	// Products narrows the link to these products of the family: it asks
+	// for their scopes only and finds only their accounts. Empty: every
+	// product of the family (or the one Provider names).
+	Products []string `json:"products,omitempty"`
 	// AccountHint, when it names a discovered account, picks it.
 	AccountHint string `json:"account_hint,omitempty"`
 	// ExpiresIn is the link's lifetime in seconds (900 when 0, at most 7 days).
@@ -42,6 +49,7 @@ type Created struct {
 	TenantID    string    `json:"tenant_id"`
 	Provider    string    `json:"provider"`
 	AccountHint string    `json:"account_hint,omitempty"`
+	Products    []string  `json:"products,omitempty"`
 	Scopes      []string  `json:"scopes"`
 	ExpiresAt   time.Time `json:"expires_at"`
 	RedirectURI string    `json:"redirect_uri"`
@@ -78,12 +86,16 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	needs := connect.Needs(f.opts.Registry, t, p, nil, body.ReadOnly)
+	needs := connect.Needs(f.opts.Registry, t, p, body.Products, body.ReadOnly)
 	now := f.now()
 	secret := newSecret()
+	createdBy := "admin-key"
+	if a := gtmgate.ActorFromContext(r.Context()); a != nil {
+		createdBy = a.AuditKey()
+	}
 	l := &gtmgate.ConnectLink{ID: gtmgate.NewID("cl_"), TokenHash: hash(secret), TenantID: tenantID, Provider: p.Name,
-		AccountHint: body.AccountHint, Scopes: connect.Scopes(p, needs, app.ExtraScopes), Status: gtmgate.ConnectCreated,
-		CreatedBy: "admin", CreatedAt: now, ExpiresAt: now.Add(expiry)}
+		AccountHint: body.AccountHint, Products: body.Products, Scopes: connect.Scopes(p, needs, app.ExtraScopes),
+		Status: gtmgate.ConnectCreated, CreatedBy: createdBy, CreatedAt: now, ExpiresAt: now.Add(expiry)}
 	if err := f.opts.Store.CreateConnectLink(r.Context(), l); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
@@ -91,17 +103,37 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 	// The detail is set here so the link's secret never reaches the audit.
 	admin.SetAuditDetail(w, "connect link created: tenant "+tenantID+", provider "+p.Name+", id "+l.ID)
 	jsonapi.Write(w, http.StatusCreated, Created{ID: l.ID, URL: f.LinkURL(secret), TenantID: tenantID, Provider: p.Name,
-		AccountHint: l.AccountHint, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
+		AccountHint: l.AccountHint, Products: l.Products, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
 }
 
-// validate checks the body and returns the family and the lifetime.
+// validate checks the body and returns the family and the lifetime. A
+// product named as the provider becomes the family with that one product;
+// b.Products is left in the family's order, each once.
 func validate(b *CreateBody) (connect.Provider, time.Duration, error) {
 	b.Provider = strings.TrimSpace(strings.ToLower(b.Provider))
 	p, ok := connect.Lookup(b.Provider)
 	if !ok {
-		return p, 0, gtmgate.Errorf(gtmgate.EValidation, "provider must be one of google, hubspot, meta, linkedin").
-			WithHint("one Google link serves every Google tool")
+		if p, ok = connect.Family(b.Provider); ok {
+			b.Products = append(b.Products, b.Provider)
+		}
 	}
+	if !ok {
+		return p, 0, gtmgate.Errorf(gtmgate.EValidation, "provider %q is neither a family (google, hubspot, meta, linkedin) nor one of their products", b.Provider).
+			WithHint("one Google link serves every Google tool; name a product (google_ads, ga4, gmail…) or list products to connect fewer")
+	}
+	var products []string
+	for _, key := range p.Covers {
+		if slices.Contains(b.Products, key) {
+			products = append(products, key)
+		}
+	}
+	for _, key := range b.Products {
+		if !p.Covering(key) {
+			return p, 0, gtmgate.Errorf(gtmgate.EValidation, "%q is not a product of %s", key, p.Name).
+				WithHint(p.Name + "'s products: " + strings.Join(p.Covers, ", "))
+		}
+	}
+	b.Products = products
 	if len(b.AccountHint) > 200 {
 		return p, 0, gtmgate.Errorf(gtmgate.EValidation, "account_hint is longer than 200 characters")
 	}
