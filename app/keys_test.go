@@ -32,6 +32,11 @@ func TestWrongEncryptionKeyRefusesToStart(t *testing.T) {
 	if r := e.Tool(e.DemoToken, "demo", "crm", "crm_pipelines", map[string]any{"action": "list", "rationale": "key test"}); r.Status != 200 {
 		t.Fatalf("first replica: call answered %d %s", r.Status, r.Body)
 	}
+	// One process serves from a data directory at a time (its lock), so the
+	// replica with the other key starts once the first has stopped.
+	if err := e.App.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	cfg := e.Config
 	cfg.EncryptionKey = second
 	_, err := app.New(context.Background(), cfg, slog.New(slog.DiscardHandler), "test")
@@ -47,9 +52,10 @@ func TestWrongEncryptionKeyRefusesToStart(t *testing.T) {
 	if strings.Contains(msg, first[:16]) || strings.Contains(msg, second[:16]) || strings.Contains(msg, "\n") {
 		t.Errorf("refusal %q shows a key or spans lines", msg)
 	}
-	// The first replica still serves: the refused one changed nothing.
-	if r := e.Tool(e.DemoToken, "demo", "crm", "crm_pipelines", map[string]any{"action": "list", "rationale": "key test"}); r.Status != 200 {
-		t.Fatalf("first replica after the refusal: call answered %d %s", r.Status, r.Body)
+	// The refused one changed nothing: the first key still serves the store.
+	again := apptest.Start(t, func(c *config.Config) { c.DataDir, c.EncryptionKey = dir, first })
+	if r := again.Tool(again.DemoToken, "demo", "crm", "crm_pipelines", map[string]any{"action": "list", "rationale": "key test"}); r.Status != 200 {
+		t.Fatalf("first key after the refusal: call answered %d %s", r.Status, r.Body)
 	}
 }
 
