@@ -53,12 +53,6 @@ func plain(f func(string) upstream.Options) func(*config.Config, string) upstrea
 	return func(_ *config.Config, baseURL string) upstream.Options { return f(baseURL) }
 }
 
-func bearer(key string) func(*config.Config, string) upstream.Options {
-	return func(_ *config.Config, baseURL string) upstream.Options {
-		return upstream.Options{Provider: key, BaseURL: baseURL}
-	}
-}
-
 // providers lists every provider family the gateway speaks to.
 func providers() []providerSpec {
 	return []providerSpec{
@@ -75,10 +69,10 @@ func providers() []providerSpec {
 			options: func(cfg *config.Config, baseURL string) upstream.Options {
 				return linkedinads.Options(baseURL, cfg.APIVersion(linkedinads.Provider))
 			}},
-		{key: ga4.Provider, spec: ga4.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "ga4_metadata", Input: `{}`}, baseURL: ga4.DefaultBaseURL, options: bearer(ga4.Provider), tools: ga4.Tools, sandbox: ga4.NewSandbox},
-		{key: searchconsole.Provider, spec: searchconsole.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "search_console_query", Input: `{"limit":1}`}, baseURL: searchconsole.DefaultBaseURL, options: bearer(searchconsole.Provider), tools: searchconsole.Tools, sandbox: searchconsole.NewSandbox},
-		{key: gmail.Provider, spec: gmail.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "email_messages", Input: `{"action":"list","limit":1}`}, baseURL: gmail.DefaultBaseURL, options: bearer(gmail.Provider), tools: gmail.Tools, sandbox: gmail.NewSandbox},
-		{key: gcalendar.Provider, spec: gcalendar.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "calendar_events", Input: `{"action":"list","limit":1}`}, baseURL: gcalendar.DefaultBaseURL, options: bearer(gcalendar.Provider), tools: gcalendar.Tools, sandbox: gcalendar.NewSandbox},
+		{key: ga4.Provider, spec: ga4.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "ga4_metadata", Input: `{}`}, baseURL: ga4.DefaultBaseURL, options: plain(ga4.Options), tools: ga4.Tools, sandbox: ga4.NewSandbox},
+		{key: searchconsole.Provider, spec: searchconsole.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "search_console_query", Input: `{"limit":1}`}, baseURL: searchconsole.DefaultBaseURL, options: plain(searchconsole.Options), tools: searchconsole.Tools, sandbox: searchconsole.NewSandbox},
+		{key: gmail.Provider, spec: gmail.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "email_messages", Input: `{"action":"list","limit":1}`}, baseURL: gmail.DefaultBaseURL, options: plain(gmail.Options), tools: gmail.Tools, sandbox: gmail.NewSandbox},
+		{key: gcalendar.Provider, spec: gcalendar.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "calendar_events", Input: `{"action":"list","limit":1}`}, baseURL: gcalendar.DefaultBaseURL, options: plain(gcalendar.Options), tools: gcalendar.Tools, sandbox: gcalendar.NewSandbox},
 		{key: brave.Provider, probe: providercheck.Probe{Tool: "web_search", Input: `{"query":"gtmgate","limit":1}`}, baseURL: brave.DefaultBaseURL, options: plain(brave.Options), tools: brave.Tools,
 			sandbox: func() gtmgate.ProviderSandbox { return brave.NewSandbox().ProviderSandbox }},
 		{key: bigquery.Provider, spec: bigquery.Spec, googleScopes: true, probe: providercheck.Probe{Tool: "bigquery_schema", Input: `{"action":"datasets"}`}, baseURL: bigquery.DefaultBaseURL, options: plain(bigquery.Options),

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -26,9 +27,11 @@ const (
 
 // Options returns the upstream client options for BigQuery at baseURL
 // (OAuth bearer token). Queries wait up to 10 s server-side, so the
-// per-attempt time-out leaves room above that.
+// per-attempt time-out leaves room above that. BigQuery sends its rate
+// limits and quotas as 403 (rateLimitExceeded, quotaExceeded): googleapi's
+// Classify reads them as RATE_LIMITED rather than a refused token.
 func Options(baseURL string) upstream.Options {
-	return upstream.Options{Provider: Provider, BaseURL: baseURL, Timeout: 30 * time.Second}
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Timeout: 30 * time.Second, Classify: googleapi.Classify}
 }
 
 // Limits bounds what a query may cost. Zero fields take the defaults.

@@ -8,6 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
+	"github.com/gtmgate/gtmgate/provider/googleapi/googleapitest"
+	"github.com/gtmgate/gtmgate/provider/providertest"
 )
 
 func TestQueryRun(t *testing.T) {
@@ -154,6 +157,28 @@ func TestQueryRefusals(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUsageLimits: BigQuery sends its short-term rate limits
+// (rateLimitExceeded) and its longer-term quotas (quotaExceeded, "wait 10
+// minutes or more") as HTTP 403 (cloud.google.com/bigquery/docs/troubleshoot-quotas,
+// read 2026-11): RATE_LIMITED, not a refused token, the quota not retried.
+func TestUsageLimits(t *testing.T) {
+	t.Parallel()
+	sb, tools := setup(t)
+	const datasets = `{"rationale":"r","action":"datasets"}`
+	googleapitest.CheckUsageLimits(t, sb, tools["bigquery_schema"], sb.Accounts[0], SandboxToken, datasets)
+	quota := googleapi.Fault{Status: http.StatusForbidden, Reason: "quotaExceeded", Domain: "global",
+		Message: "Quota exceeded: Your project exceeded quota for free query bytes scanned. For more information, see https://cloud.google.com/bigquery/troubleshooting-errors"}
+	before := sb.Requests()
+	sb.FailNextWith(quota, 1)
+	_, err := run(t, sb, tools["bigquery_query"], `{"rationale":"r","action":"run","query":"SELECT * FROM sales.opportunities LIMIT 2"}`)
+	if e := providertest.WantCode(t, err, gtmgate.ERateLimited); e.Hint != googleapi.HintQuota || !strings.Contains(e.Message, "free query bytes") {
+		t.Errorf("quotaExceeded: message %q, hint %q", e.Message, e.Hint)
+	}
+	if n := sb.Requests() - before; n != 1 {
+		t.Errorf("quotaExceeded: %d requests, want 1", n)
 	}
 }
 

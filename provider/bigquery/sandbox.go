@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/apispec"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 )
 
 // SandboxToken is the OAuth access token the sandbox accepts.
@@ -38,13 +39,15 @@ const (
 // SELECT cols|* FROM dataset.table [WHERE col = value|@param] [LIMIT n];
 // other SELECTs dry-run honestly (bytes of the tables they name) but run
 // into 400 invalidQuery. maximumBytesBilled is enforced. Requests need
-// Authorization: Bearer SandboxToken, else Google's 401 body. FailNext
-// injects faults.
+// Authorization: Bearer SandboxToken, else Google's 401 body. FailNext and
+// FailNextWith inject faults (Google's usage-limit errors among them),
+// Requests counts requests.
 type Sandbox struct {
 	gtmgate.ProviderSandbox
 	mu       sync.Mutex
-	status   int
+	fault    googleapi.Fault
 	fails    int
+	requests int
 	datasets []*sbDataset
 	jobs     map[string]*sbJob
 	cache    map[string]string // query fingerprint → job id
@@ -78,23 +81,39 @@ func NewSandbox() *Sandbox {
 }
 
 // FailNext makes the next n requests fail with status and Google's error body for it.
-func (s *Sandbox) FailNext(status, n int) {
+func (s *Sandbox) FailNext(status, n int) { s.FailNextWith(googleapi.Fault{Status: status}, n) }
+
+// Requests returns how many requests reached the sandbox, faults included.
+func (s *Sandbox) Requests() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.status, s.fails = status, n
+	return s.requests
+}
+
+// FailNextWith makes the next n requests fail with f, such as one of
+// Google's usage-limit errors (googleapi.FaultRateLimit…).
+func (s *Sandbox) FailNextWith(f googleapi.Fault, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fault, s.fails = f, n
 }
 
 // guard applies injected faults, authentication and the project check.
 func (s *Sandbox) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		status := 0
+		s.requests++
+		var f googleapi.Fault
 		if s.fails > 0 {
 			s.fails--
-			status = s.status
+			f = s.fault
 		}
 		s.mu.Unlock()
-		if status != 0 {
+		switch status := f.Status; {
+		case f.Reason != "":
+			googleapi.WriteFault(w, f)
+			return
+		case status != 0:
 			googleError(w, status, faultReason(status), "Injected fault from the sandbox.")
 			return
 		}

@@ -22,7 +22,8 @@ const Provider = "brave"
 const DefaultBaseURL = "https://api.search.brave.com"
 
 // Options returns the upstream client options for Brave at baseURL: the
-// tenant's token travels in X-Subscription-Token, not Authorization.
+// tenant's token travels in X-Subscription-Token, not Authorization, and a
+// 429 waits for Brave's X-RateLimit-Reset (classify).
 func Options(baseURL string) upstream.Options {
 	return upstream.Options{
 		Provider:  Provider,
@@ -30,6 +31,7 @@ func Options(baseURL string) upstream.Options {
 		Timeout:   10 * time.Second,
 		Authorize: upstream.HeaderAuth("X-Subscription-Token"),
 		Header:    http.Header{"Cache-Control": {"no-cache"}},
+		Classify:  classify,
 	}
 }
 

@@ -13,12 +13,15 @@ import (
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
-// setup starts a sandbox and returns it with the tools wired to it.
+// setup starts a sandbox and returns it with the tools wired to it. The
+// client holds a call for less than the sandbox's one-second
+// X-RateLimit-Reset, so a 429 is answered at once, with retry_after.
 func setup(t *testing.T) (*Sandbox, map[string]gtmgate.Tool) {
 	t.Helper()
 	sb := NewSandbox()
 	opts := Options(providertest.Serve(t, sb.ProviderSandbox))
 	opts.Backoff = time.Millisecond
+	opts.MaxRetryAfter = 500 * time.Millisecond
 	tools := map[string]gtmgate.Tool{}
 	for _, tool := range Tools(upstream.MustNew(opts)) {
 		tools[tool.Name] = tool

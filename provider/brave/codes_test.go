@@ -1,12 +1,15 @@
 package brave
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
+	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
 func TestNewsPagingWithoutMoreResultsFlag(t *testing.T) {
@@ -79,4 +82,71 @@ func TestCountryAndLanguageCodes(t *testing.T) {
 			providertest.WantCode(t, err, tc.wantCode)
 		})
 	}
+}
+
+// TestRateLimitReset: Brave's 429 says in X-RateLimit-Reset when each limit
+// of the plan resets, and in X-RateLimit-Remaining which one was reached
+// (api.search.brave.com/app/documentation/web-search/response-headers, read
+// 2026-11): the call reports that wait as retry_after instead of sending
+// the search again before the limit allows it.
+func TestRateLimitReset(t *testing.T) {
+	t.Parallel()
+	sb, tools := setup(t)
+	sb.FailNext(http.StatusTooManyRequests, 1)
+	_, err := run(t, sb, tools["web_search"], SandboxToken, `{"rationale":"r","query":"crm"}`)
+	e := providertest.WantCode(t, err, gtmgate.ERateLimited)
+	if e.RetryAfter != 1 || e.Hint != hintRateLimited {
+		t.Errorf("retry_after = %d, hint %q; want Brave's 1 second", e.RetryAfter, e.Hint)
+	}
+	if n := sb.Requests(); n != 1 {
+		t.Errorf("requests = %d, want 1: no retry before the per-second limit resets", n)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		status    int
+		header    http.Header
+		wantWait  time.Duration
+		unchanged bool
+	}{
+		{name: "per-second limit", status: 429, header: http.Header{"X-Ratelimit-Remaining": {"0, 14873"}, "X-Ratelimit-Reset": {"1, 1419704"}}, wantWait: time.Second},
+		{name: "monthly quota used up", status: 429, header: http.Header{"X-Ratelimit-Remaining": {"0, 0"}, "X-Ratelimit-Reset": {"1, 1419704"}}, wantWait: 1419704 * time.Second},
+		{name: "nothing at zero: the first limit", status: 429, header: http.Header{"X-Ratelimit-Remaining": {"1, 10"}, "X-Ratelimit-Reset": {"1, 1419704"}}, wantWait: time.Second},
+		{name: "Retry-After longer", status: 429, header: http.Header{"Retry-After": {"3"}, "X-Ratelimit-Remaining": {"0, 9"}, "X-Ratelimit-Reset": {"1, 99"}}, wantWait: 3 * time.Second},
+		{name: "no headers", status: 429, header: http.Header{}, wantWait: 0},
+		{name: "malformed reset", status: 429, header: http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"soon"}}, wantWait: 0},
+		{name: "not a 429", status: 422, header: http.Header{"X-Ratelimit-Remaining": {"0, 0"}, "X-Ratelimit-Reset": {"1, 5"}}, unchanged: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			resp := &upstream.Response{Status: tt.status, Header: tt.header}
+			status := upstream.StatusFailure(resp)
+			got := classify(resp, status)
+			if tt.unchanged {
+				if got != status {
+					t.Errorf("classify = %+v, want %+v", got, status)
+				}
+				return
+			}
+			if got.RetryAfter != tt.wantWait || got.Code != gtmgate.ERateLimited || !got.Retry || got.Hint != hintRateLimited {
+				t.Errorf("classify = %+v, want a rate limit with wait %v", got, tt.wantWait)
+			}
+		})
+	}
+}
+
+func FuzzHeaderList(f *testing.F) {
+	f.Add("1, 1419704")
+	f.Add("0,-1")
+	f.Fuzz(func(t *testing.T, v string) {
+		for _, n := range headerList(v) {
+			if n < 0 {
+				t.Fatalf("headerList(%q) has %d", v, n)
+			}
+		}
+	})
 }

@@ -30,9 +30,10 @@ type Sandbox struct {
 	// Spec checks every request and answer against Brave's reference (apispec.json).
 	Spec *apispec.Enforcer
 
-	mu     sync.Mutex
-	status int
-	fails  int
+	mu       sync.Mutex
+	status   int
+	fails    int
+	requests int
 }
 
 // NewSandbox returns a Brave sandbox with one subscription account.
@@ -51,11 +52,19 @@ func NewSandbox() *Sandbox {
 
 // FailNext makes the next n requests that pass the token and spec checks
 // fail with status and Brave's error body for it (429 also carries
-// rate-limit details).
+// rate-limit details, and X-RateLimit-Remaining says the per-second limit
+// was reached: X-RateLimit-Reset has it back in a second).
 func (s *Sandbox) FailNext(status, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.status, s.fails = status, n
+}
+
+// Requests returns how many requests the sandbox has received.
+func (s *Sandbox) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests
 }
 
 func (s *Sandbox) injectedFault() int {
@@ -71,6 +80,9 @@ func (s *Sandbox) injectedFault() int {
 // ServeHTTP checks the subscription token, then hands the request to the
 // spec's checks and the search behind them.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests++
+	s.mu.Unlock()
 	w.Header().Set("X-RateLimit-Limit", "1, 15000")
 	w.Header().Set("X-RateLimit-Policy", "1;w=1, 15000;w=2592000")
 	w.Header().Set("X-RateLimit-Remaining", "1, 14873")
@@ -87,6 +99,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Sandbox) searchHandler(e endpoint, corpus []doc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if status := s.injectedFault(); status != 0 {
+			if status == http.StatusTooManyRequests {
+				w.Header().Set("X-RateLimit-Remaining", "0, 14873")
+			}
 			writeError(w, status, faultCode(status), "Injected fault from the sandbox.")
 			return
 		}

@@ -17,8 +17,8 @@ func TestMain(m *testing.M) { spectest.Main(m) }
 
 // TestEveryActionIsChecked walks both search tools against the sandbox that
 // enforces Brave's reference: once answered, once refused by Brave (a 429
-// rate limit the client's one retry meets again, a 422 validation error),
-// logging the operations each reached.
+// rate limit whose reset is longer than the client waits, a 422 validation
+// error), logging the operations each reached.
 func TestEveryActionIsChecked(t *testing.T) {
 	sb, tools := setup(t)
 	kit := providertest.NewKit([]gtmgate.Tool{tools["web_search"], tools["news_search"]}, sb.Accounts[0], SandboxToken)

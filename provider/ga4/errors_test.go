@@ -8,6 +8,15 @@ import (
 	"github.com/gtmgate/gtmgate/provider/googleapi/googleapitest"
 )
 
+// TestUsageLimits: the Data API's errors are Google's JSON error body; its
+// usage limits sent as 403 are RATE_LIMITED, not a refused token.
+func TestUsageLimits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	googleapitest.CheckUsageLimits(t, f.sandbox, f.Tools["ga4_report"], f.Account, SandboxToken,
+		`{"rationale":"r","dimensions":["country"],"metrics":["sessions"]}`)
+}
+
 func TestUpstreamFaults(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

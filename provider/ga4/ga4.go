@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -24,6 +25,13 @@ const Provider = "ga4"
 
 // DefaultBaseURL is the GA4 Data API root.
 const DefaultBaseURL = "https://analyticsdata.googleapis.com"
+
+// Options returns the upstream client options for the GA4 Data API at baseURL:
+// OAuth bearer token, and Google's usage limits (sent as 403 as well as 429)
+// read as RATE_LIMITED rather than a refused token.
+func Options(baseURL string) upstream.Options {
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Classify: googleapi.Classify}
+}
 
 // Tools returns the GA4 tools calling the API through c.
 func Tools(c *upstream.Client) []gtmgate.Tool {

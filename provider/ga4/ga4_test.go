@@ -17,7 +17,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	sb := NewSandbox()
 	url := providertest.Serve(t, sb)
-	tools := Tools(upstream.MustNew(upstream.Options{Provider: Provider, BaseURL: url}))
+	tools := Tools(upstream.MustNew(Options(url)))
 	return &fixture{Kit: providertest.NewKit(tools, sb.Accounts[0], SandboxToken), sandbox: sb.Handler.(*Sandbox)}
 }
 

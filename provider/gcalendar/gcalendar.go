@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -24,6 +25,13 @@ const Provider = "google_calendar"
 
 // DefaultBaseURL is the Calendar API root.
 const DefaultBaseURL = "https://www.googleapis.com"
+
+// Options returns the upstream client options for the Calendar at baseURL:
+// OAuth bearer token, and Google's usage limits (sent as 403 as well as 429)
+// read as RATE_LIMITED rather than a refused token.
+func Options(baseURL string) upstream.Options {
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Classify: googleapi.Classify}
+}
 
 // Tools returns the Calendar tools calling the API through c.
 func Tools(c *upstream.Client) []gtmgate.Tool {

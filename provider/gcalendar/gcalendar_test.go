@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/googleapi/googleapitest"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
@@ -22,7 +23,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	sb := NewSandbox()
 	url := providertest.Serve(t, sb)
-	tools := Tools(upstream.MustNew(upstream.Options{Provider: Provider, BaseURL: url}))
+	tools := Tools(upstream.MustNew(Options(url)))
 	return &fixture{Kit: providertest.NewKit(tools, sb.Accounts[0], SandboxToken), sandbox: sb.Handler.(*Sandbox)}
 }
 
@@ -221,6 +222,27 @@ func TestRefusals(t *testing.T) {
 	}
 	_, err := providertest.Run(t, f.Tools["calendar_events"], f.Account, SandboxToken, `{"rationale":"r","action":"get","event_id":"ldga9999"}`)
 	googleapitest.UpstreamError(t, err, 404)
+}
+
+// TestUsageLimits: Calendar's rate limits (userRateLimitExceeded,
+// rateLimitExceeded) and its usage limits (quotaExceeded "Calendar usage
+// limits exceeded.", hours on one user's calendar) come as HTTP 403
+// (developers.google.com/workspace/calendar/api/guides/errors, read
+// 2026-11): RATE_LIMITED, the usage limit not retried at once.
+func TestUsageLimits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	list := `{"rationale":"r","action":"list"}`
+	googleapitest.CheckUsageLimits(t, f.sandbox, f.Tools["calendar_events"], f.Account, SandboxToken, list)
+	before := f.sandbox.Requests()
+	f.sandbox.FailNextWith(googleapi.FaultCalendarUsageLimits, 1)
+	_, err := providertest.Run(t, f.Tools["calendar_events"], f.Account, SandboxToken, list)
+	if e := providertest.WantCode(t, err, gtmgate.ERateLimited); e.Hint != googleapi.HintQuota || !strings.Contains(e.Message, "Calendar usage limits exceeded.") {
+		t.Errorf("usage limits: message %q, hint %q", e.Message, e.Hint)
+	}
+	if n := f.sandbox.Requests() - before; n != 1 {
+		t.Errorf("usage limits: %d requests, want 1", n)
+	}
 }
 
 func TestUpstreamFaults(t *testing.T) {

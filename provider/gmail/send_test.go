@@ -96,6 +96,18 @@ func TestSendRefusals(t *testing.T) {
 	}
 }
 
+// TestUsageLimits: Gmail's per-user (userRateLimitExceeded) and per-project
+// (rateLimitExceeded) rate limits and its daily limit come as HTTP 403
+// (developers.google.com/workspace/gmail/api/reference/quota and
+// …/gmail/api/guides/handle-errors, read 2026-11): RATE_LIMITED, not a
+// refused token.
+func TestUsageLimits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	googleapitest.CheckUsageLimits(t, f.sandbox, f.Tools["email_messages"], f.Account, SandboxToken,
+		`{"rationale":"r","action":"search","q":"from:nobody@nowhere.example"}`)
+}
+
 func TestUpstreamFaults(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

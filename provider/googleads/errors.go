@@ -17,7 +17,8 @@ var failureMessage = regexp.MustCompile(`"message"\s*:\s*"((?:[^"\\]|\\.)*)"`)
 
 // explain makes an upstream error say what Google meant. Google puts a
 // generic "Request contains an invalid argument." at the top and the useful
-// message in error.details[].errors[].message, so those are added. A 404
+// message in error.details[].errors[].message, so those are added (the
+// error's code and hint come from classify, which reads the whole body). A 404
 // without a GoogleAdsFailure is Google's plain page for a path it does not
 // serve, which for a well-formed path means the version in it: the error then
 // names the setting that moves the version.
@@ -33,9 +34,6 @@ func (a *api) explain(err error) error {
 	if d.Status == http.StatusNotFound && !strings.Contains(d.Body, "GoogleAdsFailure") {
 		e.Message, e.Hint = versionNotServed(a.version(), time.Now())
 		return err
-	}
-	if strings.Contains(d.Body, "USER_PERMISSION_DENIED") || strings.Contains(d.Body, "INVALID_LOGIN_CUSTOMER_ID_SERVING_CUSTOMER_ID_COMBINATION") {
-		e.Hint = "if the tenant reaches this account through a manager account, set the account's login_customer_id to that manager's customer id"
 	}
 	ms := failureMessage.FindAllStringSubmatch(d.Body, -1)
 	var extra []string

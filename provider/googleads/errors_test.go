@@ -1,8 +1,10 @@
 package googleads
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
@@ -110,4 +112,103 @@ func TestDeveloperToken(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRetrySignal: Google Ads says how long to wait in a quota error's
+// quotaErrorDetails.retryDelay and a google.rpc.RetryInfo (errors.proto and
+// google/rpc/error_details.proto, googleapis/googleapis at
+// f8291d2b89f0017ab078a4c7378069bae5686f6f). A read waits that long when the
+// client holds a call that long, else it is RATE_LIMITED with retry_after;
+// a mutation is never sent again.
+func TestRetrySignal(t *testing.T) {
+	get := `{"rationale":"r","action":"get","campaign_id":"21000100001"}`
+	pause := `{"rationale":"r","action":"update_status","campaign_id":"21000100001","status":"PAUSED"}`
+	tests := []struct {
+		name       string
+		delay      time.Duration
+		input      string
+		code       string
+		retryAfter int
+		requests   int
+	}{
+		{"longer than the client waits", 30 * time.Second, get, gtmgate.ERateLimited, 30, 1},
+		{"short wait is waited", 20 * time.Millisecond, get, "", 0, 2},
+		{"mutation not sent again", 20 * time.Millisecond, pause, gtmgate.ERateLimited, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.sb.QuotaExhaustedNext(tt.delay, 1)
+			_, err := e.Run(t, "google_ads_campaigns", tt.input)
+			if e.sb.Requests() != tt.requests {
+				t.Errorf("requests = %d, want %d", e.sb.Requests(), tt.requests)
+			}
+			if tt.code == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			ge := providertest.WantCode(t, err, tt.code)
+			if ge.RetryAfter != tt.retryAfter || ge.Hint != hintQuota {
+				t.Errorf("retry_after = %d, hint %q; want %d, %q", ge.RetryAfter, ge.Hint, tt.retryAfter, hintQuota)
+			}
+		})
+	}
+}
+
+// TestOperatorCredentialErrors: DEVELOPER_TOKEN_NOT_APPROVED and
+// CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION (authorization_error.proto,
+// googleapis/googleapis at f8291d2b89f0017ab078a4c7378069bae5686f6f) concern
+// the operator's developer token or Cloud project: the error says so, and
+// the tenant's token is neither blamed nor refreshed.
+func TestOperatorCredentialErrors(t *testing.T) {
+	tests := []struct {
+		code     string
+		hintHas  []string
+		googleIs string
+	}{
+		{"DEVELOPER_TOKEN_NOT_APPROVED", []string{"developer token", "GTMGATE_GOOGLE_ADS_DEVELOPER_TOKEN", "not the tenant's", "Basic or Standard access"},
+			"The developer token is only approved for use with test accounts"},
+		{"CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION", []string{"Google Cloud project", "PUT /admin/oauth-apps/google", "not the tenant's", "Explorer, Basic or Standard"},
+			"The Google Cloud project is only approved for use with test accounts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.code, func(t *testing.T) {
+			e := newEnv(t)
+			e.sb.DenyNext(tt.code, 1)
+			ts := &countingToken{token: SandboxToken}
+			ge := providertest.WantCode(t, e.RunWithTokens(t, "google_ads_campaigns", ts, listInput), gtmgate.EUpstream)
+			for _, s := range tt.hintHas {
+				if !strings.Contains(ge.Hint, s) {
+					t.Errorf("hint %q lacks %q", ge.Hint, s)
+				}
+			}
+			if strings.Contains(ge.Hint, "provider token was refused") {
+				t.Errorf("hint blames the tenant's token: %q", ge.Hint)
+			}
+			if !strings.Contains(ge.Message, tt.googleIs) {
+				t.Errorf("message %q lacks Google's %q", ge.Message, tt.googleIs)
+			}
+			if d := ge.Detail.(gtmgate.UpstreamDetail); d.Status != 403 || !strings.Contains(d.Body, tt.code) {
+				t.Errorf("detail = %+v", d)
+			}
+			if ts.refreshes != 0 || e.sb.Requests() != 1 {
+				t.Errorf("refreshes = %d, requests = %d; want 0 and 1", ts.refreshes, e.sb.Requests())
+			}
+		})
+	}
+}
+
+// countingToken counts refreshes of a token the sandbox accepts.
+type countingToken struct {
+	token     string
+	refreshes int
+}
+
+func (c *countingToken) Token(context.Context) (string, error) { return c.token, nil }
+
+func (c *countingToken) Refresh(context.Context, string) (string, error) {
+	c.refreshes++
+	return c.token, nil
 }

@@ -25,7 +25,9 @@ func DefaultVersion() string { return apiversion.MustOf(Provider).Default }
 // optional and ignored since, but requests without one were refused before
 // (and reportedly for a while after), so an operator who has one keeps
 // sending it. The manager account a tenant reaches a client through is per
-// account (gtmgate.Account.LoginCustomerID), sent by each call.
+// account (gtmgate.Account.LoginCustomerID), sent by each call. Google's
+// errors are read by classify: its retry signal, and the errors that concern
+// the operator's developer token or Cloud project rather than the tenant.
 func Options(baseURL, developerToken, version string) upstream.Options {
 	if version == "" {
 		version = DefaultVersion()
@@ -34,7 +36,7 @@ func Options(baseURL, developerToken, version string) upstream.Options {
 	if developerToken != "" {
 		h.Set("developer-token", developerToken)
 	}
-	return upstream.Options{Provider: Provider, BaseURL: baseURL, Header: h, APIVersion: version}
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Header: h, APIVersion: version, Classify: classify}
 }
 
 // CustomerID normalises a customer id: "123-456-7890" → "1234567890".

@@ -57,7 +57,7 @@ type Sandbox struct {
 	// direct are the customers the sandbox user is a user of; others are
 	// reached only through a manager among them.
 	direct   map[string]bool
-	failures []int
+	failures []sbFault
 	requests int
 }
 
@@ -87,11 +87,28 @@ func newSandbox(now func() time.Time) *Sandbox {
 
 // FailNext makes the next n requests fail with the given HTTP status and a
 // Google error body (500 INTERNAL, 429 RESOURCE_EXHAUSTED, 400 INVALID_ARGUMENT…).
-func (s *Sandbox) FailNext(status, n int) {
+func (s *Sandbox) FailNext(status, n int) { s.failNext(sbFault{status: status}, n) }
+
+// QuotaExhaustedNext makes the next n requests fail as Google rate-limits a
+// developer token: 429 RESOURCE_EXHAUSTED with a quotaError whose
+// quotaErrorDetails carry retryDelay, and the same delay as a
+// google.rpc.RetryInfo.
+func (s *Sandbox) QuotaExhaustedNext(retryDelay time.Duration, n int) {
+	s.failNext(sbFault{status: http.StatusTooManyRequests, retryDelay: retryDelay}, n)
+}
+
+// DenyNext makes the next n requests fail with an authorizationError code
+// (403 PERMISSION_DENIED) and the message Google documents for it, such as
+// DEVELOPER_TOKEN_NOT_APPROVED or CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION.
+func (s *Sandbox) DenyNext(code string, n int) {
+	s.failNext(sbFault{status: http.StatusForbidden, denied: code}, n)
+}
+
+func (s *Sandbox) failNext(f sbFault, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for range n {
-		s.failures = append(s.failures, status)
+		s.failures = append(s.failures, f)
 	}
 }
 
@@ -140,9 +157,9 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request) {
 	version, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	rep := sbReply{w: w, version: version}
 	if len(s.failures) > 0 {
-		status := s.failures[0]
+		f := s.failures[0]
 		s.failures = s.failures[1:]
-		rep.fault(status)
+		rep.fault(f)
 		return
 	}
 	if r.Header.Get("developer-token") == "" && s.now().Before(developerTokenSunset) {

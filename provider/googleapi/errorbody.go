@@ -5,7 +5,8 @@ import (
 )
 
 // ErrorBody is Google's JSON error response, shared by the Data, Search
-// Console, Gmail and Calendar APIs.
+// Console, Gmail, Calendar, BigQuery and Sheets APIs (the google.rpc.Status
+// of Google Ads has the same envelope).
 type ErrorBody struct {
 	Error ErrorStatus `json:"error"`
 }
@@ -16,6 +17,19 @@ type ErrorStatus struct {
 	Message string      `json:"message"`
 	Status  string      `json:"status"`
 	Errors  []ErrorItem `json:"errors,omitempty"`
+	// Details are google.rpc error details (ErrorInfo, RetryInfo…), by @type.
+	Details []ErrorDetail `json:"details,omitempty"`
+}
+
+// ErrorDetail is one google.rpc error detail, with the fields of the types
+// read here (google/rpc/error_details.proto): ErrorInfo's reason, domain and
+// metadata, RetryInfo's retryDelay.
+type ErrorDetail struct {
+	Type       string            `json:"@type"`
+	Reason     string            `json:"reason,omitempty"`
+	Domain     string            `json:"domain,omitempty"`
+	Metadata   map[string]string `json:"metadata,omitempty"`
+	RetryDelay string            `json:"retryDelay,omitempty"`
 }
 
 // ErrorItem is one entry of the legacy "errors" list.
@@ -63,3 +77,42 @@ const (
 	MsgBackend         = "Internal error encountered."
 	MsgUnavailable     = "The service is currently unavailable."
 )
+
+// Fault is an error a sandbox answers as Google does: the HTTP status, the
+// reason and domain of its errors entry, and its message (the status's
+// defaults when empty).
+type Fault struct {
+	Status                  int
+	Reason, Domain, Message string
+}
+
+// Google's usage-limit and permission errors as its reference pages show
+// them (see Classify for the pages): HTTP 403, domain usageLimits, and these
+// reasons and messages.
+var (
+	FaultUserRateLimit = Fault{Status: http.StatusForbidden, Reason: "userRateLimitExceeded", Domain: "usageLimits", Message: "User Rate Limit Exceeded"}
+	FaultRateLimit     = Fault{Status: http.StatusForbidden, Reason: "rateLimitExceeded", Domain: "usageLimits", Message: "Rate Limit Exceeded"}
+	FaultDailyLimit    = Fault{Status: http.StatusForbidden, Reason: "dailyLimitExceeded", Domain: "usageLimits", Message: "Daily Limit Exceeded"}
+	// FaultCalendarUsageLimits is Calendar's quotaExceeded, a limit on one
+	// user's calendar that lasts hours.
+	FaultCalendarUsageLimits = Fault{Status: http.StatusForbidden, Reason: "quotaExceeded", Domain: "usageLimits", Message: "Calendar usage limits exceeded."}
+	// FaultInsufficientPermissions is the 403 of a token without the scope
+	// the call needs: a credential refusal.
+	FaultInsufficientPermissions = Fault{Status: http.StatusForbidden, Reason: "insufficientPermissions", Domain: "global",
+		Message: "Request had insufficient authentication scopes."}
+)
+
+// Body returns Google's error body for f.
+func (f Fault) Body() ErrorBody {
+	if f.Message == "" {
+		f.Message = faultMessage(f.Status)
+	}
+	b := NewError(f.Status, f.Message)
+	if f.Reason != "" {
+		b.Error.Errors = []ErrorItem{{Message: f.Message, Domain: f.Domain, Reason: f.Reason}}
+	}
+	return b
+}
+
+// WriteFault writes f as Google does.
+func WriteFault(w http.ResponseWriter, f Fault) { WriteJSON(w, f.Status, f.Body()) }

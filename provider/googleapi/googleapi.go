@@ -1,7 +1,8 @@
 // Package googleapi holds what the Google adapters (ga4, searchconsole, gmail,
-// gcalendar) and their sandboxes share: Google's JSON error body, the
-// sandbox's bearer check and fault injection, JSON encoding for sandbox
-// handlers, the list result shape every Google tool returns, and the
+// gcalendar, bigquery, sheets, googleads) and their sandboxes share: Google's
+// JSON error body and Classify, the reading of its usage limits and retry
+// signal, the sandbox's bearer check and fault injection, JSON encoding for
+// sandbox handlers, the list result shape every Google tool returns, and the
 // tokeninfo endpoint that reports an access token's granted scopes.
 //
 // Result shape: a list action returns {"items": [...], "next_cursor": "…"},

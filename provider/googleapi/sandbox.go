@@ -16,18 +16,22 @@ type Guard struct {
 	Token string
 
 	mu       sync.Mutex
-	faults   []int
+	faults   []Fault
 	requests int
 }
 
 // FailNext makes the next n requests fail with status (before the bearer
 // check), each with Google's error body for that status. Tests use it to
 // drive retries: FailNext(500, 1) fails one attempt.
-func (g *Guard) FailNext(status, n int) {
+func (g *Guard) FailNext(status, n int) { g.FailNextWith(Fault{Status: status}, n) }
+
+// FailNextWith makes the next n requests fail with f, such as one of
+// Google's usage-limit errors (FaultUserRateLimit…).
+func (g *Guard) FailNextWith(f Fault, n int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for range n {
-		g.faults = append(g.faults, status)
+		g.faults = append(g.faults, f)
 	}
 }
 
@@ -41,8 +45,8 @@ func (g *Guard) Requests() int {
 // Wrap returns next behind the guard.
 func (g *Guard) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if status, ok := g.take(); ok {
-			WriteError(w, status, faultMessage(status))
+		if f, ok := g.take(); ok {
+			WriteFault(w, f)
 			return
 		}
 		auth := r.Header.Get("Authorization")
@@ -67,12 +71,12 @@ func WriteAuthError(w http.ResponseWriter, message string) {
 	WriteJSON(w, http.StatusUnauthorized, body)
 }
 
-func (g *Guard) take() (int, bool) {
+func (g *Guard) take() (Fault, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.requests++
 	if len(g.faults) == 0 {
-		return 0, false
+		return Fault{}, false
 	}
 	s := g.faults[0]
 	g.faults = g.faults[1:]

@@ -90,8 +90,8 @@ var errorCode = regexp.MustCompile(`"code"\s*:\s*([0-9]+)`)
 const errDeprecatedVersion = 2635
 
 // graphError reads the Graph error code of a refused call, all of which Meta
-// sends as HTTP 400: throttling becomes RATE_LIMITED, and a call to an
-// expired version names the setting that moves it.
+// sends as HTTP 400: a call to an expired version names the setting that
+// moves it (the codes the client acts on, classify reads).
 func (a *api) graphError(err error) error {
 	var e *gtmgate.Error
 	if !errors.As(err, &e) || e.Code != gtmgate.EUpstream {
@@ -102,15 +102,11 @@ func (a *api) graphError(err error) error {
 	if m == nil {
 		return err
 	}
-	switch code, _ := strconv.Atoi(m[1]); {
-	case code == errDeprecatedVersion:
+	if code, _ := strconv.Atoi(m[1]); code == errDeprecatedVersion {
 		cat := catalogue()
 		e.Message += fmt.Sprintf("; Meta no longer serves Marketing API %s: set %s to a current version", a.version(), cat.Setting)
 		e.Hint = fmt.Sprintf("the gateway's operator must set %s to a Marketing API version Meta still serves (this release's default is %s, the newest it knows %s)",
 			cat.Setting, cat.Default, cat.Newest())
-	case slices.Contains([]int{4, 17, 32, 613}, code) || (code >= 80000 && code <= 80014):
-		e.Code = gtmgate.ERateLimited
-		e.Hint = "Meta throttles per ad account; wait a few minutes before retrying"
 	}
 	return err
 }

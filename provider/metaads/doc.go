@@ -34,8 +34,11 @@
 // on effective_status becomes Meta's effective_status parameter, one on
 // another field is applied to each page Meta returns.
 //
-// Meta rate limits (error codes 4, 17, 32, 613, 80000–80014, sent with HTTP
-// 400) become RATE_LIMITED.
+// Meta sends its errors with HTTP 400 and an error code (errors.go): rate
+// limits (4, 17, 32, 341, 613, 80000–80014) become RATE_LIMITED; an expired
+// or revoked token (190, 102) is refreshed once, as after a 401, then
+// REAUTH_REQUIRED naming the connect link; a missing permission (10,
+// 200–299) is REAUTH_REQUIRED with a hint about the ad account permission.
 //
 // # Sandbox
 //

@@ -18,11 +18,12 @@ const DefaultBaseURL = "https://graph.facebook.com"
 // version ("v26.0"), the catalogue's default when empty or not shaped like a
 // Graph API version (the configuration refuses such a value before it gets
 // here). The token travels in the Authorization header, never in the URL.
+// Graph's error codes, sent with HTTP 400, are read by classify.
 func Options(baseURL, version string) upstream.Options {
 	if cat := catalogue(); !cat.Pattern.MatchString(version) {
 		version = cat.Default
 	}
-	return upstream.Options{Provider: Provider, BaseURL: baseURL, APIVersion: version}
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, APIVersion: version, Classify: classify}
 }
 
 // catalogue is the Marketing API's entry in the version catalogue.

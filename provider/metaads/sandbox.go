@@ -35,11 +35,12 @@ const SandboxToken = "sandbox-meta-ads-token"
 //	GET  /{version}/dialog/oauth, GET /{version}/oauth/access_token   the login dialog and code exchange (sandbox_authorize.go)
 //
 // It accepts the token as "Authorization: Bearer sandbox-meta-ads-token" or
-// access_token (or a token the login dialog's exchange issued), answers with Graph API error bodies ({"error": {message, type,
-// code, fbtrace_id}}: 190 bad token, 100 bad parameter or a field the version
-// does not have, 2635 an expired version, 17/80004 throttling) and keeps
-// changes in memory. Behind the token and version checks, as Graph checks
-// them first, Spec checks every request and answer against the facts of the
+// access_token (or a token the login dialog's exchange issued), answers with
+// Graph API error bodies ({"error": {message, type, code, fbtrace_id}}, with
+// HTTP 400 as Meta sends them: 190 bad token, 100 bad parameter or a field
+// the version does not have, 2635 an expired version, 17/80004 throttling)
+// and keeps changes in memory. Behind the token and version checks, as Graph
+// checks them first, Spec checks every request and answer against the facts of the
 // v26.0 SDK (apispec.json): a parameter the operation does not have, a value
 // outside its enum or of the wrong type is refused with Graph's #100. Insights
 // fields and Campaign fields are checked against the same facts; a valid
@@ -47,9 +48,10 @@ const SandboxToken = "sandbox-meta-ads-token"
 // one without data.
 //
 // Tests reach it as sb.Handler.(*metaads.Sandbox): FailNext injects HTTP
-// failures (FailNextPost only on changes), ThrottleNext Meta's HTTP 400
-// rate-limit error, Requests counts calls. Injected failures answer requests
-// the spec checks let through, so those are checked too.
+// failures (FailNextPost only on changes), ErrorNext any of the Graph error
+// codes Meta documents (ThrottleNext its ad-account throttle), Requests
+// counts calls. Injected failures answer requests the spec checks let
+// through, so those are checked too.
 type Sandbox struct {
 	// Spec checks requests and answers against the SDK's facts.
 	Spec *apispec.Enforcer
@@ -110,7 +112,13 @@ func (s *Sandbox) FailNextPost(status, n int) {
 
 // ThrottleNext makes the next n requests fail the way Meta throttles an ad
 // account: HTTP 400 with error code 80004.
-func (s *Sandbox) ThrottleNext(n int) { s.FailNext(-80004, n) }
+func (s *Sandbox) ThrottleNext(n int) { s.ErrorNext(80004, n) }
+
+// ErrorNext makes the next n requests fail as Meta answers with Graph error
+// code: HTTP 400 and the message of graphErrors (190 an expired token, 4,
+// 17, 32, 341, 613 and 80000–80014 throttling, 10 and 200–299 a missing
+// permission…).
+func (s *Sandbox) ErrorNext(code, n int) { s.FailNext(-code, n) }
 
 // Requests returns how many requests the sandbox has received.
 func (s *Sandbox) Requests() int {
@@ -129,7 +137,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.accepts(token(r)) {
-		writeGraphError(w, 401, 190, "Invalid OAuth access token - Cannot parse access token")
+		writeGraphError(w, http.StatusBadRequest, 190, "Invalid OAuth access token - Cannot parse access token")
 		return
 	}
 	version, _, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
@@ -272,8 +280,8 @@ func (s *Sandbox) route(w http.ResponseWriter, method, version, path string, for
 
 func writeFault(w http.ResponseWriter, f int) {
 	switch {
-	case f == -80004:
-		writeGraphError(w, 400, 80004, "There have been too many calls to this ad-account. Wait a bit and try again.")
+	case f < 0:
+		writeGraphErrorSub(w, http.StatusBadRequest, -f, graphErrorSubcode(-f), graphErrorMessage(-f))
 	case f == 401:
 		writeGraphError(w, 401, 190, "Error validating access token: Session has expired")
 	case f == 429:
@@ -287,12 +295,20 @@ func writeFault(w http.ResponseWriter, f int) {
 
 // writeGraphError writes Meta's error envelope.
 func writeGraphError(w http.ResponseWriter, status, code int, msg string) {
+	writeGraphErrorSub(w, status, code, 0, msg)
+}
+
+// writeGraphErrorSub writes Meta's error envelope with an error_subcode (none when 0).
+func writeGraphErrorSub(w http.ResponseWriter, status, code, subcode int, msg string) {
 	typ := "OAuthException"
 	if code == 2 {
 		typ = "FacebookApiException"
 	}
-	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": code,
-		"fbtrace_id": fmt.Sprintf("AsbX%06dq", code)}})
+	e := map[string]any{"message": msg, "type": typ, "code": code, "fbtrace_id": fmt.Sprintf("AsbX%06dq", code)}
+	if subcode != 0 {
+		e["error_subcode"] = subcode
+	}
+	writeJSON(w, status, map[string]any{"error": e})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -34,10 +34,10 @@ func TestGrantedScopes(t *testing.T) {
 		{name: "narrowed grant is reported as such", grant: []string{"ads_read"}, token: gtmgate.StaticToken(SandboxToken),
 			want: []string{"ads_read"}, unadmitted: "Campaign.api_update"},
 		{name: "no permission at all", grant: []string{}, token: gtmgate.StaticToken(SandboxToken), unadmitted: "AdAccount.get_insights"},
-		{name: "refused after refresh is the upstream error", token: providertest.RefreshingToken{Stale: stale, Fresh: fresh},
-			wantCode: gtmgate.EUpstream, wantStatus: 401},
+		{name: "refused after refresh needs reauthorisation", token: providertest.RefreshingToken{Stale: stale, Fresh: fresh},
+			wantCode: gtmgate.EReauthRequired, wantStatus: 400},
 		{name: "refused and not refreshable needs reauthorisation", token: gtmgate.StaticToken(stale),
-			wantCode: gtmgate.EReauthRequired, wantStatus: 401},
+			wantCode: gtmgate.EReauthRequired, wantStatus: 400},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

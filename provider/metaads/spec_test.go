@@ -168,12 +168,3 @@ func TestSpecFieldLists(t *testing.T) {
 		}
 	}
 }
-
-// graphErrorBody is the Graph API's error answer, as the tests read it.
-type graphErrorBody struct {
-	Error struct {
-		Message string `json:"message"`
-		Type    string `json:"type"`
-		Code    int    `json:"code"`
-	} `json:"error"`
-}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
@@ -22,6 +23,13 @@ const Provider = "search_console"
 
 // DefaultBaseURL is the Search Console API root.
 const DefaultBaseURL = "https://searchconsole.googleapis.com"
+
+// Options returns the upstream client options for the Search Console at baseURL:
+// OAuth bearer token, and Google's usage limits (sent as 403 as well as 429)
+// read as RATE_LIMITED rather than a refused token.
+func Options(baseURL string) upstream.Options {
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Classify: googleapi.Classify}
+}
 
 // Tools returns the Search Console tools calling the API through c.
 func Tools(c *upstream.Client) []gtmgate.Tool {

@@ -22,7 +22,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	sb := NewSandbox()
 	url := providertest.Serve(t, sb)
-	return &fixture{tool: Tools(upstream.MustNew(upstream.Options{Provider: Provider, BaseURL: url}))[0],
+	return &fixture{tool: Tools(upstream.MustNew(Options(url)))[0],
 		sandbox: sb.Handler.(*Sandbox), accounts: sb.Accounts}
 }
 
@@ -145,6 +145,14 @@ func TestQueryRefusals(t *testing.T) {
 	}
 	_, err = providertest.Run(t, f.tool, gtmgate.Account{ID: "sc-domain:other.example"}, SandboxToken, `{"rationale":"r"}`)
 	googleapitest.UpstreamError(t, err, 403)
+}
+
+// TestUsageLimits: Search Console's usage limits sent as 403 are
+// RATE_LIMITED, not a refused token.
+func TestUsageLimits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	googleapitest.CheckUsageLimits(t, f.sandbox, f.tool, f.accounts[0], SandboxToken, `{"rationale":"r","dimensions":["query"]}`)
 }
 
 func TestUpstreamFaults(t *testing.T) {

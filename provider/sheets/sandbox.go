@@ -8,6 +8,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/apispec"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 )
 
 // SandboxToken is the OAuth access token the sandbox accepts.
@@ -32,13 +33,15 @@ const SandboxSpreadsheetID = "1AcmePipeline-Sandbox_2025q4"
 // a Pipeline sheet of open deals and a 'Lead list' sheet. Requests need
 // Authorization: Bearer SandboxToken, else Google's 401 body; unknown
 // spreadsheets are 404 and unparseable ranges 400, with Google's error
-// bodies. FailNext injects faults.
+// bodies. FailNext and FailNextWith inject faults (Google's usage-limit
+// errors among them), Requests counts requests.
 type Sandbox struct {
 	gtmgate.ProviderSandbox
-	mu     sync.Mutex
-	status int
-	fails  int
-	sheets []*sheet
+	mu       sync.Mutex
+	fault    googleapi.Fault
+	fails    int
+	requests int
+	sheets   []*sheet
 }
 
 // sheet is one tab: its name and cells by row (string, float64 or bool).
@@ -83,22 +86,38 @@ func seed() []*sheet {
 }
 
 // FailNext makes the next n requests fail with status and Google's error body for it.
-func (s *Sandbox) FailNext(status, n int) {
+func (s *Sandbox) FailNext(status, n int) { s.FailNextWith(googleapi.Fault{Status: status}, n) }
+
+// Requests returns how many requests reached the sandbox, faults included.
+func (s *Sandbox) Requests() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.status, s.fails = status, n
+	return s.requests
+}
+
+// FailNextWith makes the next n requests fail with f, such as one of
+// Google's usage-limit errors (googleapi.FaultRateLimit…).
+func (s *Sandbox) FailNextWith(f googleapi.Fault, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fault, s.fails = f, n
 }
 
 func (s *Sandbox) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		status := 0
+		s.requests++
+		var f googleapi.Fault
 		if s.fails > 0 {
 			s.fails--
-			status = s.status
+			f = s.fault
 		}
 		s.mu.Unlock()
-		if status != 0 {
+		switch status := f.Status; {
+		case f.Reason != "":
+			googleapi.WriteFault(w, f)
+			return
+		case status != 0:
 			googleError(w, status, "backendError", "Injected fault from the sandbox.")
 			return
 		}

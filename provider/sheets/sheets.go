@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/registry"
 )
@@ -25,9 +26,10 @@ const DefaultBaseURL = "https://sheets.googleapis.com"
 // maxAppendRows bounds one append call.
 const maxAppendRows = 500
 
-// Options returns the upstream client options for Sheets at baseURL (OAuth bearer token).
+// Options returns the upstream client options for Sheets at baseURL (OAuth
+// bearer token), Google's usage limits read as RATE_LIMITED (googleapi.Classify).
 func Options(baseURL string) upstream.Options {
-	return upstream.Options{Provider: Provider, BaseURL: baseURL, Timeout: 15 * time.Second}
+	return upstream.Options{Provider: Provider, BaseURL: baseURL, Timeout: 15 * time.Second, Classify: googleapi.Classify}
 }
 
 // Tools returns sheets_values calling Sheets through c.

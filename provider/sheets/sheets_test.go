@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi/googleapitest"
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/registry"
@@ -152,6 +153,14 @@ func TestAppendNotRetriedLeavesSheetUnchanged(t *testing.T) {
 	if err != nil || len(out["values"].([]any)) != 0 {
 		t.Errorf("after failed append: %v, %v; want no new rows", out, err)
 	}
+}
+
+// TestUsageLimits: Sheets' usage limits sent as 403 are RATE_LIMITED, not a
+// refused token.
+func TestUsageLimits(t *testing.T) {
+	t.Parallel()
+	sb, tool := setup(t)
+	googleapitest.CheckUsageLimits(t, sb, tool, sb.Accounts[0], SandboxToken, `{"rationale":"r","action":"get",`+sheetID+`,"range":"Pipeline!A1"}`)
 }
 
 func TestReadRetriedOnceAfter500(t *testing.T) {

@@ -1,7 +1,9 @@
 // Package upstream is the HTTP client every provider adapter uses: it sets the
 // tenant's provider credential, bounds each call with a time-out, retries reads
 // on 429/5xx honouring Retry-After, refreshes a rejected token once, and turns
-// provider failures into gtmgate errors with a redacted body excerpt.
+// provider failures into gtmgate errors with a redacted body excerpt. A
+// provider whose failures the HTTP status does not tell apart (a rate limit
+// sent as 403, an expired token as 400) reads them with Options.Classify.
 package upstream
 
 import (
@@ -48,6 +50,11 @@ type Options struct {
 	Backoff time.Duration
 	// MaxResponseBytes caps a response body (default 8 MiB).
 	MaxResponseBytes int64
+	// Classify, when set, corrects the reading of a provider answer that is
+	// not a 2xx: it gets the answer and what its status alone says
+	// (StatusFailure) and returns the failure the provider meant (its
+	// error code, retry signal, credential refusal, hint).
+	Classify func(resp *Response, status Failure) Failure
 }
 
 // Client calls one provider's HTTP API.
@@ -148,7 +155,7 @@ type Request struct {
 	Secrets []string
 }
 
-// Response is a successful provider response.
+// Response is a provider response: a 2xx from DoRaw, any status in Classify.
 type Response struct {
 	Status int
 	Header http.Header
@@ -196,21 +203,23 @@ func (c *Client) DoRaw(ctx context.Context, req *Request) (*Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case resp.Status >= 200 && resp.Status < 300:
+		if resp.Status >= 200 && resp.Status < 300 {
 			return resp, nil
-		case resp.Status == http.StatusUnauthorized && req.Token != nil && !refreshed:
+		}
+		f := c.failure(resp)
+		switch {
+		case f.Refresh && req.Token != nil && !refreshed:
 			// The provider did not act on a request it refused to authenticate,
 			// so retrying after a refresh is safe even for mutations.
 			refreshed = true
 			fresh, err := req.Token.Refresh(ctx, token)
 			if err != nil {
-				return nil, withDetail(err, c.statusError(resp, req.secrets(token)))
+				return nil, refreshError(err, f, c.statusError(resp, f, req.secrets(token)))
 			}
 			token = fresh
 			continue
-		case retryable(resp.Status) && !req.Mutating && attempt == 0:
-			wait, ok := c.retryWait(resp.Header)
+		case f.Retry && !req.Mutating && attempt == 0:
+			wait, ok := c.retryWait(f)
 			if ok {
 				if err := sleep(ctx, wait); err != nil {
 					return nil, c.timeoutError(err)
@@ -218,7 +227,7 @@ func (c *Client) DoRaw(ctx context.Context, req *Request) (*Response, error) {
 				continue
 			}
 		}
-		return nil, c.statusError(resp, req.secrets(token))
+		return nil, c.statusError(resp, f, req.secrets(token))
 	}
 }
 
@@ -290,20 +299,6 @@ func (c *Client) attempt(ctx context.Context, req *Request, body []byte, content
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
 }
 
-func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status >= 500
-}
-
-// retryWait returns how long to wait before retrying, and false when the
-// provider asks for a longer wait than the client is willing to hold a call.
-func (c *Client) retryWait(h http.Header) (time.Duration, bool) {
-	ra, ok := ParseRetryAfter(h.Get("Retry-After"), time.Now())
-	if !ok {
-		return c.opts.Backoff, true
-	}
-	return ra, ra <= c.opts.MaxRetryAfter
-}
-
 // ParseRetryAfter reads a Retry-After value (delay-seconds or HTTP date).
 func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
@@ -327,24 +322,26 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-func (c *Client) statusError(resp *Response, secrets []string) error {
+// statusError is the error of a provider answer read as f: its code and
+// hint, the provider's message, and a redacted excerpt of the body.
+func (c *Client) statusError(resp *Response, f Failure, secrets []string) error {
 	detail := gtmgate.UpstreamDetail{Provider: c.opts.Provider, Status: resp.Status, Body: Excerpt(Redact(resp.Body, secrets...))}
-	msg := ProviderMessage(resp.Body)
-	if resp.Status == http.StatusTooManyRequests {
-		e := &gtmgate.Error{Code: gtmgate.ERateLimited, Message: c.opts.Provider + " rate-limited the request", Detail: detail,
-			Hint: "wait and retry; the provider's Retry-After is in retry_after when it sent one"}
-		if ra, ok := ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			e.RetryAfter = int((ra + time.Second - 1) / time.Second)
+	e := &gtmgate.Error{Code: f.Code, Hint: f.Hint, Detail: detail}
+	if f.Code == gtmgate.ERateLimited {
+		e.RetryAfter = seconds(f.RetryAfter)
+		e.Message = c.opts.Provider + " rate-limited the request"
+		if resp.Status != http.StatusTooManyRequests {
+			// A limit sent with another status: say which, and what the provider said.
+			e.Message += fmt.Sprintf(" (HTTP %d)", resp.Status)
+			if msg := ProviderMessage(resp.Body); msg != "" {
+				e.Message += ": " + Redact([]byte(msg), secrets...).String()
+			}
 		}
 		return e
 	}
-	text := fmt.Sprintf("%s rejected the request (HTTP %d)", c.opts.Provider, resp.Status)
-	if msg != "" {
-		text += ": " + Redact([]byte(msg), secrets...).String()
-	}
-	e := &gtmgate.Error{Code: gtmgate.EUpstream, Message: text, Detail: detail}
-	if resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden {
-		e.Hint = "the tenant's provider token was refused: store a fresh one with PUT /admin/tokens or seed OAuth refresh"
+	e.Message = fmt.Sprintf("%s rejected the request (HTTP %d)", c.opts.Provider, resp.Status)
+	if msg := ProviderMessage(resp.Body); msg != "" {
+		e.Message += ": " + Redact([]byte(msg), secrets...).String()
 	}
 	return e
 }
@@ -385,16 +382,28 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// withDetail gives err the provider detail of the response that caused it,
-// when err is a coded error that has none, so the caller still sees what the
-// provider said.
-func withDetail(err, cause error) error {
+// refreshError is the error of a refused credential that could not be
+// renewed: the renewal's own coded error, given the provider's detail (from
+// cause) when it has none, so the caller still sees what the provider said,
+// and, when the provider's failure f is REAUTH_REQUIRED, f's hint (how that
+// provider's accounts are re-authorised) before the renewal's.
+func refreshError(err error, f Failure, cause error) error {
 	var e *gtmgate.Error
 	var c *gtmgate.Error
-	if errors.As(err, &e) && e.Detail == nil && errors.As(cause, &c) {
-		copy := *e
-		copy.Detail = c.Detail
-		return &copy
+	if !errors.As(err, &e) {
+		return err
 	}
-	return err
+	addDetail := e.Detail == nil && errors.As(cause, &c)
+	addHint := f.Code == gtmgate.EReauthRequired && e.Code == gtmgate.EReauthRequired && f.Hint != ""
+	if !addDetail && !addHint {
+		return err
+	}
+	copy := *e
+	if addDetail {
+		copy.Detail = c.Detail
+	}
+	if addHint {
+		copy.Hint = strings.TrimSuffix(f.Hint+"; or "+e.Hint, "; or ")
+	}
+	return &copy
 }

@@ -1,6 +1,7 @@
 // Package googleapitest holds the checks every Google adapter's tests run
 // against its sandbox: a refused token, a read retried after a 5xx, a
-// mutation not retried, and a provider 400 surfacing Google's message.
+// mutation not retried, a provider 400 surfacing Google's message, and
+// Google's usage limits sent as 403.
 package googleapitest
 
 import (
@@ -10,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/providertest"
+	"github.com/gtmgate/gtmgate/provider/upstream"
 )
 
 // Faulter is the fault hook a Google sandbox exposes.
@@ -125,4 +128,62 @@ func Get(v any, path ...any) any {
 		}
 	}
 	return v
+}
+
+// UsageFaulter is a Google sandbox that can answer with Google's
+// usage-limit errors.
+type UsageFaulter interface {
+	Faulter
+	FailNextWith(f googleapi.Fault, n int)
+}
+
+// CheckUsageLimits runs a read (input) against Google's usage limits sent as
+// HTTP 403: a rate limit is retried once and passes; met twice it is
+// RATE_LIMITED whose hint says to wait, not to re-authorise; a daily quota is
+// RATE_LIMITED at once (a retry within the call cannot pass it); and a 403
+// for a missing scope stays the credential refusal it is.
+func CheckUsageLimits(t *testing.T, f UsageFaulter, tool gtmgate.Tool, account gtmgate.Account, token, input string) {
+	t.Helper()
+	tests := []struct {
+		name     string
+		fault    googleapi.Fault
+		times    int
+		code     string
+		hint     string
+		requests int
+	}{
+		{"per-user rate limit passes on the retry", googleapi.FaultUserRateLimit, 1, "", "", 2},
+		{"per-project rate limit met twice", googleapi.FaultRateLimit, 2, gtmgate.ERateLimited, googleapi.HintRateLimit, 2},
+		{"daily quota is not retried", googleapi.FaultDailyLimit, 1, gtmgate.ERateLimited, googleapi.HintQuota, 1},
+		{"missing scope is a refused token", googleapi.FaultInsufficientPermissions, 1, gtmgate.EUpstream, upstream.HintTokenRefused, 1},
+	}
+	for _, tc := range tests {
+		before := f.Requests()
+		f.FailNextWith(tc.fault, tc.times)
+		_, err := providertest.Run(t, tool, account, token, input)
+		if n := f.Requests() - before; n != tc.requests {
+			t.Errorf("%s: requests = %d, want %d", tc.name, n, tc.requests)
+		}
+		if tc.code == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		var e *gtmgate.Error
+		if !errors.As(err, &e) || e.Code != tc.code {
+			t.Errorf("%s: error = %v, want %s", tc.name, err, tc.code)
+			continue
+		}
+		d, _ := e.Detail.(gtmgate.UpstreamDetail)
+		if d.Status != tc.fault.Status || !strings.Contains(d.Body, tc.fault.Reason) {
+			t.Errorf("%s: error_detail = %#v, want Google's %d %s", tc.name, e.Detail, tc.fault.Status, tc.fault.Reason)
+		}
+		if e.Hint != tc.hint {
+			t.Errorf("%s: hint = %q, want %q", tc.name, e.Hint, tc.hint)
+		}
+		if tc.code == gtmgate.ERateLimited && !strings.Contains(e.Message, tc.fault.Message) {
+			t.Errorf("%s: message = %q, want Google's %q", tc.name, e.Message, tc.fault.Message)
+		}
+	}
 }
