@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -13,9 +12,6 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jobs"
-	"github.com/gtmgate/gtmgate/store/sqlite"
-	"github.com/gtmgate/gtmgate/store/sqlstore"
-	"github.com/gtmgate/gtmgate/store/storetest"
 )
 
 // fakeJobs lists running jobs and records what is inserted and cancelled.
@@ -47,11 +43,7 @@ func (f *fakeJobs) CancelJob(_ context.Context, id int64) error {
 // have stopped beating are handed on; live, unknown and already cancelled
 // ones are left, and a finished run's dead job is only cancelled.
 func TestRescueDead(t *testing.T) {
-	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openStore(t)
 	ctx := t.Context()
 	for id, status := range map[string]string{"run_live": gtmgate.RunRunning, "run_dead": gtmgate.RunRunning, "run_unknown": gtmgate.RunRunning,
 		"run_cancelled": gtmgate.RunRunning, "run_done": gtmgate.RunSucceeded} {

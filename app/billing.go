@@ -47,7 +47,7 @@ func (a *App) buildLimits(ctx context.Context) error {
 			}
 			return a.registry.Category(tool, action)
 		},
-		SoftLimit: a.softLimitReached})
+		SoftLimit: a.softLimitReached, Flush: a.recorder.Flush})
 	a.calls = quota.Recorder{Recorder: a.recorder, Meter: a.meter}
 	return a.meter.Load(ctx)
 }

@@ -74,7 +74,10 @@ func TestHardQuotaThroughEverySurface(t *testing.T) {
 
 // TestHardQuotaExactUnderConcurrency: 200 calls at once against a hard
 // quota of 50 on one replica admit exactly 50, on SQLite and on PostgreSQL
-// (issue 31): a call in flight holds its place from admission.
+// (issue 31): a call in flight holds its place from admission. Then round
+// after round with usage earlier in the period (issue 43): 30 calls while
+// the tenant has no quota, then at once a hard quota leaving room for 50
+// more, and 200 calls at once admit exactly 50 again.
 func TestHardQuotaExactUnderConcurrency(t *testing.T) {
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
@@ -85,19 +88,36 @@ func TestHardQuotaExactUnderConcurrency(t *testing.T) {
 			}
 			p := start(t, t.TempDir(), env...)
 			defer p.stop(t)
-			const n, calls = 50, 200
-			if code := call(t, p, "PUT", "/admin/billing/demo", "", map[string]any{"currency": "EUR", "limit": "hard",
-				"included_calls": n}, nil); code != 201 {
-				t.Fatalf("billing plan: %d", code)
+			const n, calls, prior, rounds = 50, 200, 30, 4
+			setPlan := func(included int) {
+				t.Helper()
+				if code := call(t, p, "PUT", "/admin/billing/demo", "", map[string]any{"currency": "EUR", "limit": "hard",
+					"included_calls": included}, nil); code != 200 && code != 201 {
+					t.Fatalf("billing plan: %d", code)
+				}
 			}
-			counts := burst(t, calls, p)
-			t.Logf("%s: %d concurrent calls against a hard quota of %d: %v", backend, calls, n, counts)
-			if counts["200 "] != n || counts["429 QUOTA_EXCEEDED"] != calls-n {
-				t.Fatalf("outcomes %v, want exactly %d admitted and %d QUOTA_EXCEEDED", counts, n, calls-n)
-			}
-			var refused struct{ Error struct{ Code string } }
-			if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, json.RawMessage(quotaBody), &refused); code != 429 {
-				t.Fatalf("a call after the burst: %d %+v", code, refused)
+			used := 0
+			for round := range rounds {
+				if round > 0 {
+					setPlan(0) // no quota: the calls are recorded, not counted
+					for i := range prior {
+						if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, json.RawMessage(quotaBody), nil); code != 200 {
+							t.Fatalf("round %d: call %d without a quota: %d", round, i, code)
+						}
+					}
+					used += prior
+				}
+				setPlan(used + n)
+				counts := burst(t, calls, p)
+				t.Logf("%s round %d: %d calls earlier in the period, %d at once against a hard quota of %d: %v", backend, round, used, calls, used+n, counts)
+				if counts["200 "] != n || counts["429 QUOTA_EXCEEDED"] != calls-n {
+					t.Fatalf("round %d: outcomes %v, want exactly %d admitted and %d QUOTA_EXCEEDED", round, counts, n, calls-n)
+				}
+				var refused struct{ Error struct{ Code string } }
+				if code := call(t, p, "POST", "/api/v1/demo/crm", p.demoToken, json.RawMessage(quotaBody), &refused); code != 429 {
+					t.Fatalf("round %d: a call after the burst: %d %+v", round, code, refused)
+				}
+				used += n
 			}
 		})
 	}

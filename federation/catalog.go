@@ -190,7 +190,13 @@ func (c *Catalog) Changed(tenantID, name string) {
 }
 
 // view returns the tenant's tools, loading them when the cache is stale.
+// Every tenant-facing method comes through it. The store reads tenant ""
+// as every tenant, so "" is refused here (VALIDATION_ERROR), before the
+// store is asked.
 func (c *Catalog) view(ctx context.Context, tenantID string) (*tenantView, error) {
+	if tenantID == "" {
+		return nil, gtmgate.Errorf(gtmgate.EValidation, "a tenant is required to read its MCP servers")
+	}
 	now := c.opts.Now()
 	c.mu.Lock()
 	v, ok := c.tenants[tenantID]

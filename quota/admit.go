@@ -32,10 +32,12 @@ func (m *Meter) ReserveQuota(ctx context.Context, q gtmgate.QuotaUse) (gtmgate.Q
 		return unmetered, nil
 	}
 	u := m.state(q.TenantID, plan, now)
-	if !u.synced {
-		// The first check of a period reads the other replicas' count.
+	for !u.synced {
+		// The first check of a period (or under a changed plan) waits for
+		// the read of the other replicas' count and the period's rollups:
+		// admitting before it would not see the period's earlier use.
 		m.mu.Unlock()
-		if err := m.syncTenant(ctx, q.TenantID); err != nil {
+		if err := m.syncTenant(ctx, q.TenantID, true); err != nil {
 			return nil, &gtmgate.Error{Code: gtmgate.EUnavailable, Message: "the tenant's quota usage could not be read",
 				Hint: "retry shortly", Err: err}
 		}

@@ -265,78 +265,165 @@ func TestUnlimitedTenantHoldsNothing(t *testing.T) {
 	}
 }
 
-// TestHardQuotaExactUnderConcurrency hammers one meter from many goroutines:
-// exactly N calls succeed, and at no moment do the calls admitted (in
-// flight plus succeeded) pass N, though a third of the admitted calls fail
-// or are refused later and give their place back.
+// TestHardQuotaExactUnderConcurrency hammers one meter from many goroutines,
+// round after round: exactly N calls succeed, and at no moment do the calls
+// admitted (in flight plus succeeded) pass N, though a third of the admitted
+// calls fail or are refused later and give their place back. With prior
+// usage, the period already holds calls made before the plan had quotas
+// (issue 43): the quota is theirs plus N, and still exactly N succeed.
 func TestHardQuotaExactUnderConcurrency(t *testing.T) {
-	const n, workers = 50, 64
-	for _, budget := range []bool{false, true} {
-		t.Run(fmt.Sprintf("budget=%v", budget), func(t *testing.T) {
-			plan := gtmgate.BillingPlan{Limit: gtmgate.LimitHard, IncludedCalls: n}
-			if budget {
-				// 0.02 a call: the budget of 1 also allows exactly 50.
-				plan = gtmgate.BillingPlan{Limit: gtmgate.LimitHard, MonthlyBudget: 1, ToolCallPrice: gtmgate.CallPrices{Default: 0.02}}
-			}
-			m, st := newMeter(t, plan, nil)
-			var inFlight, succeeded, admitted, refused, worst atomic.Int64
-			var wg sync.WaitGroup
-			for w := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := 0; ; i++ {
-						res, err := m.ReserveQuota(context.Background(), readCall)
-						if err != nil {
-							if gtmgate.ErrorCode(err) != gtmgate.EQuotaExceeded {
-								t.Error(err)
-								return
-							}
-							refused.Add(1)
-							if succeeded.Load() >= n {
-								return
-							}
-							runtime.Gosched() // calls in flight may still give places back
-							continue
-						}
-						admitted.Add(1)
-						now := inFlight.Add(1) + succeeded.Load()
-						for old := worst.Load(); now > old && !worst.CompareAndSwap(old, now); old = worst.Load() {
-						}
-						runtime.Gosched()
-						e := call(time.Now())
-						e.Reservation = res
-						// Leave inFlight before the place is free, so the
-						// figure never counts one call twice.
-						inFlight.Add(-1)
-						switch (w + i) % 3 {
-						case 0:
-							e.OK = false // failed: free
-							m.Count(e)
-						case 1:
-							res.Release() // refused later, or its record was not kept
-						default:
-							m.Count(e)
-							succeeded.Add(1)
-						}
-						res.Release() // deferred in real callers: a no-op once settled
+	const n, rounds = 50, 20
+	for _, prior := range []int64{0, 30} {
+		for _, budget := range []bool{false, true} {
+			t.Run(fmt.Sprintf("prior=%d/budget=%v", prior, budget), func(t *testing.T) {
+				for round := range rounds {
+					plan := gtmgate.BillingPlan{Limit: gtmgate.LimitHard, IncludedCalls: prior + n}
+					if budget {
+						// 0.02 a call: the budget also allows exactly prior+N.
+						plan = gtmgate.BillingPlan{Limit: gtmgate.LimitHard, MonthlyBudget: float64(prior+n) * 0.02,
+							ToolCallPrice: gtmgate.CallPrices{Default: 0.02}}
 					}
-				}()
+					m, st := newMeter(t, plan, nil)
+					if prior > 0 {
+						st.rollups = []gtmgate.UsageRollup{{Hour: time.Now().UTC().Truncate(time.Hour), TenantID: "acme",
+							Tool: "crm_contacts", Action: "list", Calls: prior}}
+					}
+					r := hammer(t, m, n, func(e gtmgate.UsageEvent) error { m.Count(e); return nil })
+					if t.Failed() {
+						t.Fatalf("round %d: %s", round, r)
+					}
+					if got := counted(t, m, st); got.Calls != n {
+						t.Fatalf("round %d: counted %d calls, want %d", round, got.Calls, n)
+					}
+					if round == 0 {
+						t.Log(r)
+					}
+				}
+			})
+		}
+	}
+}
+
+// hammered is what a hammer saw.
+type hammered struct{ admitted, refused, worst int64 }
+
+func (h hammered) String() string {
+	return fmt.Sprintf("%d admissions, %d refusals, at most %d admitted at once", h.admitted, h.refused, h.worst)
+}
+
+// hammer makes readCalls from many goroutines until n have succeeded; of
+// the calls admitted, a third fail (free), a third give their place back
+// and a third succeed. record records an admitted call's usage event,
+// which carries its reservation. hammer fails the test unless exactly n
+// succeed, never more than n at once were admitted, and no place is left
+// held.
+//
+// A refused goroutine waits until some call settles and tries again, so a
+// meter that keeps places no call holds (a Release that leaks) is found
+// when every goroutine waits with no call in flight, and the test fails at
+// once instead of spinning until it times out.
+func hammer(t *testing.T, m *quota.Meter, n int64, record func(gtmgate.UsageEvent) error) hammered {
+	t.Helper()
+	const workers = 64
+	var inFlight, succeeded, admitted, refused, worst atomic.Int64
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	settles, waiting, active, stuck := 0, 0, workers, false // guarded by mu
+	settled := func() {
+		mu.Lock()
+		settles++
+		cond.Broadcast()
+		mu.Unlock()
+	}
+	// awaitSettle waits until a call settles after the seen'th settle; it
+	// reports false when none ever will: every goroutine is waiting.
+	awaitSettle := func(seen int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		waiting++
+		defer func() { waiting-- }()
+		for settles == seen && succeeded.Load() < n && !stuck {
+			if waiting == active {
+				stuck = true
+				cond.Broadcast()
+				break
 			}
-			wg.Wait()
-			if got := succeeded.Load(); got != n {
-				t.Errorf("%d calls succeeded, want exactly %d", got, n)
+			cond.Wait()
+		}
+		return !stuck
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			defer func() {
+				mu.Lock()
+				active--
+				cond.Broadcast()
+				mu.Unlock()
+			}()
+			for i := 0; ; i++ {
+				mu.Lock()
+				seen := settles
+				mu.Unlock()
+				res, err := m.ReserveQuota(context.Background(), readCall)
+				if err != nil {
+					if gtmgate.ErrorCode(err) != gtmgate.EQuotaExceeded {
+						t.Error(err)
+						return
+					}
+					refused.Add(1)
+					if succeeded.Load() >= n || !awaitSettle(seen) {
+						return
+					}
+					continue // calls in flight gave places back
+				}
+				admitted.Add(1)
+				now := inFlight.Add(1) + succeeded.Load()
+				for old := worst.Load(); now > old && !worst.CompareAndSwap(old, now); old = worst.Load() {
+				}
+				runtime.Gosched()
+				e := call(time.Now())
+				e.Reservation = res
+				// Leave inFlight before the place is free, so the
+				// figure never counts one call twice.
+				inFlight.Add(-1)
+				switch (w + i) % 3 {
+				case 0:
+					e.OK = false // failed: free
+					err = record(e)
+				case 1:
+					res.Release() // refused later, or its record was not kept
+				default:
+					if err = record(e); err == nil {
+						succeeded.Add(1)
+					}
+				}
+				res.Release() // deferred in real callers: a no-op once settled
+				settled()
+				if err != nil {
+					t.Error(err)
+					return
+				}
 			}
-			if w := worst.Load(); w > n {
-				t.Errorf("%d calls admitted at once (in flight plus succeeded), want at most %d", w, n)
-			}
-			if got := m.Held("acme"); got != (gtmgate.QuotaCounter{}) {
-				t.Errorf("places leaked: %+v", got)
-			}
-			if got := counted(t, m, st); got.Calls != n {
-				t.Errorf("counted %d calls, want %d", got.Calls, n)
-			}
-			t.Logf("%d admissions, %d refusals, at most %d admitted at once", admitted.Load(), refused.Load(), worst.Load())
 		})
 	}
+	wg.Wait()
+	h := hammered{admitted.Load(), refused.Load(), worst.Load()}
+	if stuck {
+		held := m.Held("acme")
+		t.Errorf("every goroutine refused with no call in flight after %d of %d calls succeeded (%s): the meter holds "+
+			"places no call holds (%d calls, %d tokens, %d cost micros): a Release or Count that does not give the place back",
+			succeeded.Load(), n, h, held.Calls, held.Tokens, held.CostMicros)
+		return h
+	}
+	if got := succeeded.Load(); got != n {
+		t.Errorf("%d calls succeeded, want exactly %d (%s)", got, n, h)
+	}
+	if h.worst > n {
+		t.Errorf("%d calls admitted at once (in flight plus succeeded), want at most %d", h.worst, n)
+	}
+	if got := m.Held("acme"); got != (gtmgate.QuotaCounter{}) {
+		t.Errorf("places leaked: %+v", got)
+	}
+	return h
 }

@@ -25,9 +25,15 @@
 // the billing statement counts it, the meter also reads the period's hourly
 // rollups when it starts counting a period, when a plan changes and every
 // rollupsEvery. Use is then the larger of the counters and the rollups plus
-// what the counters grew by since that read: a call counted after the read
-// was recorded after it, so it is not in the rollups read, and a call in
-// both counts once.
+// what the counters grew by since that read. So that no call is missed,
+// the counters' figure is taken before the read and the recorder is
+// flushed between the two (Options.Flush): a call is counted only after its
+// record is kept, so every call counted before the figure is in the
+// rollups read. Exchanges with the store run one at a time per tenant, and
+// the first checks of a period (or plan) wait for one: a read is never
+// applied after a later one, nor over calls counted while it ran. The one
+// slack is on the safe side: a call recorded while a read runs may count
+// twice until the next read.
 package quota
 
 import (
@@ -56,6 +62,10 @@ type Store interface {
 // rollupsEvery is how often a tenant's period rollups are read again.
 const rollupsEvery = time.Minute
 
+// flushTimeout bounds the wait for recorded calls to reach the store before
+// a rollups read.
+const flushTimeout = 5 * time.Second
+
 // Event is a soft limit reached: once per tenant, period and quota.
 type Event struct {
 	TenantID string    `json:"tenant_id"`
@@ -79,8 +89,13 @@ type Options struct {
 	SyncEvery time.Duration
 	// SoftLimit, when set, is told of each soft limit reached.
 	SoftLimit func(ctx context.Context, e Event)
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// Flush, when set, returns once every call recorded so far is in the
+	// store (the audit writer's Flush); the meter calls it before reading
+	// the rollups. Without it, a call is taken to be in the store once its
+	// record returns.
+	Flush  func(ctx context.Context) error
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Meter checks and counts quota use.
@@ -105,9 +120,14 @@ type usage struct {
 	// replica only); it carries over into the next period, where the calls
 	// will be counted.
 	reserved amounts
-	synced   bool // others has been read for this period
+	synced   bool // others (and the rollups, when due) read for this period and plan
 	dirty    bool // own changed since it was stored
 	warned   map[string]bool
+	// plan counts the plan changes, so an exchange begun under an older
+	// plan does not mark the count synced (its rollups are priced anew).
+	plan int
+	// exchange is held by the one exchange with the store running.
+	exchange chan struct{}
 }
 
 // New returns a Meter; Load reads the plans and Run exchanges counters.
@@ -186,6 +206,7 @@ func (m *Meter) PlanChanged(tenantID string) {
 		u.warned = nil // a raised quota may be reached again
 		// The next check reads the counters and the rollups, priced anew.
 		u.synced, u.persistedAt = false, time.Time{}
+		u.plan++
 	}
 	m.mu.Unlock()
 }
@@ -201,7 +222,8 @@ func (m *Meter) state(tenantID string, plan *gtmgate.BillingPlan, now time.Time)
 	u := m.tenants[tenantID]
 	if u == nil || !now.Before(u.period.End) {
 		p := billing.PeriodAt(plan, now)
-		next := &usage{period: p, own: gtmgate.QuotaCounter{TenantID: tenantID, PeriodStart: p.Start.UTC(), Replica: m.opts.Replica}}
+		next := &usage{period: p, own: gtmgate.QuotaCounter{TenantID: tenantID, PeriodStart: p.Start.UTC(), Replica: m.opts.Replica},
+			exchange: make(chan struct{}, 1)}
 		if u != nil {
 			next.reserved = u.reserved
 		}
@@ -224,23 +246,37 @@ func (m *Meter) Sync(ctx context.Context) {
 	}
 	m.mu.Unlock()
 	for _, id := range ids {
-		if err := m.syncTenant(ctx, id); err != nil {
+		if err := m.syncTenant(ctx, id, false); err != nil {
 			m.opts.Logger.Warn("quota: exchanging counters", "tenant_id", id, "err", err)
 		}
 	}
 }
 
 // syncTenant stores one tenant's own count when changed and reads the
-// others', then the period's rollups when due.
-func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
+// others', then the period's rollups when due. Exchanges of one tenant run
+// one at a time, so each applies what it read in order. With first (a
+// check waiting for the period's first read) it does nothing once an
+// earlier exchange has synced the count: the checks waiting share one read.
+func (m *Meter) syncTenant(ctx context.Context, tenantID string, first bool) error {
 	m.mu.Lock()
 	u := m.tenants[tenantID]
+	m.mu.Unlock()
 	if u == nil {
-		m.mu.Unlock()
 		return nil
 	}
-	own, dirty, plan, period := u.own, u.dirty, m.plans[tenantID], u.period
-	readRollups := plan != nil && m.opts.Now().Sub(u.persistedAt) >= rollupsEvery
+	select {
+	case u.exchange <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-u.exchange }()
+	m.mu.Lock()
+	if m.tenants[tenantID] != u || first && u.synced {
+		m.mu.Unlock()
+		return nil // a new period began, or the count was synced meanwhile
+	}
+	own, dirty, plan, period, planSeen := u.own, u.dirty, m.plans[tenantID], u.period, u.plan
+	readRollups := limited(plan) && m.opts.Now().Sub(u.persistedAt) >= rollupsEvery
 	u.dirty = false
 	m.mu.Unlock()
 	if dirty {
@@ -255,8 +291,13 @@ func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
 	if err != nil {
 		return err
 	}
-	var persisted gtmgate.QuotaCounter
+	var persisted, counted gtmgate.QuotaCounter
 	if readRollups {
+		// What this replica counted up to now is in the rollups once the
+		// recorder is flushed: a call is counted after its record is kept.
+		m.mu.Lock()
+		counted = u.own
+		m.mu.Unlock()
 		if persisted, err = m.persistedUsage(ctx, plan, period); err != nil {
 			return err
 		}
@@ -266,18 +307,30 @@ func (m *Meter) syncTenant(ctx context.Context, tenantID string) error {
 	if m.tenants[tenantID] != u {
 		return nil // a new period began meanwhile
 	}
-	u.others, u.synced = others, true
+	u.others = others
+	if u.plan != planSeen {
+		return nil // the plan changed: the next exchange reads under the new one
+	}
+	u.synced = true
 	if readRollups {
 		u.persisted, u.persistedAt = persisted, m.opts.Now()
-		u.countedAt = gtmgate.QuotaCounter{Calls: u.own.Calls + others.Calls, Tokens: u.own.Tokens + others.Tokens,
-			CostMicros: u.own.CostMicros + others.CostMicros}
+		u.countedAt = gtmgate.QuotaCounter{Calls: counted.Calls + others.Calls, Tokens: counted.Tokens + others.Tokens,
+			CostMicros: counted.CostMicros + others.CostMicros}
 	}
 	return nil
 }
 
-// persistedUsage prices the period's rollups under plan, as the billing
-// statement does.
+// persistedUsage flushes the recorder, then prices the period's rollups
+// under plan, as the billing statement does.
 func (m *Meter) persistedUsage(ctx context.Context, plan *gtmgate.BillingPlan, p billing.Period) (gtmgate.QuotaCounter, error) {
+	if m.opts.Flush != nil {
+		fctx, cancel := context.WithTimeout(ctx, flushTimeout)
+		err := m.opts.Flush(fctx)
+		cancel()
+		if err != nil {
+			return gtmgate.QuotaCounter{}, fmt.Errorf("quota: recorded calls not yet in the store: %w", err)
+		}
+	}
 	rows, err := m.opts.Store.ListUsageRollups(ctx, gtmgate.UsageQuery{TenantID: plan.TenantID, From: p.Start, To: p.End})
 	if err != nil {
 		return gtmgate.QuotaCounter{}, err

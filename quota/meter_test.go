@@ -2,6 +2,7 @@ package quota_test
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -17,18 +18,32 @@ type memStore struct {
 	plans    map[string]*gtmgate.BillingPlan
 	counters map[[3]string]gtmgate.QuotaCounter
 	rollups  []gtmgate.UsageRollup
+	// rollupReads counts the reads of the rollups; duringRead, when set,
+	// runs in each one after the rollups are read, before they are returned.
+	rollupReads int
+	duringRead  func()
 }
 
 func (s *memStore) ListUsageRollups(_ context.Context, q gtmgate.UsageQuery) ([]gtmgate.UsageRollup, error) {
+	runtime.Gosched() // a round trip, as a database's: other goroutines run meanwhile
+	out := s.listRollups(q)
+	if s.duringRead != nil {
+		s.duringRead()
+	}
+	return out, nil
+}
+
+func (s *memStore) listRollups(q gtmgate.UsageQuery) []gtmgate.UsageRollup {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.rollupReads++
 	var out []gtmgate.UsageRollup
 	for _, r := range s.rollups {
 		if r.TenantID == q.TenantID && !r.Hour.Before(q.From) && r.Hour.Before(q.To) {
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out
 }
 
 func (s *memStore) ListBillingPlans(context.Context) ([]*gtmgate.BillingPlan, error) {
@@ -229,5 +244,75 @@ func TestPlanSetMidPeriodCountsEarlierUsage(t *testing.T) {
 	m.PlanChanged("acme")
 	if err := check(); err != nil {
 		t.Fatalf("the 9th call with a quota of 9: %v", err)
+	}
+}
+
+// TestFirstChecksShareOneRead: the checks that arrive at once at the start
+// of a period wait for one read of the period's usage, and none is
+// admitted without it (issue 43: each made its own read, and a read that
+// ended last overwrote the calls counted since it began).
+func TestFirstChecksShareOneRead(t *testing.T) {
+	const calls = 64
+	m, st := newMeter(t, gtmgate.BillingPlan{Limit: gtmgate.LimitHard, IncludedCalls: 40}, nil)
+	st.rollups = []gtmgate.UsageRollup{{Hour: time.Now().UTC().Truncate(time.Hour), TenantID: "acme", Tool: "crm_contacts",
+		Action: "list", Calls: 30}}
+	var admitted sync.WaitGroup
+	var mu sync.Mutex
+	outcomes := map[string]int{}
+	for range calls {
+		admitted.Go(func() {
+			err := admitAndCount(t.Context(), m, call(time.Now()))
+			mu.Lock()
+			outcomes[string(gtmgate.ErrorCode(err))]++
+			mu.Unlock()
+		})
+	}
+	admitted.Wait()
+	if outcomes[""] != 10 || outcomes[string(gtmgate.EQuotaExceeded)] != calls-10 {
+		t.Errorf("outcomes %v, want 10 admitted (30 of 40 used before) and the rest QUOTA_EXCEEDED", outcomes)
+	}
+	if st.rollupReads != 1 {
+		t.Errorf("%d reads of the rollups for %d checks at once, want 1", st.rollupReads, calls)
+	}
+}
+
+// TestPlanChangedDuringARead: a read of the rollups begun under the old plan
+// and ending after the plan changed does not stand for the new plan: the
+// next check reads again, priced under the new plan.
+func TestPlanChangedDuringARead(t *testing.T) {
+	ctx := t.Context()
+	// Ten calls earlier in the period: 0.10 under the first plan's prices,
+	// 1.00 under the second's, whose budget of 1.60 leaves room for 6.
+	m, st := newMeter(t, gtmgate.BillingPlan{Limit: gtmgate.LimitHard, MonthlyBudget: 100,
+		ToolCallPrice: gtmgate.CallPrices{Default: 0.01}}, nil)
+	st.rollups = []gtmgate.UsageRollup{{Hour: time.Now().UTC().Truncate(time.Hour), TenantID: "acme", Tool: "crm_contacts",
+		Action: "list", Calls: 10}}
+	res, err := m.ReserveQuota(ctx, toolUse) // the period's first read
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Release()
+	st.duringRead = func() {
+		st.duringRead = nil
+		st.mu.Lock()
+		st.plans["acme"] = &gtmgate.BillingPlan{TenantID: "acme", Currency: "EUR", Limit: gtmgate.LimitHard, MonthlyBudget: 1.6,
+			ToolCallPrice: gtmgate.CallPrices{Default: 0.1}, BillingDay: 1, Timezone: "UTC"}
+		st.mu.Unlock()
+		m.PlanChanged("acme")
+	}
+	m.PlanChanged("acme") // the same plan: the next exchange reads the rollups
+	m.Sync(ctx)           // reads under the first plan; the plan changes meanwhile
+	admitted := 0
+	for admitted <= 20 {
+		if err := admitAndCount(ctx, m, call(time.Now())); err != nil {
+			if gtmgate.ErrorCode(err) != gtmgate.EQuotaExceeded {
+				t.Fatal(err)
+			}
+			break
+		}
+		admitted++
+	}
+	if admitted != 6 {
+		t.Errorf("%d calls admitted under the new plan, want 6", admitted)
 	}
 }
