@@ -44,10 +44,8 @@ const (
 // Requests counts requests.
 type Sandbox struct {
 	gtmgate.ProviderSandbox
-	mu       sync.Mutex
-	fault    googleapi.Fault
-	fails    int
-	requests int
+	mu sync.Mutex
+	googleapi.Faults
 	datasets []*sbDataset
 	jobs     map[string]*sbJob
 	cache    map[string]string // query fingerprint → job id
@@ -80,35 +78,9 @@ func NewSandbox() *Sandbox {
 	return s
 }
 
-// FailNext makes the next n requests fail with status and Google's error body for it.
-func (s *Sandbox) FailNext(status, n int) { s.FailNextWith(googleapi.Fault{Status: status}, n) }
-
-// Requests returns how many requests reached the sandbox, faults included.
-func (s *Sandbox) Requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests
-}
-
-// FailNextWith makes the next n requests fail with f, such as one of
-// Google's usage-limit errors (googleapi.FaultRateLimit…).
-func (s *Sandbox) FailNextWith(f googleapi.Fault, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fault, s.fails = f, n
-}
-
-// guard applies injected faults, authentication and the project check.
 func (s *Sandbox) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.requests++
-		var f googleapi.Fault
-		if s.fails > 0 {
-			s.fails--
-			f = s.fault
-		}
-		s.mu.Unlock()
+		f, _ := s.Take()
 		switch status := f.Status; {
 		case f.Reason != "":
 			googleapi.WriteFault(w, f)

@@ -14,7 +14,12 @@ import (
 type Guard struct {
 	// Token is the one access token the sandbox accepts.
 	Token string
+	Faults
+}
 
+// Faults counts the requests that reach a Google sandbox and serves the
+// faults tests inject, before anything else the sandbox checks.
+type Faults struct {
 	mu       sync.Mutex
 	faults   []Fault
 	requests int
@@ -23,29 +28,29 @@ type Guard struct {
 // FailNext makes the next n requests fail with status (before the bearer
 // check), each with Google's error body for that status. Tests use it to
 // drive retries: FailNext(500, 1) fails one attempt.
-func (g *Guard) FailNext(status, n int) { g.FailNextWith(Fault{Status: status}, n) }
+func (f *Faults) FailNext(status, n int) { f.FailNextWith(Fault{Status: status}, n) }
 
-// FailNextWith makes the next n requests fail with f, such as one of
+// FailNextWith makes the next n requests fail with fault, such as one of
 // Google's usage-limit errors (FaultUserRateLimit…).
-func (g *Guard) FailNextWith(f Fault, n int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+func (f *Faults) FailNextWith(fault Fault, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	for range n {
-		g.faults = append(g.faults, f)
+		f.faults = append(f.faults, fault)
 	}
 }
 
 // Requests returns how many requests reached the sandbox, faults included.
-func (g *Guard) Requests() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.requests
+func (f *Faults) Requests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.requests
 }
 
 // Wrap returns next behind the guard.
 func (g *Guard) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if f, ok := g.take(); ok {
+		if f, ok := g.Take(); ok {
 			WriteFault(w, f)
 			return
 		}
@@ -71,16 +76,17 @@ func WriteAuthError(w http.ResponseWriter, message string) {
 	WriteJSON(w, http.StatusUnauthorized, body)
 }
 
-func (g *Guard) take() (Fault, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.requests++
-	if len(g.faults) == 0 {
+// Take counts a request and returns the fault injected for it, if any.
+func (f *Faults) Take() (Fault, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests++
+	if len(f.faults) == 0 {
 		return Fault{}, false
 	}
-	s := g.faults[0]
-	g.faults = g.faults[1:]
-	return s, true
+	next := f.faults[0]
+	f.faults = f.faults[1:]
+	return next, true
 }
 
 func faultMessage(status int) string {
