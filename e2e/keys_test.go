@@ -41,6 +41,11 @@ func TestSecondReplicaWithAnotherKeyRefusesToStart(t *testing.T) {
 			if st := toolCall(t, first, "crm", "crm_pipelines", map[string]any{"action": "list", "rationale": "key e2e"}); st != 200 {
 				t.Fatalf("first replica: call answered %d", st)
 			}
+			if secondDir == firstDir {
+				// One process serves from a data directory at a time (its
+				// lock): the second starts once the first has stopped.
+				first.stop(t)
+			}
 			code, stderr := startRefused(t, secondDir, secondEnv...)
 			t.Logf("second replica exited %d: %s", code, stderr)
 			if code == 0 {
@@ -54,6 +59,9 @@ func TestSecondReplicaWithAnotherKeyRefusesToStart(t *testing.T) {
 			}
 			if key, err := os.ReadFile(filepath.Join(firstDir, "encryption.key")); err == nil && strings.Contains(stderr, strings.TrimSpace(string(key))) {
 				t.Error("the refusal shows the first replica's key")
+			}
+			if secondDir == firstDir {
+				first = start(t, firstDir, firstEnv...) // the refused one changed nothing
 			}
 			if st := toolCall(t, first, "crm", "crm_pipelines", map[string]any{"action": "list", "rationale": "key e2e"}); st != 200 {
 				t.Fatalf("first replica after the refusal: call answered %d", st)
