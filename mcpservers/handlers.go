@@ -250,7 +250,7 @@ func notFound(tenant, name string, err error) error {
 	if !errors.Is(err, gtmgate.ErrNotFound) {
 		return err
 	}
-	return gtmgate.Errorf(gtmgate.ENotFound, "tenant %q has no MCP server %s", tenant, quote(name)).
+	return gtmgate.Errorf(gtmgate.ENotFound, "tenant %q has no MCP server %s", tenant, jsonapi.Quote(name)).
 		WithHint(fmt.Sprintf("register it with PUT /admin/tenants/%s/mcp-servers/NAME; GET /admin/tenants/%s/mcp-servers lists them", tenant, tenant))
 }
 

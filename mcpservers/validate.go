@@ -10,6 +10,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/egress"
+	"github.com/gtmgate/gtmgate/jsonapi"
 	"golang.org/x/net/http/httpguts"
 )
 
@@ -35,7 +36,7 @@ func validName(name string) error {
 		return nil
 	}
 	return gtmgate.Errorf(gtmgate.EValidation, "server name %s must be 1 to 32 lowercase letters, digits or '-', starting and ending "+
-		"with a letter or digit: it prefixes the server's tools as NAME__tool, so it cannot hold '_'", quote(name))
+		"with a letter or digit: it prefixes the server's tools as NAME__tool, so it cannot hold '_'", jsonapi.Quote(name))
 }
 
 // reservedHeaders are headers the MCP client itself sets: a header
@@ -134,7 +135,7 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		takes = []string{"token_url", "client_id", "client_secret", "scopes"}
 		out.TokenURL, out.ClientID, out.Secret = strings.TrimSpace(b.TokenURL), strings.TrimSpace(b.ClientID), b.ClientSecret
 	default:
-		return out, bad("auth.kind %s is not one of none, bearer, header, client_credentials", quote(kind))
+		return out, bad("auth.kind %s is not one of none, bearer, header, client_credentials", jsonapi.Quote(kind))
 	}
 	for _, m := range []string{"token", "header", "value", "token_url", "client_id", "client_secret", "scopes"} {
 		if set[m] && !slices.Contains(takes, m) {
@@ -154,9 +155,9 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		case name == "":
 			return out, bad("auth.header is required for auth kind header: the header's name, e.g. X-Api-Key")
 		case len(name) > maxHeader || !httpguts.ValidHeaderFieldName(name):
-			return out, bad("auth.header %s is not an HTTP header name", quote(name))
+			return out, bad("auth.header %s is not an HTTP header name", jsonapi.Quote(name))
 		case slices.Contains(reservedHeaders, strings.ToLower(name)):
-			return out, bad("auth.header %s is set by the MCP client itself and cannot carry a credential", quote(name))
+			return out, bad("auth.header %s is set by the MCP client itself and cannot carry a credential", jsonapi.Quote(name))
 		}
 	case gtmgate.MCPAuthClientCredentials:
 		if out.TokenURL == "" {
@@ -168,14 +169,14 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		switch {
 		case out.ClientID == "":
 			return out, bad("auth.client_id is required for auth kind client_credentials")
-		case len(out.ClientID) > maxClientID || !printable(out.ClientID):
+		case len(out.ClientID) > maxClientID || !jsonapi.Printable(out.ClientID):
 			return out, bad("auth.client_id must be at most %d printable characters without spaces", maxClientID)
 		case len(b.Scopes) > maxScopes:
 			return out, bad("auth.scopes holds %d scopes, at most %d are allowed", len(b.Scopes), maxScopes)
 		}
 		for i, sc := range b.Scopes {
-			if sc == "" || len(sc) > maxScope || !printable(sc) || strings.ContainsAny(sc, `"\`) {
-				return out, bad("auth.scopes[%d] %s is not an OAuth scope (RFC 6749 3.3: printable, no spaces, quotes or backslashes)", i, quote(sc))
+			if sc == "" || len(sc) > maxScope || !jsonapi.Printable(sc) || strings.ContainsAny(sc, `"\`) {
+				return out, bad("auth.scopes[%d] %s is not an OAuth scope (RFC 6749 3.3: printable, no spaces, quotes or backslashes)", i, jsonapi.Quote(sc))
 			}
 			if !slices.Contains(out.Scopes, sc) {
 				out.Scopes = append(out.Scopes, sc)
@@ -210,7 +211,7 @@ func toolNames(names []string) ([]string, error) {
 
 func toolName(field, n string) error {
 	if n == "" || len(n) > maxToolName || hasControl(n) {
-		return bad("%s %s must be an upstream tool's name: 1 to %d characters, no control characters", field, quote(n), maxToolName)
+		return bad("%s %s must be an upstream tool's name: 1 to %d characters, no control characters", field, jsonapi.Quote(n), maxToolName)
 	}
 	return nil
 }
@@ -225,7 +226,7 @@ func overrides(in map[string]gtmgate.MCPToolOverride) (map[string]gtmgate.MCPToo
 		return nil, bad("overrides holds %d tools, at most %d are allowed", len(in), maxToolNames)
 	}
 	for name, o := range in {
-		field := "overrides[" + quote(name) + "]"
+		field := "overrides[" + jsonapi.Quote(name) + "]"
 		if err := toolName("overrides key", name); err != nil {
 			return nil, err
 		}
@@ -234,23 +235,13 @@ func overrides(in map[string]gtmgate.MCPToolOverride) (map[string]gtmgate.MCPToo
 			for i, c := range gtmgate.Categories {
 				names[i] = string(c)
 			}
-			return nil, bad("%s.category %s is not one of %s", field, quote(string(o.Category)), strings.Join(names, ", "))
+			return nil, bad("%s.category %s is not one of %s", field, jsonapi.Quote(string(o.Category)), strings.Join(names, ", "))
 		}
 		if o.Mutating != nil && !*o.Mutating && o.Destructive != nil && *o.Destructive {
 			return nil, bad("%s: a tool that does not mutate (mutating false) cannot be destructive", field)
 		}
 	}
 	return in, nil
-}
-
-// printable reports whether s is visible ASCII only.
-func printable(s string) bool {
-	for _, c := range []byte(s) {
-		if c <= ' ' || c > '~' {
-			return false
-		}
-	}
-	return true
 }
 
 // hasControl reports whether s holds an ASCII or Unicode control character.
@@ -268,12 +259,4 @@ func orNothing(l []string) string {
 		return "nothing else"
 	}
 	return strings.Join(l, ", ")
-}
-
-// quote quotes a name for a message, shortened when long.
-func quote(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "…"
-	}
-	return fmt.Sprintf("%q", s)
 }

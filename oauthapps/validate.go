@@ -1,11 +1,11 @@
 package oauthapps
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // Limits of a body's fields, far above any provider's.
@@ -31,9 +31,9 @@ func validate(b *Body) ([]string, error) {
 	switch {
 	case b.ClientID == "":
 		return nil, bad("client_id is required")
-	case len(b.ClientID) > maxClientID || !printable(b.ClientID):
+	case len(b.ClientID) > maxClientID || !jsonapi.Printable(b.ClientID):
 		return nil, bad("client_id must be at most %d printable characters without spaces", maxClientID)
-	case len(b.ClientSecret) > maxClientSecret || !printable(b.ClientSecret):
+	case len(b.ClientSecret) > maxClientSecret || !jsonapi.Printable(b.ClientSecret):
 		return nil, bad("client_secret must be at most %d printable characters without spaces", maxClientSecret)
 	case len(b.ExtraScopes) > maxScopes:
 		return nil, bad("extra_scopes holds %d scopes, at most %d are allowed", len(b.ExtraScopes), maxScopes)
@@ -41,7 +41,7 @@ func validate(b *Body) ([]string, error) {
 	var scopes []string
 	for i, s := range b.ExtraScopes {
 		if s == "" || len(s) > maxScope || !scopeToken(s) {
-			return nil, bad("extra_scopes[%d] %s is not an OAuth scope (RFC 6749 3.3: printable, no spaces, quotes or backslashes)", i, quote(s))
+			return nil, bad("extra_scopes[%d] %s is not an OAuth scope (RFC 6749 3.3: printable, no spaces, quotes or backslashes)", i, jsonapi.Quote(s))
 		}
 		if !slices.Contains(scopes, s) {
 			scopes = append(scopes, s)
@@ -50,25 +50,7 @@ func validate(b *Body) ([]string, error) {
 	return scopes, nil
 }
 
-// printable reports whether s is visible ASCII only.
-func printable(s string) bool {
-	for _, c := range []byte(s) {
-		if c <= ' ' || c > '~' {
-			return false
-		}
-	}
-	return true
-}
-
 // scopeToken reports whether s is an RFC 6749 scope-token.
 func scopeToken(s string) bool {
-	return printable(s) && !strings.ContainsAny(s, `"\`)
-}
-
-// quote quotes a scope for a message, shortened when long.
-func quote(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "…"
-	}
-	return fmt.Sprintf("%q", s)
+	return jsonapi.Printable(s) && !strings.ContainsAny(s, `"\`)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/coreos/go-oidc/v3/oidc"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // DiscoveryTimeout bounds the discovery of an issuer before it is stored.
@@ -42,7 +43,7 @@ func discover(ctx context.Context, issuer string) error {
 	switch {
 	case errors.As(err, &mismatch):
 		e = gtmgate.Errorf(gtmgate.EValidation, "issuer %s is not the issuer its OpenID configuration names (%s); %s: its \"issuer\" must match byte for byte",
-			issuer, quote(mismatch.Discovered), checkAgainst)
+			issuer, jsonapi.Quote(mismatch.Discovered), checkAgainst)
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &urlErr) && urlErr.Timeout()):
 		e = gtmgate.Errorf(gtmgate.EUpstream, "issuer %s did not answer its discovery request within %s; %s", issuer, DiscoveryTimeout, checkAgainst)
 	case errors.As(err, &urlErr):

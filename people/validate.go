@@ -1,7 +1,6 @@
 package people
 
 import (
-	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/egress"
+	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
 // Limits of a body's fields, far above any IdP's.
@@ -46,7 +46,7 @@ func validName(name string) error {
 		return nil
 	}
 	return bad("identity provider name %s must be 1 to 40 lowercase letters, digits or '-', starting and ending with a letter or digit",
-		quote(name))
+		jsonapi.Quote(name))
 }
 
 // validateIdP checks a body and returns the IdP it configures (without its
@@ -58,11 +58,11 @@ func validateIdP(b *IdPBody) (*gtmgate.IdP, error) {
 		return nil, bad("display_name must be at most %d characters without control characters", maxDisplayName)
 	case b.ClientID == "":
 		return nil, bad("client_id is required").WithHint("the client id of the app registered for the gateway at the IdP")
-	case len(b.ClientID) > maxClientID || !printable(b.ClientID):
+	case len(b.ClientID) > maxClientID || !jsonapi.Printable(b.ClientID):
 		return nil, bad("client_id must be at most %d printable characters without spaces", maxClientID)
-	case len(b.ClientSecret) > maxClientSecret || !printable(b.ClientSecret):
+	case len(b.ClientSecret) > maxClientSecret || !jsonapi.Printable(b.ClientSecret):
 		return nil, bad("client_secret must be at most %d printable characters without spaces", maxClientSecret)
-	case len(b.GroupsClaim) > maxClaim || !printable(b.GroupsClaim):
+	case len(b.GroupsClaim) > maxClaim || !jsonapi.Printable(b.GroupsClaim):
 		return nil, bad("groups_claim must be a claim name of at most %d printable characters without spaces", maxClaim)
 	}
 	if err := validIssuer(b.Issuer); err != nil {
@@ -93,18 +93,18 @@ func validIssuer(issuer string) error {
 		return bad("issuer must be at most %d characters", maxIssuer)
 	}
 	u, err := url.Parse(issuer)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || !printable(issuer) {
-		return bad("issuer %s is not an absolute https URL", quote(issuer)).
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || !jsonapi.Printable(issuer) {
+		return bad("issuer %s is not an absolute https URL", jsonapi.Quote(issuer)).
 			WithHint("the IdP's issuer URL, as the \"issuer\" of its " + discoveryPath + ", e.g. https://login.example.com")
 	}
 	switch {
 	case u.Scheme == "http" && !egress.LoopbackHost(u.Hostname()):
-		return bad("issuer %s must use https", quote(issuer)).
+		return bad("issuer %s must use https", jsonapi.Quote(issuer)).
 			WithHint("plain http is accepted only for a loopback host (127.0.0.1, ::1, localhost), such as a sandbox IdP on this machine")
 	case u.User != nil:
-		return bad("issuer %s must not hold a user name or password", quote(issuer))
+		return bad("issuer %s must not hold a user name or password", jsonapi.Quote(issuer))
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(issuer, "#"):
-		return bad("issuer %s must not have a query or fragment", quote(issuer)).
+		return bad("issuer %s must not have a query or fragment", jsonapi.Quote(issuer)).
 			WithHint("the issuer is the URL its " + discoveryPath + " is served under")
 	}
 	return nil
@@ -119,7 +119,7 @@ func allowedDomains(in []string) ([]string, error) {
 	for i, d := range in {
 		d = strings.ToLower(d)
 		if !bareDomain(d) {
-			return nil, bad("allowed_domains[%d] %s is not a bare domain name", i, quote(d)).
+			return nil, bad("allowed_domains[%d] %s is not a bare domain name", i, jsonapi.Quote(d)).
 				WithHint("write the part of the email address after the @, e.g. example.com: no @, scheme, wildcard, port or path")
 		}
 		if !slices.Contains(out, d) {
@@ -158,10 +158,10 @@ func validateGrant(b *GrantBody) (*gtmgate.RoleGrant, error) {
 	case len(g.Match) > maxMatch || !utf8.ValidString(g.Match) || strings.ContainsFunc(g.Match, unicode.IsControl):
 		return nil, bad("match must be at most %d characters without control characters", maxMatch)
 	case strings.TrimSpace(g.Match) != g.Match:
-		return nil, bad("match %s starts or ends with a space", quote(g.Match)).
+		return nil, bad("match %s starts or ends with a space", jsonapi.Quote(g.Match)).
 			WithHint("the IdP's value is matched exactly: send it without surrounding spaces")
 	case g.Kind == gtmgate.GrantEmail && (strings.Count(g.Match, "@") != 1 || strings.HasPrefix(g.Match, "@") || strings.HasSuffix(g.Match, "@")):
-		return nil, bad("match %s is not an email address", quote(g.Match)).
+		return nil, bad("match %s is not an email address", jsonapi.Quote(g.Match)).
 			WithHint("an email grant matches one verified address; to admit a whole domain, set the IdP's allowed_domains and grant a group")
 	case g.Kind == gtmgate.GrantEmail:
 		g.Match = strings.ToLower(g.Match)
@@ -188,7 +188,7 @@ func categories(in []string) ([]string, error) {
 			for j, k := range gtmgate.Categories {
 				names[j] = string(k)
 			}
-			return nil, bad("categories[%d] %s is not an approval category; categories: %s", i, quote(c), strings.Join(names, ", "))
+			return nil, bad("categories[%d] %s is not an approval category; categories: %s", i, jsonapi.Quote(c), strings.Join(names, ", "))
 		}
 		if !slices.Contains(out, c) {
 			out = append(out, c)
@@ -205,31 +205,13 @@ func toolNames(in []string) ([]string, error) {
 	}
 	var out []string
 	for i, t := range in {
-		if t == "" || len(t) > maxToolName || !printable(t) {
+		if t == "" || len(t) > maxToolName || !jsonapi.Printable(t) {
 			return nil, bad("tools[%d] %s is not a tool name (at most %d printable characters without spaces, e.g. crm_contacts or slack__post_message)",
-				i, quote(t), maxToolName)
+				i, jsonapi.Quote(t), maxToolName)
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	return out, nil
-}
-
-// printable reports whether s is visible ASCII only.
-func printable(s string) bool {
-	for _, c := range []byte(s) {
-		if c <= ' ' || c > '~' {
-			return false
-		}
-	}
-	return true
-}
-
-// quote quotes a value for a message, shortened when long.
-func quote(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "…"
-	}
-	return fmt.Sprintf("%q", s)
 }

@@ -75,7 +75,7 @@ func (s *Store) ListIdPs(ctx context.Context) ([]*gtmgate.IdP, error) {
 // DeleteIdP removes an IdP with its grants, people and their sessions.
 func (s *Store) DeleteIdP(ctx context.Context, name string) error {
 	return s.inTx(ctx, "delete idp", func(tx *sql.Tx) error {
-		if err := execExistingTx(ctx, tx, s.q("DELETE FROM sso_idps WHERE name = ?"), name); err != nil {
+		if err := touchedOne(tx.ExecContext(ctx, s.q("DELETE FROM sso_idps WHERE name = ?"), name)); err != nil {
 			return err
 		}
 		for _, q := range []string{
@@ -251,21 +251,3 @@ func (s *Store) TakeSignIn(ctx context.Context, stateHash string, at time.Time) 
 	}
 	return &in, nil
 }
-
-// execExistingTx runs a statement that must touch a row inside tx:
-// sql.ErrNoRows (ErrNotFound once failed) when it touched none.
-func execExistingTx(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
-	res, err := tx.ExecContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return sql.ErrNoRows
-	}
-	return nil
-}
-

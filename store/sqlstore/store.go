@@ -137,14 +137,22 @@ func (s *Store) q(query string) string {
 // execExisting runs a write that must touch a row: ErrNotFound when it
 // touched none.
 func (s *Store) execExisting(ctx context.Context, op, query string, args ...any) error {
-	res, err := s.write.ExecContext(ctx, s.q(query), args...)
-	if err != nil {
+	if err := touchedOne(s.write.ExecContext(ctx, s.q(query), args...)); err != nil {
 		return s.fail(op, err)
 	}
+	return nil
+}
+
+// touchedOne reads a write's result: ErrNotFound when it touched no row.
+// Writes inside a transaction use it as execExisting does outside one.
+func touchedOne(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
 	if n, err := res.RowsAffected(); err != nil {
-		return s.fail(op, err)
+		return err
 	} else if n == 0 {
-		return s.fail(op, gtmgate.ErrNotFound)
+		return gtmgate.ErrNotFound
 	}
 	return nil
 }
