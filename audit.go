@@ -47,6 +47,11 @@ type AuditEntry struct {
 	// CorrelationID is the X-Request-Id the client sent, if any: its own
 	// name for the call, meaningful only within the entry's tenant.
 	CorrelationID string `json:"correlation_id,omitempty"`
+	// Failure is a failed call's error ledger entry. It travels with the
+	// call's audit entry, through the audit journal and into the store in
+	// the same transaction, so a failure recorded during a store outage can
+	// still be replayed once the store is back. Only written, never read back.
+	Failure *LedgerEntry `json:"-"`
 }
 
 // AuditFilter selects audit entries, newest first.

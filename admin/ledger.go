@@ -20,6 +20,7 @@ func (h *Handler) listLedger(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	h.flushRecorder(r) // failures reach the store with their audit records
 	entries, err := h.opts.Store.ListLedger(r.Context(), f)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -32,6 +33,7 @@ func (h *Handler) listLedger(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) getLedger(w http.ResponseWriter, r *http.Request) {
+	h.flushRecorder(r)
 	e, err := h.opts.Store.GetLedgerEntry(r.Context(), r.PathValue("id"))
 	if errors.Is(err, gtmgate.ErrNotFound) {
 		err = gtmgate.Errorf(gtmgate.ENotFound, "no error ledger entry %q", r.PathValue("id"))
@@ -60,6 +62,7 @@ func (h *Handler) replay(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "entry_id is required"))
 		return
 	}
+	h.flushRecorder(r)
 	rid := gtmgate.RequestIDFromContext(r.Context())
 	res, err := h.opts.Runner.Replay(r.Context(), b.EntryID, b.Force, "admin", rid)
 	if err != nil {

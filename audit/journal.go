@@ -44,11 +44,13 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type record struct {
 	Audit gtmgate.AuditEntry  `json:"a"`
 	Usage *gtmgate.UsageEvent `json:"u,omitempty"`
+	// Failure is Audit.Failure, which the audit entry's own encoding leaves out.
+	Failure *gtmgate.LedgerEntry `json:"f,omitempty"`
 }
 
 // encodeRecord frames one call for appending.
 func encodeRecord(a gtmgate.AuditEntry, u *gtmgate.UsageEvent) ([]byte, error) {
-	payload, err := json.Marshal(record{Audit: a, Usage: u})
+	payload, err := json.Marshal(record{Audit: a, Usage: u, Failure: a.Failure})
 	if err != nil {
 		return nil, fmt.Errorf("encode journal record: %w", err)
 	}
@@ -89,6 +91,7 @@ func readRecord(r *bufio.Reader) (record, int64, error) {
 	if err := json.Unmarshal(payload, &rec); err != nil {
 		return record{}, 0, errTorn
 	}
+	rec.Audit.Failure = rec.Failure
 	return rec, int64(headerSize) + int64(n), nil
 }
 

@@ -63,6 +63,13 @@ func call(i int) (gtmgate.AuditEntry, *gtmgate.UsageEvent) {
 	if i%2 == 0 {
 		u = &gtmgate.UsageEvent{Time: at, TenantID: "acme", Source: gtmgate.SourceREST, Tool: "crm_contacts", Action: "list", OK: true}
 	}
+	if i%3 == 0 {
+		// A failed call: its ledger entry travels with the audit entry.
+		a.Outcome, a.Status, a.ErrorCode = gtmgate.OutcomeError, 502, gtmgate.EUpstream
+		a.Failure = &gtmgate.LedgerEntry{ID: "led_" + a.RequestID, Kind: gtmgate.LedgerFailure, Time: at, TenantID: "acme",
+			Source: gtmgate.SourceREST, Tool: "crm_contacts", Action: "list", Input: []byte(`{"action":"list"}`),
+			ErrorCode: gtmgate.EUpstream, Message: "HubSpot answered 502", RequestID: a.RequestID}
+	}
 	return a, u
 }
 
@@ -93,6 +100,18 @@ func wantStored(t *testing.T, s gtmgate.Store, n int) {
 	}
 	if usage != (n+1)/2 {
 		t.Fatalf("%d usage events, want %d", usage, (n+1)/2)
+	}
+	ledger, err := s.ListLedger(context.Background(), gtmgate.LedgerFilter{TenantID: "acme", Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (n + 2) / 3; len(ledger) != want {
+		t.Fatalf("%d error ledger entries, want %d (one per failed call)", len(ledger), want)
+	}
+	for _, e := range ledger {
+		if e.ID != "led_"+e.RequestID || string(e.Input) != `{"action":"list"}` {
+			t.Fatalf("ledger entry %+v is not the failure its call carried", e)
+		}
 	}
 }
 

@@ -242,6 +242,29 @@ func needsStore(t *testing.T, p *process, phase string, bound time.Duration) {
 	}
 }
 
+// invalidCalls makes n calls of an action crm_pipelines does not have: each
+// fails in the runner (VALIDATION_ERROR, or UNAVAILABLE when the store is
+// needed and gone), so each leaves an audit entry and an error ledger entry.
+func invalidCalls(t *testing.T, p *process, phase string, n int) {
+	t.Helper()
+	client := &http.Client{Timeout: 60 * time.Second}
+	for range n {
+		req, _ := http.NewRequest("POST", p.gateway+"/api/v1/demo/crm",
+			strings.NewReader(`{"tool":"crm_pipelines","input":{"action":"explode","rationale":"outage"}}`))
+		req.Header.Set("Authorization", "Bearer "+p.demoToken)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Errorf("%s: invalid call: %v", phase, err)
+			continue
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("%s: invalid call answered %d, want 400 or 503: %.300s", phase, resp.StatusCode, b)
+		}
+	}
+}
+
 // TestStoreOutageThroughTCPProxy runs the gateway on PostgreSQL behind a
 // proxy the test controls and takes the store away twice: refused
 // connections, then a black hole. Every call answers within its bound with
@@ -279,9 +302,11 @@ func TestStoreOutageThroughTCPProxy(t *testing.T) {
 	if ok, _ := tally("healthy", restCalls(t, p, 40, 4), 10*time.Second); ok != 40 {
 		t.Fatalf("healthy store: %d of 40 calls succeeded", ok)
 	}
+	invalidCalls(t, p, "healthy", 1) // warms what the invalid call needs
 	proxy.set(proxyRefuse)
 	tally("refused", restCalls(t, p, 40, 4), 10*time.Second)
 	needsStore(t, p, "refused", 10*time.Second)
+	invalidCalls(t, p, "refused", 5)
 	proxy.set(proxyBlackhole)
 	// A black-holed store costs at most the cache's load time-out per call.
 	tally("black hole", restCalls(t, p, 40, 4), 15*time.Second)
@@ -340,6 +365,23 @@ func TestStoreOutageThroughTCPProxy(t *testing.T) {
 	t.Logf("acknowledged %d, audited %d (all REST calls), acknowledged but not audited %d", len(acked), len(audited), lost)
 	if lost > 0 {
 		t.Fatalf("%d acknowledged calls have no audit record", lost)
+	}
+
+	// Every audited failure, refused ones during the outage included, is in
+	// the error ledger, where it can be replayed.
+	var failed, unledgered int
+	err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE NOT EXISTS
+		(SELECT 1 FROM error_ledger l WHERE l.request_id = a.request_id))
+		FROM audit_log a WHERE a.tenant_id = 'demo' AND a.source = 'rest' AND a.error_code <> ''`).Scan(&failed, &unledgered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("audited failures %d, of which not in the error ledger %d", failed, unledgered)
+	if failed < 6 {
+		t.Fatalf("%d audited failures, want at least the 6 invalid calls", failed)
+	}
+	if unledgered > 0 {
+		t.Fatalf("%d of %d audited failures are missing from the error ledger", unledgered, failed)
 	}
 }
 

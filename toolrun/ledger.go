@@ -8,11 +8,11 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
-// ledger keeps a failed call with what is needed to replay it, and logs
-// the cause of an UNAVAILABLE failure. The input is
+// failure is a failed call's error ledger entry, with what is needed to
+// replay it; it also logs the cause of an UNAVAILABLE failure. The input is
 // the caller's tool input, which never holds a credential: those stay in
 // headers and the token store.
-func (r *Runner) ledger(ctx context.Context, c *call, err error) {
+func failure(ctx context.Context, c *call, err error) *gtmgate.LedgerEntry {
 	e := gtmgate.AsError(err)
 	if e.Code == gtmgate.EUnavailable {
 		// The caller sees only the safe message; without this line the
@@ -37,7 +37,17 @@ func (r *Runner) ledger(ctx context.Context, c *call, err error) {
 			entry.Detail = b
 		}
 	}
-	if lerr := r.opts.Store.AddLedgerEntry(ctx, entry); lerr != nil {
-		jsonapi.LoggerFrom(ctx).Error("error ledger write failed", "err", lerr)
+	return entry
+}
+
+// storeFailure writes a failure straight to the store: the way left when
+// the recorder could not take the call's record.
+func (r *Runner) storeFailure(ctx context.Context, f *gtmgate.LedgerEntry) {
+	// Detached: a client that hung up, or a shutdown, must not keep its
+	// failure out of the ledger.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ledgerTimeout)
+	defer cancel()
+	if err := r.opts.Store.AddLedgerEntry(lctx, f); err != nil {
+		jsonapi.LoggerFrom(ctx).Error("error ledger write failed", "err", err)
 	}
 }

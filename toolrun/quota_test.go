@@ -43,7 +43,7 @@ func newQuotaEnv(t *testing.T) *quotaEnv {
 		IncludedCalls: 1, BillingDay: 1, Timezone: "UTC"}); err != nil {
 		t.Fatal(err)
 	}
-	e := &quotaEnv{store: st, rec: &recorder{}, meter: quota.New(quota.Options{Store: st, Replica: "r"})}
+	e := &quotaEnv{store: st, rec: &recorder{ledger: st}, meter: quota.New(quota.Options{Store: st, Replica: "r"})}
 	e.run = func(context.Context) (any, error) { return "done", nil }
 	if err := e.meter.Load(ctx); err != nil {
 		t.Fatal(err)

@@ -394,19 +394,20 @@ func (r *Runner) finish(ctx context.Context, c *call, result any, err error) (fl
 			usage.UpstreamMS = float64(c.upstream.Total().Microseconds()) / 1000
 		}
 	}
+	if err != nil && code != gtmgate.EApprovalRequired && !req.replay {
+		// The failure rides with the audit record (journaled, so a store
+		// outage does not lose it). A replay's failure is recorded on the
+		// entry it replays, not as a new one.
+		entry.Failure = failure(ctx, c, err)
+	}
 	rerr := r.opts.Recorder.Record(ctx, entry, usage)
 	if rerr != nil {
 		jsonapi.LoggerFrom(ctx).Error("audit record failed; the call is not acknowledged", "action", action,
 			"request_id", req.RequestID, "call_error", code, "err", rerr)
 		rerr = asUnavailable(rerr)
-	}
-	if err != nil && code != gtmgate.EApprovalRequired && !req.replay {
-		// Detached: a client that hung up, or a shutdown, must not keep its
-		// failure out of the ledger. A replay's failure is recorded on the
-		// entry it replays, not as a new one.
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ledgerTimeout)
-		r.ledger(lctx, c, err)
-		cancel()
+		if entry.Failure != nil {
+			r.storeFailure(ctx, entry.Failure)
+		}
 	}
 	if rerr == nil {
 		r.observe(c, now, ms, result, err)

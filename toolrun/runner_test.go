@@ -19,20 +19,28 @@ import (
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
-// recorder keeps records in memory; checkErr and recordErr simulate a
+// recorder keeps audit entries in memory and writes the failures they carry
+// to the ledger, as the audit writer does; checkErr and recordErr simulate a
 // journal and store that cannot take records.
 type recorder struct {
 	mu        sync.Mutex
+	ledger    gtmgate.LedgerStore
 	entries   []gtmgate.AuditEntry
 	checkErr  error
 	recordErr error
 }
 
-func (r *recorder) Record(_ context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
+func (r *recorder) Record(ctx context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.recordErr != nil {
 		return r.recordErr
+	}
+	if a.Failure != nil {
+		// Like the audit writer, a caller that hung up still gets its record.
+		if err := r.ledger.AddLedgerEntry(context.WithoutCancel(ctx), a.Failure); err != nil {
+			return err
+		}
 	}
 	r.entries = append(r.entries, a)
 	return nil
@@ -63,7 +71,7 @@ func newEnv(t *testing.T) *env {
 	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
 		t.Fatal(err)
 	}
-	e := &env{store: st, rec: &recorder{}}
+	e := &env{store: st, rec: &recorder{ledger: st}}
 	reg, err := registry.New(gtmgate.Tool{
 		Name: "email_send", Domain: "email", Title: "Send", Description: "send mail",
 		Actions: []gtmgate.Action{{Name: "send", Category: gtmgate.CategoryEmailSend, Mutating: true}},
@@ -288,5 +296,32 @@ func TestValidationErrorIsNotReplayed(t *testing.T) {
 	}
 	if l = e.ledger(t); len(l[0].Replays) != 0 {
 		t.Errorf("replays recorded: %+v", l[0].Replays)
+	}
+}
+
+// A failed call's ledger entry travels with its audit record, so the
+// journal keeps it through a store outage; when the record cannot be taken
+// at all, the failure is still written straight to the store.
+func TestFailureTravelsWithTheAuditRecord(t *testing.T) {
+	e := newEnv(t)
+	e.ungated(t)
+	e.fail.Store(true)
+	if _, err := e.call(t.Context()); gtmgate.ErrorCode(err) != gtmgate.EUpstream {
+		t.Fatalf("call: %v, want UPSTREAM_ERROR", err)
+	}
+	if len(e.rec.entries) != 1 {
+		t.Fatalf("audit = %+v, want one entry", e.rec.entries)
+	}
+	f := e.rec.entries[0].Failure
+	if f == nil || f.ErrorCode != gtmgate.EUpstream || f.Tool != "email_send" || f.Action != "send" || f.RequestID != "req1" || !f.Mutating {
+		t.Fatalf("audit entry carries failure %+v, want the UPSTREAM_ERROR of email_send.send", f)
+	}
+
+	e.rec.recordErr = errors.New("journal and store both down")
+	if _, err := e.call(t.Context()); err == nil {
+		t.Fatal("call with no recorder succeeded")
+	}
+	if l := e.ledger(t); len(l) != 2 {
+		t.Fatalf("ledger has %d entries, want 2 (the second written straight to the store)", len(l))
 	}
 }

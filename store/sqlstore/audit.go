@@ -101,6 +101,9 @@ func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.Aud
 	if err != nil {
 		return err
 	}
+	if err := s.insertFailures(ctx, tx, audit); err != nil {
+		return err
+	}
 	err = s.insertMany(ctx, tx, usageInsert, "", 10, len(usage), func(i int, dst []any) []any {
 		u := &usage[i]
 		return append(dst, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
@@ -110,6 +113,31 @@ func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.Aud
 		return err
 	}
 	return s.rollUp(ctx, tx, usage)
+}
+
+// insertFailures writes the error ledger entries the audit entries carry. An
+// entry already there is left alone: a call recorded again after a timed-out
+// wait must not fail the batch that carries it.
+func (s *Store) insertFailures(ctx context.Context, tx *sql.Tx, audit []gtmgate.AuditEntry) error {
+	var failures []*gtmgate.LedgerEntry
+	for i := range audit {
+		if f := audit[i].Failure; f != nil {
+			failures = append(failures, f)
+		}
+	}
+	var encodeErr error
+	err := s.insertMany(ctx, tx, ledgerInsert, " ON CONFLICT (id) DO NOTHING", ledgerColCount, len(failures), func(i int, dst []any) []any {
+		out, err := s.ledgerArgs(failures[i], dst)
+		if err != nil {
+			encodeErr = err
+			return append(dst, make([]any, ledgerColCount)...)
+		}
+		return out
+	})
+	if encodeErr != nil {
+		return fmt.Errorf("encode error ledger entry: %w", encodeErr)
+	}
+	return err
 }
 
 // insertMany inserts rows with INSERTs of the dialect's InsertRows rows

@@ -21,18 +21,29 @@ func (s *Store) AddLedgerEntry(ctx context.Context, e *gtmgate.LedgerEntry) erro
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
-	replays, err := encodeReplays(e.Replays)
+	args, err := s.ledgerArgs(e, nil)
 	if err != nil {
 		return s.fail("add ledger entry", err)
 	}
-	_, err = s.write.ExecContext(ctx, s.q("INSERT INTO error_ledger ("+ledgerCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-		e.ID, e.Kind, s.t(e.Time), e.TenantID, e.Source, e.Tool, e.Action, e.Mutating, jsonArg(e.Input),
-		e.ErrorCode, e.Message, jsonArg(e.Detail), e.RequestID, replays, e.Status, s.tp(e.ResolvedAt), e.ResolvedBy)
-	if err != nil {
+	if _, err = s.write.ExecContext(ctx, s.q(ledgerInsert+placeholders(1, ledgerColCount)), args...); err != nil {
 		return s.fail("add ledger entry", err)
 	}
 	return nil
+}
+
+const (
+	ledgerInsert   = "INSERT INTO error_ledger (" + ledgerCols + ") VALUES "
+	ledgerColCount = 17
+)
+
+// ledgerArgs appends e's column values, in ledgerCols' order, to dst.
+func (s *Store) ledgerArgs(e *gtmgate.LedgerEntry, dst []any) ([]any, error) {
+	replays, err := encodeReplays(e.Replays)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, e.ID, e.Kind, s.t(e.Time), e.TenantID, e.Source, e.Tool, e.Action, e.Mutating, jsonArg(e.Input),
+		e.ErrorCode, e.Message, jsonArg(e.Detail), e.RequestID, replays, e.Status, s.tp(e.ResolvedAt), e.ResolvedBy), nil
 }
 
 // GetLedgerEntry returns the entry with id, or ErrNotFound.

@@ -19,6 +19,37 @@ func ledgerEntry(id, tenant, kind string, mutating bool, step int) *gtmgate.Ledg
 		RequestID: "req-" + id}
 }
 
+// testLedgerWithCalls: a failed call's ledger entry is written with its
+// audit entry, by WriteCalls and by ApplyJournal, and writing the same call
+// again (a record retried after a timed-out wait) neither fails nor doubles it.
+func testLedgerWithCalls(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	at := t0
+	failed := func(id string) gtmgate.AuditEntry {
+		a := auditEntry(0, "acme", "email_send.send", gtmgate.SourceREST, "k", gtmgate.OutcomeError, at)
+		a.RequestID = "req-" + id
+		a.Failure = ledgerEntry(id, "acme", gtmgate.LedgerFailure, true, 1)
+		return a
+	}
+	ok := auditEntry(0, "acme", "crm_contacts.list", gtmgate.SourceREST, "k", gtmgate.OutcomeOK, at)
+	must(t, s.WriteCalls(ctx, []gtmgate.AuditEntry{failed("lw1"), ok}, nil))
+	must(t, s.WriteCalls(ctx, []gtmgate.AuditEntry{failed("lw1")}, nil))
+	must(t, s.ApplyJournal(ctx, "jl", 0, 10, []gtmgate.AuditEntry{failed("lw2"), ok}, nil))
+	for _, id := range []string{"lw1", "lw2"} {
+		got, err := s.GetLedgerEntry(ctx, id)
+		must(t, err)
+		if diff := cmp.Diff(ledgerEntry(id, "acme", gtmgate.LedgerFailure, true, 1), got); diff != "" {
+			t.Errorf("ledger entry %s written with its call (-want +got):\n%s", id, diff)
+		}
+	}
+	l, err := s.ListLedger(ctx, gtmgate.LedgerFilter{TenantID: "acme"})
+	must(t, err)
+	if len(l) != 2 {
+		t.Errorf("%d ledger entries, want 2", len(l))
+	}
+}
+
 func testLedger(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	s := open(t)
 	ctx := t.Context()

@@ -51,6 +51,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"Usage", testUsage},
 		{"AuditJournal", testAuditJournal},
 		{"Ledger", testLedger},
+		{"LedgerWithCalls", testLedgerWithCalls},
 		{"LedgerReplay", testLedgerReplay},
 		{"LedgerReplayConcurrent", testLedgerReplayConcurrent},
 		{"Feedback", testFeedback},
