@@ -24,11 +24,15 @@ type OAuthApp struct {
 
 // Connect link states, a ConnectLink's Status.
 const (
-	ConnectCreated   = "created"   // made, not opened yet
-	ConnectOpened    = "opened"    // sent to the provider's consent page
-	ConnectChoosing  = "choosing"  // consent given; the person picks the accounts to connect
-	ConnectCompleted = "completed" // accounts connected
-	ConnectFailed    = "failed"    // refused, denied or failed; Result says why
+	ConnectCreated = "created" // made, not opened yet
+	ConnectOpened  = "opened"  // sent to the provider's consent page
+	// ConnectExchanging: the provider answered and one replica claimed the
+	// answer to exchange its code (a code can be exchanged once; a second
+	// delivery of the same answer is refused with 409 before it tries).
+	ConnectExchanging = "exchanging"
+	ConnectChoosing   = "choosing"  // consent given; the person picks the accounts to connect
+	ConnectCompleted  = "completed" // accounts connected
+	ConnectFailed     = "failed"    // refused, denied or failed; Result says why
 )
 
 // ConnectLink is a single-use link that lets an account's owner connect a

@@ -94,19 +94,30 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 		f.fail(w, r, l, gtmgate.ConnectOpened, http.StatusForbidden, "Not connected", why)
 		return
 	}
+	// Claim the answer before the code is exchanged: the same answer
+	// delivered twice (a double click, a retried request, two replicas)
+	// is exchanged once, and the other delivery is told the link is used.
+	l.Status = gtmgate.ConnectExchanging
+	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectOpened, l); errors.Is(err, gtmgate.ErrConflict) {
+		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used; nothing was changed.")
+		return
+	} else if err != nil {
+		f.internal(w, r, err)
+		return
+	}
 	app, err := f.app(r.Context(), l.TenantID, l.Provider)
 	if err != nil {
-		f.fail(w, r, l, gtmgate.ConnectOpened, http.StatusServiceUnavailable, "Not connected", "no "+p.Title+" OAuth app is registered")
+		f.fail(w, r, l, gtmgate.ConnectExchanging, http.StatusServiceUnavailable, "Not connected", "no "+p.Title+" OAuth app is registered")
 		return
 	}
 	g, err := f.opts.Client.Exchange(r.Context(), p, app, q.Code, l.Secret, f.redirectURI)
 	if err != nil {
-		f.fail(w, r, l, gtmgate.ConnectOpened, http.StatusBadGateway, "Not connected", "the code exchange failed: "+gtmgate.AsError(err).Message)
+		f.fail(w, r, l, gtmgate.ConnectExchanging, http.StatusBadGateway, "Not connected", "the code exchange failed: "+gtmgate.AsError(err).Message)
 		return
 	}
 	t, err := f.opts.Store.GetTenant(r.Context(), l.TenantID)
 	if err != nil {
-		f.fail(w, r, l, gtmgate.ConnectOpened, http.StatusGone, "Not connected", "the tenant could not be read")
+		f.fail(w, r, l, gtmgate.ConnectExchanging, http.StatusGone, "Not connected", "the tenant could not be read")
 		return
 	}
 	d, _ := f.opts.Client.Discover(r.Context(), p, g, keys(connect.Needs(f.opts.Registry, t, p, l.Products, false)))
@@ -116,18 +127,17 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 		h.Notes[prod.Provider] = prod.Note()
 	}
 	if len(h.Accounts) == 0 {
-		f.fail(w, r, l, gtmgate.ConnectOpened, http.StatusUnprocessableEntity, "Nothing to connect",
+		f.fail(w, r, l, gtmgate.ConnectExchanging, http.StatusUnprocessableEntity, "Nothing to connect",
 			"the grant reaches no account: "+notes(d))
 		return
 	}
-	// Claim the link before anything is stored: a raced callback loses here.
 	secret, err := json.Marshal(h)
 	if err != nil {
 		f.internal(w, r, err)
 		return
 	}
 	l.Status, l.Secret = gtmgate.ConnectChoosing, string(secret)
-	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectOpened, l); errors.Is(err, gtmgate.ErrConflict) {
+	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectExchanging, l); errors.Is(err, gtmgate.ErrConflict) {
 		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used; nothing was changed.")
 		return
 	} else if err != nil {
@@ -247,7 +257,14 @@ func (f *Flow) choose(w http.ResponseWriter, r *http.Request) {
 func (f *Flow) fail(w http.ResponseWriter, r *http.Request, l *gtmgate.ConnectLink, from string, status int, title, why string) {
 	now := f.now()
 	l.Status, l.Secret, l.FinishedAt, l.Result = gtmgate.ConnectFailed, "", &now, why
-	if err := f.opts.Store.AdvanceConnectLink(r.Context(), from, l); err != nil && !errors.Is(err, gtmgate.ErrConflict) {
+	err := f.opts.Store.AdvanceConnectLink(r.Context(), from, l)
+	switch {
+	case errors.Is(err, gtmgate.ErrConflict):
+		// Another delivery of the link's answer moved it on first: this one
+		// failed only because that one is under way, or done.
+		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used; nothing was changed.")
+		return
+	case err != nil:
 		f.opts.Logger.Error("connect flow: mark failed", "err", err, "link", l.ID)
 	}
 	f.audit(r, l, "connect.failed", gtmgate.OutcomeError, status, why)

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,6 +48,11 @@ type env struct {
 	logs    *bytes.Buffer
 	handler http.Handler
 	now     time.Time
+	reg     *registry.Registry
+	hub     string
+	// exchanging, when set, receives once the stand-in's token endpoint
+	// holds a code exchange, which then waits for release.
+	exchanging, release chan struct{}
 }
 
 // newEnv is a flow on a SQLite store, with a HubSpot stand-in that issues
@@ -65,10 +71,28 @@ func newEnv(t testing.TB) *env {
 	if _, err := st.PutOAuthApp(ctx, &gtmgate.OAuthApp{Provider: "hubspot", ClientID: "cid", ClientSecret: clientSecret}); err != nil {
 		t.Fatal(err)
 	}
+	var e *env
+	var usedMu sync.Mutex
+	used := map[string]bool{}
 	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch {
 		case r.URL.Path == "/oauth/v1/token":
+			// Like HubSpot, a code is exchanged once; the second try is a 400.
+			r.ParseForm()
+			usedMu.Lock()
+			again := used[r.PostForm.Get("code")]
+			used[r.PostForm.Get("code")] = true
+			usedMu.Unlock()
+			if again {
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprint(w, `{"status":"BAD_AUTH_CODE","message":"missing or unknown auth code"}`)
+				return
+			}
+			if e.exchanging != nil {
+				e.exchanging <- struct{}{}
+				<-e.release
+			}
 			fmt.Fprintf(w, `{"access_token":%q,"refresh_token":%q,"expires_in":1800,"token_type":"bearer"}`, accessToken, refreshToken)
 		case strings.HasPrefix(r.URL.Path, "/oauth/v1/access-tokens/"):
 			fmt.Fprint(w, `{"hub_id":24681357,"hub_domain":"acme.example"}`)
@@ -83,15 +107,20 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{store: st, audit: &storetest.AuditRecorder{}, seeder: &seeder{}, logs: &bytes.Buffer{}, now: time.Now().UTC()}
-	e.flow = connectflow.New(connectflow.Options{Store: st, Registry: reg, Seeder: e.seeder, Recorder: e.audit,
-		Client:     &connect.Client{Bases: map[string]string{"hubspot": hub.URL, "hubspot_app": hub.URL}},
-		GatewayURL: "https://gw.example", Now: func() time.Time { return e.now },
-		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	e = &env{store: st, audit: &storetest.AuditRecorder{}, seeder: &seeder{}, logs: &bytes.Buffer{}, now: time.Now().UTC(), reg: reg, hub: hub.URL}
+	e.flow = e.replica()
 	mux := http.NewServeMux()
 	e.flow.Mount(mux)
 	e.handler = mux
 	return e
+}
+
+// replica is a flow on the env's store, as another replica would run it.
+func (e *env) replica() *connectflow.Flow {
+	return connectflow.New(connectflow.Options{Store: e.store, Registry: e.reg, Seeder: e.seeder, Recorder: e.audit,
+		Client:     &connect.Client{Bases: map[string]string{"hubspot": e.hub, "hubspot_app": e.hub}},
+		GatewayURL: "https://gw.example", Now: func() time.Time { return e.now },
+		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 }
 
 // link stores a link the way the admin route does and returns its secret.
@@ -196,6 +225,46 @@ func TestFlowKeepsSecrets(t *testing.T) {
 	}
 	if len(e.seeder.recs) != 1 {
 		t.Errorf("replay seeded again")
+	}
+}
+
+// TestSameAnswerOnTwoReplicas: the provider's answer delivered to two
+// replicas at once (a retried request behind a load balancer) is exchanged
+// by one of them; the other answers 409 without touching the code, so the
+// person never sees "Nothing was connected" for an account that connected.
+func TestSameAnswerOnTwoReplicas(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	other := http.NewServeMux()
+	e.replica().Mount(other)
+	state, cookie := e.open(t, e.link(t))
+	e.exchanging, e.release = make(chan struct{}), make(chan struct{})
+	target := "/connect/callback?code=the-code-1234567&state=" + url.QueryEscape(state)
+	first := make(chan *httptest.ResponseRecorder)
+	go func() { first <- e.do("GET", target, cookie) }()
+	<-e.exchanging // the first replica is exchanging the code
+
+	r := httptest.NewRequest("GET", target, nil)
+	r.AddCookie(cookie)
+	second := httptest.NewRecorder()
+	other.ServeHTTP(second, r)
+	close(e.release)
+	done := <-first
+
+	if done.Code != http.StatusOK || !strings.Contains(done.Body.String(), "HubSpot portal 24681357") {
+		t.Fatalf("first delivery: %d %s", done.Code, done.Body)
+	}
+	if second.Code != http.StatusConflict || strings.Contains(second.Body.String(), "Nothing was connected") {
+		t.Fatalf("second delivery: %d %s, want 409 Link already used", second.Code, second.Body)
+	}
+	links, _ := e.store.ListConnectLinks(context.Background(), "acme", 10)
+	if links[0].Status != gtmgate.ConnectCompleted {
+		t.Errorf("link: %+v, want completed", links[0])
+	}
+	for _, a := range e.audit.Entries() {
+		if a.Action == "connect.failed" {
+			t.Errorf("audited %s: %s, although the account connected", a.Action, a.Detail)
+		}
 	}
 }
 
