@@ -95,3 +95,28 @@ func TestStatus(t *testing.T) {
 		t.Errorf("NeedAttention kept %d", len(got))
 	}
 }
+
+// TestLinkedInMonths: LinkedIn's catalogue has one version a month but
+// December, without a gap, and each is served for at least a year (its
+// versioning page's policy, from which the newest months' dates follow).
+func TestLinkedInMonths(t *testing.T) {
+	p := MustOf("linkedin_ads")
+	for i, v := range p.Versions {
+		if v.Released.Month() == time.December {
+			t.Errorf("%s: LinkedIn releases no version in December", v.Name)
+		}
+		if v.Sunset.Before(v.Released.AddDate(1, 0, 0)) {
+			t.Errorf("%s: sunset %s is within a year of its release", v.Name, v.Sunset.Format(time.DateOnly))
+		}
+		if i == 0 {
+			continue
+		}
+		want := p.Versions[i-1].Released.AddDate(0, 1, 0)
+		if want.Month() == time.December {
+			want = want.AddDate(0, 1, 0)
+		}
+		if !v.Released.Equal(want) {
+			t.Errorf("%s follows %s: a month is missing or repeated", v.Name, p.Versions[i-1].Name)
+		}
+	}
+}

@@ -11,16 +11,37 @@ import "regexp"
 // month and publishes no day. Sunset dates are from LinkedIn's migrations
 // page (202410–202411 and 202510–202603 as read there; 202501–202509 and
 // 202604–202607 from the sunset lists of its recent-changes page, as captured
-// on 2026-08-13). 202608 and later are reported by third parties but were
-// not confirmed on LinkedIn's pages, so they are left out.
+// on 2026-08-13).
+//
+// 202608–202611 follow from LinkedIn's policy, not from a published table:
+// no copy of LinkedIn's pages found for this release (on 2026-11-27) lists
+// them or their sunsets. Its versioning page (the copy whose latest version
+// is 202603) says "Our versioned API releases follow a monthly cycle. These
+// API versions are supported and stable for a minimum of one year before
+// sunset", so by 2026-11-27 August to November 2026 have each had their
+// version, and none is sunset before a year has passed. Their sunset is the
+// 15th of the same month a year on: LinkedIn states no rule for the day,
+// but every sunset above falls on the 15th to the 17th, so the 15th is the
+// earliest it has used and warnings come no later than they should. Their
+// Source is the versioning page, which states the policy.
 //
 // The default is 202606: LinkedIn's documentation is published for it
-// (the li-lms-2026-06 view of the Reporting and Lead Sync pages) and it is
-// supported until 2027-06-15.
+// (the li-lms-2026-06 view of the Reporting and Lead Sync pages, which the
+// adapter's facts were transcribed from) and it is supported until
+// 2027-06-15. No view of the pages for a later version was found, so the
+// default does not move past the version the facts describe.
 func linkedInAds() Provider {
-	const src = "https://learn.microsoft.com/en-us/linkedin/marketing/integrations/migrations"
+	const (
+		src        = "https://learn.microsoft.com/en-us/linkedin/marketing/integrations/migrations"
+		versioning = "https://learn.microsoft.com/en-us/linkedin/marketing/versioning"
+	)
 	v := func(name, released, sunset string) Version {
 		return Version{Name: name, Released: day(released), Sunset: day(sunset), Source: src}
+	}
+	// byPolicy is a version whose dates follow from the versioning page's
+	// policy (see above), not from a date LinkedIn published.
+	byPolicy := func(name, released, sunset string) Version {
+		return Version{Name: name, Released: day(released), Sunset: day(sunset), Source: versioning}
 	}
 	return Provider{
 		Key: "linkedin_ads", Name: "LinkedIn Marketing API", Setting: "GTMGATE_LINKEDIN_ADS_API_VERSION",
@@ -48,6 +69,10 @@ func linkedInAds() Provider {
 			v("202605", "2026-05-01", "2027-05-15"),
 			v("202606", "2026-06-01", "2027-06-15"),
 			v("202607", "2026-07-01", "2027-07-15"),
+			byPolicy("202608", "2026-08-01", "2027-08-15"),
+			byPolicy("202609", "2026-09-01", "2027-09-15"),
+			byPolicy("202610", "2026-10-01", "2027-10-15"),
+			byPolicy("202611", "2026-11-01", "2027-11-15"),
 		},
 	}
 }

@@ -102,3 +102,42 @@ type job struct {
 		} `json:"query"`
 	} `json:"statistics"`
 }
+
+// datasetList is the part of a DatasetList (datasets.list) the tools read.
+type datasetList struct {
+	Datasets []struct {
+		DatasetReference struct {
+			DatasetID string `json:"datasetId"`
+		} `json:"datasetReference"`
+		FriendlyName string            `json:"friendlyName"`
+		Location     string            `json:"location"`
+		Labels       map[string]string `json:"labels"`
+	} `json:"datasets"`
+	NextPageToken string `json:"nextPageToken"`
+}
+
+// tableList is the part of a TableList (tables.list) the tools read.
+type tableList struct {
+	Tables []struct {
+		TableReference struct {
+			TableID string `json:"tableId"`
+		} `json:"tableReference"`
+		Type string `json:"type"`
+	} `json:"tables"`
+	NextPageToken string `json:"nextPageToken"`
+	TotalItems    int    `json:"totalItems"`
+}
+
+// tableResource is the part of a Table (tables.get) the tools read.
+type tableResource struct {
+	TableReference struct {
+		DatasetID string `json:"datasetId"`
+		TableID   string `json:"tableId"`
+	} `json:"tableReference"`
+	Type        string      `json:"type"`
+	Description string      `json:"description"`
+	NumRows     string      `json:"numRows"`
+	NumBytes    string      `json:"numBytes"`
+	Location    string      `json:"location"`
+	Schema      tableSchema `json:"schema"`
+}

@@ -115,17 +115,7 @@ func listQuery(in *schemaInput) url.Values {
 }
 
 func (s *schemaReader) datasets(ctx context.Context, call *gtmgate.Call, project string, in *schemaInput) (any, error) {
-	var resp struct {
-		Datasets []struct {
-			DatasetReference struct {
-				DatasetID string `json:"datasetId"`
-			} `json:"datasetReference"`
-			FriendlyName string            `json:"friendlyName"`
-			Location     string            `json:"location"`
-			Labels       map[string]string `json:"labels"`
-		} `json:"datasets"`
-		NextPageToken string `json:"nextPageToken"`
-	}
+	var resp datasetList
 	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(s.c.APIVersion(), project, "datasets"), Query: listQuery(in), Token: call.Token}
 	if err := s.c.Do(ctx, req, &resp); err != nil {
 		return nil, fmt.Errorf("bigquery: list datasets: %w", err)
@@ -138,16 +128,7 @@ func (s *schemaReader) datasets(ctx context.Context, call *gtmgate.Call, project
 }
 
 func (s *schemaReader) tables(ctx context.Context, call *gtmgate.Call, project string, in *schemaInput) (any, error) {
-	var resp struct {
-		Tables []struct {
-			TableReference struct {
-				TableID string `json:"tableId"`
-			} `json:"tableReference"`
-			Type string `json:"type"`
-		} `json:"tables"`
-		NextPageToken string `json:"nextPageToken"`
-		TotalItems    int    `json:"totalItems"`
-	}
+	var resp tableList
 	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(s.c.APIVersion(), project, "datasets", in.Dataset, "tables"), Query: listQuery(in), Token: call.Token}
 	if err := s.c.Do(ctx, req, &resp); err != nil {
 		return nil, fmt.Errorf("bigquery: list tables of %s: %w", in.Dataset, err)
@@ -160,20 +141,7 @@ func (s *schemaReader) tables(ctx context.Context, call *gtmgate.Call, project s
 }
 
 func (s *schemaReader) table(ctx context.Context, call *gtmgate.Call, project string, in *schemaInput) (any, error) {
-	var resp struct {
-		TableReference struct {
-			DatasetID string `json:"datasetId"`
-			TableID   string `json:"tableId"`
-		} `json:"tableReference"`
-		Type        string `json:"type"`
-		Description string `json:"description"`
-		NumRows     string `json:"numRows"`
-		NumBytes    string `json:"numBytes"`
-		Location    string `json:"location"`
-		Schema      struct {
-			Fields []fieldSchema `json:"fields"`
-		} `json:"schema"`
-	}
+	var resp tableResource
 	req := &upstream.Request{Method: http.MethodGet, Path: projectPath(s.c.APIVersion(), project, "datasets", in.Dataset, "tables", in.Table), Token: call.Token}
 	if err := s.c.Do(ctx, req, &resp); err != nil {
 		return nil, fmt.Errorf("bigquery: get table %s.%s: %w", in.Dataset, in.Table, err)

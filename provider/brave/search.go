@@ -48,6 +48,19 @@ type query struct {
 	MoreResultsAvailable bool   `json:"more_results_available"`
 }
 
+// webAnswer is what the web tool reads of WebSearchApiResponse.
+type webAnswer struct {
+	Query query `json:"query"`
+	Web   struct {
+		Results []result `json:"results"`
+	} `json:"web"`
+}
+
+// newsAnswer is what the news tool reads of NewsSearchApiResponse.
+type newsAnswer struct {
+	Results []result `json:"results"`
+}
+
 func (r result) item() Item {
 	it := Item{Title: r.Title, URL: r.URL, Description: r.Description, Age: r.Age, PageAge: r.PageAge}
 	switch {
@@ -82,12 +95,7 @@ func webSearchTool(c *upstream.Client) gtmgate.Tool {
 			if err != nil {
 				return nil, err
 			}
-			var resp struct {
-				Query query `json:"query"`
-				Web   struct {
-					Results []result `json:"results"`
-				} `json:"web"`
-			}
+			var resp webAnswer
 			if err := search(ctx, c, call, webEndpoint.path, p, &resp); err != nil {
 				return nil, err
 			}
@@ -112,9 +120,7 @@ func newsSearchTool(c *upstream.Client) gtmgate.Tool {
 			}
 			// NewsSearchApiResponse is {type, query, results}; its query has no
 			// more_results_available, so a full page is the only sign of more.
-			var resp struct {
-				Results []result `json:"results"`
-			}
+			var resp newsAnswer
 			if err := search(ctx, c, call, newsEndpoint.path, p, &resp); err != nil {
 				return nil, err
 			}

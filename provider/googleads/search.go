@@ -86,6 +86,11 @@ func (a *api) currencyOf(ctx context.Context, call *gtmgate.Call, rows []map[str
 	return "", nil
 }
 
+// mutateAnswer is what the tools read of every service's Mutate…Response.
+type mutateAnswer struct {
+	Results []map[string]any `json:"results"`
+}
+
 // mutate posts operations to a Google Ads mutate endpoint (campaigns,
 // campaignBudgets, campaignCriteria) and returns the results. It is never retried.
 func (a *api) mutate(ctx context.Context, call *gtmgate.Call, service string, ops []map[string]any) ([]map[string]any, error) {
@@ -94,9 +99,7 @@ func (a *api) mutate(ctx context.Context, call *gtmgate.Call, service string, op
 		return nil, err
 	}
 	req.Mutating = true
-	var out struct {
-		Results []map[string]any `json:"results"`
-	}
+	var out mutateAnswer
 	if err := a.c.Do(ctx, req, &out); err != nil {
 		return nil, fmt.Errorf("google ads: mutate %s: %w", service, a.explain(err))
 	}

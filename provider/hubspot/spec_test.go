@@ -97,8 +97,9 @@ func specWalks(e *testEnv) []providertest.ActionWalk {
 				refused(`{"rationale":"r","action":"create","body":"x","contact_id":"`+missing+`"}`, gtmgate.EUpstream)},
 		},
 		"crm_tasks": {
-			"list": {ok(`{"rationale":"r","action":"list","company_id":"8802"}`),
-				refused(`{"rationale":"r","action":"list",`+unknownFilter+`}`, gtmgate.EUpstream)},
+			// Every filter operator, each answer checked (operators_test.go).
+			"list": append([]providertest.Step{ok(`{"rationale":"r","action":"list","company_id":"8802"}`),
+				refused(`{"rationale":"r","action":"list",`+unknownFilter+`}`, gtmgate.EUpstream)}, operatorSteps()...),
 			"create": {ok(`{"rationale":"r","action":"create","subject":"Walk","priority":"HIGH","due":"2026-02-01T09:00:00Z","deal_id":"7207"}`),
 				refused(`{"rationale":"r","action":"create","subject":"Walk","owner_id":"99999"}`, gtmgate.EUpstream)},
 			"update": {ok(`{"rationale":"r","action":"update","id":"6401","status":"COMPLETED"}`),

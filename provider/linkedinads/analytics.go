@@ -46,6 +46,12 @@ type analyticsInput struct {
 	Metrics     []string `json:"metrics"`
 }
 
+// analyticsPage is the analytics finder's answer (adAnalytics.finder): all
+// its rows at once, which the tool pages itself.
+type analyticsPage struct {
+	Elements []map[string]any `json:"elements"`
+}
+
 func (a *api) runAnalytics(ctx context.Context, call *gtmgate.Call) (any, error) {
 	if call.Filter != nil {
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "filter is not supported for linkedin_ads_analytics.report").
@@ -67,9 +73,7 @@ func (a *api) runAnalytics(ctx context.Context, call *gtmgate.Call) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	var out struct {
-		Elements []map[string]any `json:"elements"`
-	}
+	var out analyticsPage
 	if err := a.get(ctx, call, "/rest/adAnalytics", query, &out); err != nil {
 		return nil, err
 	}

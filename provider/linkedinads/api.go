@@ -71,13 +71,16 @@ func (a *api) currency(ctx context.Context, call *gtmgate.Call) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	var out struct {
-		Currency string `json:"currency"`
-	}
+	var out accountCurrency
 	if err := a.get(ctx, call, "/rest/adAccounts/"+id, "", &out); err != nil {
 		return "", err
 	}
 	return out.Currency, nil
+}
+
+// accountCurrency is what the tools read of an ad account (adAccounts.get).
+type accountCurrency struct {
+	Currency string `json:"currency"`
 }
 
 // number reads LinkedIn's numbers, which are JSON numbers or decimal strings.

@@ -63,12 +63,7 @@ func (a *api) runCampaigns(ctx context.Context, call *gtmgate.Call) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	var out struct {
-		Elements []map[string]any `json:"elements"`
-		Metadata struct {
-			NextPageToken string `json:"nextPageToken"`
-		} `json:"metadata"`
-	}
+	var out campaignSearchPage
 	if err := a.get(ctx, call, "/rest/adAccounts/"+acct+"/adCampaigns", Query(pairs...), &out); err != nil {
 		return nil, err
 	}
@@ -77,6 +72,15 @@ func (a *api) runCampaigns(ctx context.Context, call *gtmgate.Call) (any, error)
 		items[i] = campaignItem(c, currency)
 	}
 	return listResult(items, out.Metadata.NextPageToken, currency), nil
+}
+
+// campaignSearchPage is the search finder's answer (adCampaigns.search):
+// its cursor is in metadata, not in the offset paging.
+type campaignSearchPage struct {
+	Elements []map[string]any `json:"elements"`
+	Metadata struct {
+		NextPageToken string `json:"nextPageToken"`
+	} `json:"metadata"`
 }
 
 var enumValue = regexp.MustCompile(`^[A-Z_]{1,40}$`)

@@ -14,7 +14,7 @@ import (
 )
 
 // dayOfReview is a day on which 202511 and older are sunset and 202601 to
-// 202607 are served.
+// 202611 are served.
 var dayOfReview = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 
 func TestOptionsVersion(t *testing.T) {
@@ -49,8 +49,8 @@ func TestVersions(t *testing.T) {
 	}{
 		{"default", "", ""},
 		{"oldest still served", "202601", ""},
-		{"newest known", "202607", ""},
-		{"newer than the catalogue", "202610", ""},
+		{"newest known", "202611", ""},
+		{"newer than the catalogue", "202701", ""},
 		{"sunset 2025-10-15", "202410", "Requested version 20241001 is not active"},
 		{"sunset 2026-11-16", "202511", "Requested version 20251101 is not active"},
 		{"never released", "202512", "Requested version 20251201 is not active"},

@@ -41,6 +41,16 @@ type page struct {
 	} `json:"paging"`
 }
 
+// updateAnswer is Graph's answer to an object update.
+type updateAnswer struct {
+	Success bool `json:"success"`
+}
+
+// accountCurrency is what the tools read of an ad account.
+type accountCurrency struct {
+	Currency string `json:"currency"`
+}
+
 // next returns the cursor of the following page, or "" on the last one.
 func (p *page) next() string {
 	if p.Paging.Next == "" {
@@ -71,9 +81,7 @@ func (a *api) get(ctx context.Context, call *gtmgate.Call, path string, q url.Va
 func (a *api) post(ctx context.Context, call *gtmgate.Call, path string, form url.Values) error {
 	req := &upstream.Request{Method: http.MethodPost, Path: "/" + a.version() + "/" + path, Body: []byte(form.Encode()),
 		ContentType: "application/x-www-form-urlencoded", Mutating: true, Token: call.Token}
-	var out struct {
-		Success bool `json:"success"`
-	}
+	var out updateAnswer
 	if err := a.c.Do(ctx, req, &out); err != nil {
 		return fmt.Errorf("meta ads: POST %s: %w", path, a.graphError(err))
 	}
@@ -117,9 +125,7 @@ func (a *api) currency(ctx context.Context, call *gtmgate.Call) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	var out struct {
-		Currency string `json:"currency"`
-	}
+	var out accountCurrency
 	if err := a.get(ctx, call, acct, url.Values{"fields": {"currency"}}, &out); err != nil {
 		return "", err
 	}

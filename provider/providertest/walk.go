@@ -15,13 +15,17 @@ import (
 // Check, when set, is called after the call with its error (nil on success),
 // for what else the step must show, such as the shape of the provider's
 // error body, and may undo what Before armed; an error it returns fails the
-// test.
+// test. Answer, when set, is called with a successful call's result and
+// says what is wrong with it (nil when nothing is): the records a filter
+// must select, so a step proves the sandbox answered as the provider would,
+// not only that the request passed the spec.
 type Step struct {
 	Input    string
 	Before   func()
 	WantCode string
 	Account  *gtmgate.Account
 	Check    func(err error) error
+	Answer   func(out map[string]any) error
 }
 
 // ActionWalk is the steps of one tool action.
@@ -60,12 +64,17 @@ func Walk(t *testing.T, k Kit, spec gtmgate.SpecChecks, walks []ActionWalk) {
 			if s.Account != nil {
 				kit.Account = *s.Account
 			}
-			_, err := kit.Run(t, w.Tool, s.Input)
+			out, err := kit.Run(t, w.Tool, s.Input)
 			switch {
 			case s.WantCode == "" && err != nil:
 				t.Errorf("%s.%s %s: %v", w.Tool, w.Action, s.Input, err)
 			case s.WantCode == "":
 				succeeded = true
+				if s.Answer != nil {
+					if problem := s.Answer(out); problem != nil {
+						t.Errorf("%s.%s %s: %v", w.Tool, w.Action, s.Input, problem)
+					}
+				}
 			default:
 				WantCode(t, err, s.WantCode)
 				var ge *gtmgate.Error

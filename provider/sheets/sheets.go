@@ -105,6 +105,25 @@ func (v *values) run(ctx context.Context, call *gtmgate.Call) (any, error) {
 	return v.get(ctx, call, path, &in)
 }
 
+// valueRange is the API's ValueRange (values.get).
+type valueRange struct {
+	Range          string  `json:"range"`
+	MajorDimension string  `json:"majorDimension"`
+	Values         [][]any `json:"values"`
+}
+
+// appendValuesResponse is the part of an AppendValuesResponse (values.append)
+// the tool reads.
+type appendValuesResponse struct {
+	TableRange string `json:"tableRange"`
+	Updates    struct {
+		UpdatedRange   string `json:"updatedRange"`
+		UpdatedRows    int    `json:"updatedRows"`
+		UpdatedColumns int    `json:"updatedColumns"`
+		UpdatedCells   int    `json:"updatedCells"`
+	} `json:"updates"`
+}
+
 func (v *values) get(ctx context.Context, call *gtmgate.Call, path string, in *input) (*ValueRange, error) {
 	q := url.Values{}
 	if in.ValueRenderOption != "" {
@@ -113,11 +132,7 @@ func (v *values) get(ctx context.Context, call *gtmgate.Call, path string, in *i
 	if in.MajorDimension != "" {
 		q.Set("majorDimension", in.MajorDimension)
 	}
-	var resp struct {
-		Range          string  `json:"range"`
-		MajorDimension string  `json:"majorDimension"`
-		Values         [][]any `json:"values"`
-	}
+	var resp valueRange
 	if err := v.c.Do(ctx, &upstream.Request{Method: http.MethodGet, Path: path, Query: q, Token: call.Token}, &resp); err != nil {
 		return nil, fmt.Errorf("sheets: get %s: %w", in.Range, err)
 	}
@@ -130,15 +145,7 @@ func (v *values) get(ctx context.Context, call *gtmgate.Call, path string, in *i
 func (v *values) append(ctx context.Context, call *gtmgate.Call, path string, in *input) (*AppendResult, error) {
 	q := url.Values{"valueInputOption": {"USER_ENTERED"}, "insertDataOption": {"INSERT_ROWS"}}
 	body := map[string]any{"range": in.Range, "majorDimension": "ROWS", "values": in.Values}
-	var resp struct {
-		TableRange string `json:"tableRange"`
-		Updates    struct {
-			UpdatedRange   string `json:"updatedRange"`
-			UpdatedRows    int    `json:"updatedRows"`
-			UpdatedColumns int    `json:"updatedColumns"`
-			UpdatedCells   int    `json:"updatedCells"`
-		} `json:"updates"`
-	}
+	var resp appendValuesResponse
 	req := &upstream.Request{Method: http.MethodPost, Path: path + ":append", Query: q, JSON: body, Mutating: true, Token: call.Token}
 	if err := v.c.Do(ctx, req, &resp); err != nil {
 		return nil, fmt.Errorf("sheets: append to %s: %w", in.Range, err)
