@@ -67,7 +67,9 @@ exit $rc
 // GTMGATE_SITE_URL, GTMGATE_DOCS_URL, GTMGATE_TOKEN, GTMGATE_ADMIN_KEY) and
 // the gtmgate binary on the PATH. Each example must exit 0, every curl in it
 // answer 2xx or 3xx (its last one expect=NNN when marked), and the JSON
-// answer the page shows after it must match the real one's fields.
+// answer the page shows after it must match the real one: every value it
+// shows, by type and value, with the elisions docexamples.CheckAnswer
+// allows.
 // Variables an example sets are kept for the page's later examples, as in
 // a reader's terminal. Examples marked not-run are counted and listed with
 // their reasons.
@@ -192,7 +194,7 @@ func runExample(t *testing.T, e docexamples.Example, env []string, home, state, 
 			got = []byte(readFile(filepath.Join(dir, fmt.Sprintf("body.%d", calls))))
 		}
 		if err := docexamples.CheckAnswer([]byte(e.Answer), got); err != nil {
-			fail("the answer on the page differs from the server's: %v", err)
+			fail("the answer on the page differs from the server's: %v\n--- the server's answer:\n%s", err, truncate(string(got), 3000))
 		}
 	}
 }

@@ -1,28 +1,36 @@
 package docexamples
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
 
-// compared are the fields whose values must be equal, not just present:
-// they say what happened.
-var compared = []string{"ok", "code"}
+// Elided is what a page writes for what varies from run to run: as a whole
+// value it stands for any value, inside a string for any run of characters,
+// and as an array's last element for any further elements.
+const Elided = "…"
+
+// LeftOut is the key a page writes for fields it leaves out; its value is
+// a note for the reader and is not compared.
+const LeftOut = "..."
 
 // CheckAnswer reports how got, the server's answer, differs from shown,
-// the answer a page shows: a key shown and missing, a compared field with
-// another value, or another JSON type. A shown key "..." stands for fields
-// left out. An array shown is checked against the first element of the
-// real one, which must then have one.
+// the answer a page shows. Every value shown must be in the real answer
+// with the same JSON type and value, but for the elisions of the package
+// comment: a key "...", a value "…", a "…" inside a string and a last
+// array element "…". Fields the page does not show are not compared.
 func CheckAnswer(shown, got []byte) error {
-	var s, g any
-	if err := json.Unmarshal(shown, &s); err != nil {
+	s, err := decode(shown)
+	if err != nil {
 		return fmt.Errorf("the answer on the page is not JSON: %w", err)
 	}
-	if err := json.Unmarshal(got, &g); err != nil {
+	g, err := decode(got)
+	if err != nil {
 		return fmt.Errorf("the server's answer is not JSON: %w", err)
 	}
 	var diffs []string
@@ -33,71 +41,158 @@ func CheckAnswer(shown, got []byte) error {
 	return nil
 }
 
+// decode reads one JSON value, keeping numbers as written so that large
+// ones compare exactly.
+func decode(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err == nil {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
 func compare(shown, got any, path string, diffs *[]string) {
+	differ := func(format string, args ...any) {
+		*diffs = append(*diffs, at(path)+": "+fmt.Sprintf(format, args...))
+	}
+	if shown == Elided {
+		return
+	}
+	if kind(shown) != kind(got) {
+		differ("the page shows %s, the server sent %s", typed(shown), typed(got))
+		return
+	}
 	switch s := shown.(type) {
 	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			*diffs = append(*diffs, fmt.Sprintf("%s: the page shows an object, the server sent %s", at(path), kind(got)))
-			return
-		}
-		for k, sv := range s {
-			if k == "..." {
+		g := got.(map[string]any)
+		// In key order, so that a test's message does not change between runs.
+		for _, k := range slices.Sorted(maps.Keys(s)) {
+			if k == LeftOut {
 				continue
 			}
 			gv, ok := g[k]
-			switch {
-			case !ok:
-				*diffs = append(*diffs, fmt.Sprintf("%s: the page shows it, the server does not send it", at(path+"."+k)))
-			case slices.Contains(compared, k) && isScalar(sv) && !isExampleCode(k, sv):
-				if fmt.Sprint(sv) != fmt.Sprint(gv) {
-					*diffs = append(*diffs, fmt.Sprintf("%s: the page shows %v, the server sent %v", at(path+"."+k), sv, gv))
-				}
-			default:
-				compare(sv, gv, path+"."+k, diffs)
+			if !ok {
+				*diffs = append(*diffs, at(path+"."+k)+": the page shows it, the server does not send it")
+				continue
 			}
+			compare(s[k], gv, path+"."+k, diffs)
 		}
 	case []any:
-		g, ok := got.([]any)
+		g := got.([]any)
+		more := len(s) > 0 && s[len(s)-1] == Elided
+		if more {
+			s = s[:len(s)-1]
+		}
 		switch {
-		case !ok:
-			*diffs = append(*diffs, fmt.Sprintf("%s: the page shows an array, the server sent %s", at(path), kind(got)))
-		case len(s) > 0 && len(g) == 0:
-			*diffs = append(*diffs, fmt.Sprintf("%s: the page shows elements, the server sent none", at(path)))
-		case len(s) > 0:
-			compare(s[0], g[0], path+"[0]", diffs)
+		case more && len(g) < len(s):
+			differ("the page shows at least %d elements, the server sent %d", len(s), len(g))
+			return
+		case !more && len(g) != len(s):
+			differ("the page shows %d elements, the server sent %d (end the page's array with %q if more may follow)", len(s), len(g), Elided)
+			return
+		}
+		for i := range s {
+			compare(s[i], g[i], fmt.Sprintf("%s[%d]", path, i), diffs)
+		}
+	case string:
+		if !matches(s, got.(string)) {
+			differ("the page shows %s, the server sent %s", brief(s), brief(got))
+		}
+	case json.Number:
+		if !sameNumber(s, got.(json.Number)) {
+			differ("the page shows %s, the server sent %s", s, got)
+		}
+	default: // bool or null
+		if shown != got {
+			differ("the page shows %s, the server sent %s", brief(shown), brief(got))
 		}
 	}
-	// A scalar shown is an example value: its presence was checked above.
 }
 
-// isExampleCode reports whether a shown "code" is an example value, not
-// an outcome: a one-time code such as a connect code ("gtmcc_…") varies
-// from run to run, while error codes (UPSTREAM_ERROR) and JSON-RPC codes
-// (-32601) say what happened.
-func isExampleCode(k string, v any) bool {
-	s, ok := v.(string)
-	return k == "code" && ok && strings.ToUpper(s) != s
-}
-
-func isScalar(v any) bool {
-	switch v.(type) {
-	case map[string]any, []any:
+// matches reports whether a real string matches a shown one, where each
+// "…" stands for any run of characters: "tok_…" matches "tok_8f3a9c".
+func matches(shown, got string) bool {
+	parts := strings.Split(shown, Elided)
+	if len(parts) == 1 {
+		return shown == got
+	}
+	rest, ok := strings.CutPrefix(got, parts[0])
+	if !ok {
 		return false
 	}
-	return true
+	last := parts[len(parts)-1]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return strings.HasSuffix(rest, last)
 }
 
+// sameNumber reports whether two JSON numbers are the same number, so
+// that 1003.0 equals 1003 and 1893456000 is compared exactly.
+func sameNumber(a, b json.Number) bool {
+	if a == b {
+		return true
+	}
+	ai, aerr := a.Int64()
+	bi, berr := b.Int64()
+	if aerr == nil && berr == nil {
+		return ai == bi
+	}
+	af, aerr := a.Float64()
+	bf, berr := b.Float64()
+	return aerr == nil && berr == nil && af == bf
+}
+
+// kind names a value's JSON type.
 func kind(v any) string {
 	switch v.(type) {
 	case map[string]any:
 		return "an object"
 	case []any:
 		return "an array"
-	case nil:
-		return "null"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
 	}
-	return fmt.Sprintf("%T %v", v, v)
+	return "null"
+}
+
+// typed is a value and its JSON type, for a difference's message:
+// "three" (a string), 3 (a number), an object.
+func typed(v any) string {
+	switch v.(type) {
+	case map[string]any, []any, nil:
+		return kind(v)
+	}
+	return brief(v) + " (" + kind(v) + ")"
+}
+
+// brief is a value as JSON, cut short, for a difference's message.
+func brief(v any) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.Encode(v)
+	return truncate(strings.TrimSuffix(b.String(), "\n"), 120)
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 func at(path string) string {

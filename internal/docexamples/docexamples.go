@@ -9,10 +9,23 @@
 //	```sh tested:<name>         run by the test that owns it (TestConnectRecipes)
 //	```json answer              the answer the page shows for the example above
 //
-// Only the fields of a shown answer are compared with the real one (every
-// key it shows must be there; "ok" and "code" must be equal, but for a
-// code with lower-case letters, a one-time code that varies), so a page
-// may leave fields out but cannot show one the server does not send.
+// A shown answer is compared with the real one by CheckAnswer: every value
+// it shows must be in the real answer, with the same JSON type and value
+// (numbers as numbers: 1003.0 equals 1003, 3 does not equal "three").
+// Fields it does not show are not compared, so a page may leave fields
+// out but cannot show one the server does not send, or show it otherwise.
+// What varies from run to run (ids, times, secrets, durations, ports) is
+// elided, in four ways:
+//
+//	"...": "note"         a key "..." marks fields left out; its value is a note, not compared
+//	"id": "…"             a value "…" (U+2026) stands for any value, of any type
+//	"id": "tok_…"         "…" inside a string stands for any run of characters:
+//	                      "tok_…" is a prefix, "…/callback" a suffix, "a…b" both
+//	["a", "…"]            a last array element "…" lets more elements follow;
+//	                      without it the arrays have the same length
+//
+// Array elements are compared by index. An elided key must still be sent:
+// "…" stands for its value, not for its absence.
 package docexamples
 
 import (
