@@ -69,6 +69,7 @@ const (
 	Unreachable   = "unreachable"    // the provider did not answer
 	Unauthorized  = "unauthorized"   // the provider refused the credential, or there is none
 	Forbidden     = "forbidden"      // the provider took the credential but refuses it this account or read
+	RateLimited   = "rate_limited"   // the provider took the credential but is rate-limiting it: wait, do not re-authorise
 	Failed        = "failed"         // the provider answered with another error
 	NotCheckable  = "not_checkable"  // gtmgate has no harmless read for the provider (not a failure)
 	VersionSunset = "version_sunset" // the configured version is past its sunset (the read failed, or still worked)
@@ -270,6 +271,10 @@ func (c *Checker) classify(a *Account, err error) {
 	switch {
 	case ge.Code == gtmgate.EUpstreamTimeout || ge.Code == gtmgate.EUnavailable || (ge.Code == gtmgate.EUpstream && status == 0):
 		a.Outcome = Unreachable
+	case ge.Code == gtmgate.ERateLimited:
+		// Google sends its rate limits as 403s: they say nothing against the
+		// credential or the account, only that the check came at a busy time.
+		a.Outcome, a.Reachable, a.Authenticated = RateLimited, status != 0, status != 0
 	case ge.Code == gtmgate.EReauthRequired || ge.Code == gtmgate.EUnauthorized:
 		a.Outcome, a.Reachable = Unauthorized, status != 0
 	case status == 401:
@@ -283,7 +288,9 @@ func (c *Checker) classify(a *Account, err error) {
 }
 
 // works reports whether nothing shows the account cannot work.
-func (a Account) works() bool { return a.Outcome == OK || a.Outcome == NotCheckable }
+func (a Account) works() bool {
+	return a.Outcome == OK || a.Outcome == NotCheckable || a.Outcome == RateLimited
+}
 
 // Failing lists the accounts that cannot work.
 func (r *Report) Failing() []Account {
