@@ -3,6 +3,7 @@ package metaads
 import (
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/upstream"
@@ -55,7 +56,7 @@ const (
 		"granting both permissions: " + connectLink + `. If Meta names the application ("Application does not have permission"), ` +
 		"the operator's Meta app needs the permission approved in App Review"
 	hintThrottled = "Meta throttles per ad account and per app, and blocks a throttled account for one to five minutes: " +
-		"wait a few minutes before retrying"
+		"wait retry_after seconds (Meta's estimated_time_to_regain_access, when it sends one) before retrying"
 )
 
 // classify is the upstream Classify of the Graph API. Meta sends every
@@ -81,8 +82,39 @@ func classify(resp *upstream.Response, f upstream.Failure) upstream.Failure {
 		f.Code, f.Hint, f.Refresh, f.Retry = gtmgate.EReauthRequired, hintExpiredToken, true, false
 	case throttled(code):
 		f.Code, f.Hint, f.Refresh, f.Retry = gtmgate.ERateLimited, hintThrottled, false, false
+		f.RetryAfter = max(f.RetryAfter, regainAccess(resp))
 	case permissionDenied(code):
 		f.Code, f.Hint, f.Refresh, f.Retry = gtmgate.EReauthRequired, hintPermission, false, false
 	}
 	return f
+}
+
+// regainAccess is how long Meta says a throttled caller stays blocked: the
+// longest estimated_time_to_regain_access (minutes) of the
+// X-Business-Use-Case-Usage header, which holds, per business object, each
+// use case's usage; or the X-Ad-Account-Usage header's reset_time_duration
+// (seconds). Both per Meta's Graph API rate-limiting reference
+// (developers.facebook.com/docs/graph-api/overview/rate-limiting, read
+// 2026-11). 0 when Meta sent neither or they do not parse.
+func regainAccess(resp *upstream.Response) time.Duration {
+	var wait time.Duration
+	var buc map[string][]struct {
+		Regain float64 `json:"estimated_time_to_regain_access"`
+	}
+	if json.Unmarshal([]byte(resp.Header.Get("X-Business-Use-Case-Usage")), &buc) == nil {
+		for _, uses := range buc {
+			for _, u := range uses {
+				if u.Regain > 0 && u.Regain < 24*60 {
+					wait = max(wait, time.Duration(u.Regain*float64(time.Minute)))
+				}
+			}
+		}
+	}
+	var acct struct {
+		Reset float64 `json:"reset_time_duration"`
+	}
+	if json.Unmarshal([]byte(resp.Header.Get("X-Ad-Account-Usage")), &acct) == nil && acct.Reset > 0 && acct.Reset < 24*3600 {
+		wait = max(wait, time.Duration(acct.Reset*float64(time.Second)))
+	}
+	return wait
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/provider/providertest"
@@ -99,6 +100,10 @@ func TestGraphErrorCodes(t *testing.T) {
 				if e.sb.Requests() != 1 {
 					t.Errorf("requests = %d, want 1", e.sb.Requests())
 				}
+				// A Business Use Case throttle says when access returns.
+				if throttled(code) && code >= 80000 && ge.RetryAfter != throttleMinutes*60 {
+					t.Errorf("retry_after = %d, want Meta's estimated_time_to_regain_access of %d s", ge.RetryAfter, throttleMinutes*60)
+				}
 			})
 		}
 	}
@@ -166,12 +171,45 @@ func TestClassifyLeavesOtherAnswers(t *testing.T) {
 	}
 }
 
+// TestRegainAccess: Meta's own wait, from either usage header, the longest
+// of what it lists; nothing from headers that are absent, garbled or absurd.
+func TestRegainAccess(t *testing.T) {
+	for _, tc := range []struct {
+		name, buc, account string
+		want               time.Duration
+	}{
+		{"no headers", "", "", 0},
+		{"business use case", `{"123":[{"type":"ads_management","call_count":100,"estimated_time_to_regain_access":5}]}`, "", 5 * time.Minute},
+		{"longest of several", `{"1":[{"estimated_time_to_regain_access":2},{"estimated_time_to_regain_access":7}],"2":[{"estimated_time_to_regain_access":3}]}`, "", 7 * time.Minute},
+		{"not blocked", `{"1":[{"type":"ads_insights","call_count":40,"estimated_time_to_regain_access":0}]}`, "", 0},
+		{"ad account reset", "", `{"acc_id_util_pct":100,"reset_time_duration":90,"ads_api_access_tier":"standard_access"}`, 90 * time.Second},
+		{"the longer of both", `{"1":[{"estimated_time_to_regain_access":1}]}`, `{"reset_time_duration":300}`, 5 * time.Minute},
+		{"garbled", `{"1":"x"}`, `[1]`, 0},
+		{"absurd", `{"1":[{"estimated_time_to_regain_access":1e12}]}`, `{"reset_time_duration":-5}`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			if tc.buc != "" {
+				h.Set("X-Business-Use-Case-Usage", tc.buc)
+			}
+			if tc.account != "" {
+				h.Set("X-Ad-Account-Usage", tc.account)
+			}
+			if got := regainAccess(&upstream.Response{Status: 400, Header: h}); got != tc.want {
+				t.Errorf("regainAccess = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
 func FuzzClassify(f *testing.F) {
-	f.Add(400, `{"error":{"message":"m","type":"OAuthException","code":190,"error_subcode":463}}`)
-	f.Add(400, `{"error":{"code":"17"}}`)
-	f.Fuzz(func(t *testing.T, status int, body string) {
-		resp := &upstream.Response{Status: status, Header: http.Header{}, Body: []byte(body)}
-		if f := classify(resp, upstream.StatusFailure(resp)); f.Code == "" || (f.Refresh && f.Code == gtmgate.ERateLimited) {
+	f.Add(400, `{"error":{"message":"m","type":"OAuthException","code":190,"error_subcode":463}}`, "")
+	f.Add(400, `{"error":{"code":"17"}}`, "")
+	f.Add(400, `{"error":{"code":80004}}`, `{"1":[{"estimated_time_to_regain_access":5}]}`)
+	f.Fuzz(func(t *testing.T, status int, body, usage string) {
+		resp := &upstream.Response{Status: status, Header: http.Header{"X-Business-Use-Case-Usage": {usage}}, Body: []byte(body)}
+		f := classify(resp, upstream.StatusFailure(resp))
+		if f.Code == "" || (f.Refresh && f.Code == gtmgate.ERateLimited) || f.RetryAfter < 0 || f.RetryAfter > 24*time.Hour {
 			t.Fatalf("classify = %+v", f)
 		}
 	})

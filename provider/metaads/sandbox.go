@@ -188,13 +188,13 @@ func (s *Sandbox) serve(w http.ResponseWriter, r *http.Request) {
 	if len(s.faults) > 0 {
 		f := s.faults[0]
 		s.faults = s.faults[1:]
-		writeFault(w, f)
+		writeFault(w, r, f)
 		return
 	}
 	if r.Method == http.MethodPost && len(s.posts) > 0 {
 		f := s.posts[0]
 		s.posts = s.posts[1:]
-		writeFault(w, f)
+		writeFault(w, r, f)
 		return
 	}
 	if err := r.ParseForm(); err != nil {
@@ -278,9 +278,12 @@ func (s *Sandbox) route(w http.ResponseWriter, method, version, path string, for
 	writeGraphError(w, 400, 100, fmt.Sprintf("(#100) Object with ID '%s' does not exist, cannot be loaded due to missing permissions, or does not support this operation", node))
 }
 
-func writeFault(w http.ResponseWriter, f int) {
+func writeFault(w http.ResponseWriter, r *http.Request, f int) {
 	switch {
 	case f < 0:
+		if code := -f; code >= 80000 && code <= 80014 {
+			writeBusinessUsage(w, r, code)
+		}
 		writeGraphErrorSub(w, http.StatusBadRequest, -f, graphErrorSubcode(-f), graphErrorMessage(-f))
 	case f == 401:
 		writeGraphError(w, 401, 190, "Error validating access token: Session has expired")

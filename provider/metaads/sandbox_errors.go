@@ -1,6 +1,11 @@
 package metaads
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
 
 // graphErrors are the messages Meta sends with the Graph error codes
 // ErrorNext injects: the names of Meta's "Handling Errors" table
@@ -42,4 +47,33 @@ func graphErrorSubcode(code int) int {
 		return 463
 	}
 	return 0
+}
+
+// throttleMinutes is how long the sandbox says a throttled ad account stays
+// blocked: Meta's Marketing API rate-limiting page blocks one for 60 seconds
+// in the standard tier (300 in the development tier).
+const throttleMinutes = 1
+
+// writeBusinessUsage sets the X-Business-Use-Case-Usage header Meta sends
+// with a Business Use Case throttle (codes 80000-80014): per business object
+// (the ad account), each use case's usage in percent and
+// estimated_time_to_regain_access in minutes, per Meta's Graph API
+// rate-limiting reference (developers.facebook.com/docs/graph-api/overview/rate-limiting,
+// "Business Use Case Rate Limits", read 2026-11).
+func writeBusinessUsage(w http.ResponseWriter, r *http.Request, code int) {
+	account := "0"
+	for _, seg := range strings.Split(r.URL.Path, "/") {
+		if id, ok := strings.CutPrefix(seg, "act_"); ok {
+			account = id
+		}
+	}
+	kind := "ads_management"
+	if code == 80000 {
+		kind = "ads_insights"
+	}
+	b, _ := json.Marshal(map[string][]map[string]any{account: {{
+		"type": kind, "call_count": 100, "total_cputime": 12, "total_time": 15,
+		"estimated_time_to_regain_access": throttleMinutes, "ads_api_access_tier": "standard_access",
+	}}})
+	w.Header().Set("X-Business-Use-Case-Usage", string(b))
 }
