@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/provider/ga4"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/hubspot"
@@ -34,15 +35,18 @@ var connectHosts = map[string]struct {
 var discoveryHosts = map[string][]string{ga4.Provider: {ga4.AdminProvider}}
 
 // oauthClientSandbox is a sandbox that is also an authorization server
-// with one registered client.
+// with one registered client, whose redirect URIs the demo registers as a
+// developer does in the provider's app settings.
 type oauthClientSandbox interface {
-	OAuthClient() (id, secret string)
+	RegisterOAuthClient(redirectURIs ...string) (id, secret string)
 }
 
 // noteDemoSandbox records, under --demo, the base URL a connect flow uses
 // for a started sandbox's upstream key (an override in config.Upstreams
 // wins), and, when the sandbox is its family's authorization server, the
-// base of each of the family's OAuth hosts and the demo OAuth app.
+// base of each of the family's OAuth hosts and the demo OAuth app, with
+// the gateway's connect callback registered as the app's redirect URI:
+// the sandboxes refuse any other, as the providers do.
 func (a *App) noteDemoSandbox(key string, h http.Handler, started string) {
 	if a.connectBases == nil {
 		a.connectBases, a.demoOAuthApps = map[string]string{}, map[string]gtmgate.OAuthApp{}
@@ -59,7 +63,7 @@ func (a *App) noteDemoSandbox(key string, h http.Handler, started string) {
 	for _, host := range c.hosts {
 		a.connectBases[host] = a.upstreamBase(host, started)
 	}
-	id, secret := as.OAuthClient()
+	id, secret := as.RegisterOAuthClient(oauthapps.RedirectURI(a.cfg.GatewayURL))
 	now := time.Now().UTC()
 	a.demoOAuthApps[c.family] = gtmgate.OAuthApp{Provider: c.family, ClientID: id, ClientSecret: secret, CreatedAt: now, UpdatedAt: now}
 }
@@ -82,3 +86,16 @@ func (a *App) ConnectBases() map[string]string { return a.connectBases }
 // knows, by connect provider ("google", "hubspot", "meta", "linkedin"),
 // secrets included; nil without --demo.
 func (a *App) DemoOAuthApps() map[string]gtmgate.OAuthApp { return a.demoOAuthApps }
+
+// googleAPIScopes are the scopes of the Google products the gateway
+// serves, each from its product's spec: what the demo's Google consent
+// page takes besides OpenID Connect's.
+func googleAPIScopes() []string {
+	var out []string
+	for _, p := range providers() {
+		if p.googleScopes && p.spec != nil {
+			out = append(out, p.spec().Scopes()...)
+		}
+	}
+	return out
+}

@@ -11,14 +11,16 @@ import (
 
 	"github.com/gtmgate/gtmgate/app/apptest"
 	"github.com/gtmgate/gtmgate/config"
+	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/provider/googleads"
 	"github.com/gtmgate/gtmgate/provider/oauthsandbox/consenttest"
 )
 
 // TestDemoConnectSandboxes: under --demo every connect provider family has
-// a sandbox authorization server with a demo OAuth app, their bases are
-// exposed by upstream key (an override wins), and a Google grant made on the
-// consent page over HTTP calls a Google product sandbox.
+// a sandbox authorization server with a demo OAuth app whose one redirect
+// URI is the gateway's connect callback, their bases are exposed by
+// upstream key (an override wins), and a Google grant made on the consent
+// page over HTTP calls a Google product sandbox.
 func TestDemoConnectSandboxes(t *testing.T) {
 	t.Parallel()
 	e := apptest.Start(t, func(c *config.Config) {
@@ -42,16 +44,30 @@ func TestDemoConnectSandboxes(t *testing.T) {
 	}
 
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	redirect := "http://127.0.0.1:1/connect/callback"
-	auth := bases["google_accounts"] + "/o/oauth2/v2/auth?" + url.Values{"client_id": {apps["google"].ClientID},
-		"redirect_uri": {redirect}, "response_type": {"code"}, "scope": {"openid email https://www.googleapis.com/auth/gmail.readonly"},
-		"state": {"st"}, "access_type": {"offline"}, "code_challenge": {consenttest.Challenge(consenttest.Verifier)},
-		"code_challenge_method": {"S256"}}.Encode()
-	resp, err := http.Get(auth)
+	authorize := func(redirect string) string {
+		return bases["google_accounts"] + "/o/oauth2/v2/auth?" + url.Values{"client_id": {apps["google"].ClientID},
+			"redirect_uri": {redirect}, "response_type": {"code"}, "scope": {"openid email https://www.googleapis.com/auth/gmail.readonly"},
+			"state": {"st"}, "access_type": {"offline"}, "code_challenge": {consenttest.Challenge(consenttest.Verifier)},
+			"code_challenge_method": {"S256"}}.Encode()
+	}
+	// Only the connect callback is registered: another redirect URI is
+	// refused on the sandbox's page, as Google refuses it.
+	resp, err := noFollow.Get(authorize("http://127.0.0.1:1/connect/callback"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || resp.Header.Get("Location") != "" || !strings.Contains(string(page), "redirect_uri_mismatch") {
+		t.Errorf("an unregistered redirect URI: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	redirect := oauthapps.RedirectURI(e.Config.GatewayURL)
+	auth := authorize(redirect)
+	resp, err = http.Get(auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	m := regexp.MustCompile(`name="request" value="([^"]+)"`).FindSubmatch(page)
 	if m == nil {

@@ -41,7 +41,7 @@ func (a *App) buildTools(ctx context.Context) error {
 	var demo []gtmgate.ProviderSandbox
 	var tokenInfo *googleapi.TokenInfoSandbox
 	if a.cfg.Demo {
-		tokenInfo = googleapi.NewTokenInfoSandbox()
+		tokenInfo = googleapi.NewTokenInfoSandbox(googleAPIScopes()...)
 	}
 	a.clients = map[string]*upstream.Client{}
 	for _, p := range providers() {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/connect"
+	"github.com/gtmgate/gtmgate/provider/gcalendar"
+	"github.com/gtmgate/gtmgate/provider/gmail"
 	"github.com/gtmgate/gtmgate/provider/googleapi"
 	"github.com/gtmgate/gtmgate/provider/hubspot"
 	"github.com/gtmgate/gtmgate/provider/linkedinads"
@@ -22,7 +24,10 @@ import (
 	"github.com/gtmgate/gtmgate/provider/oauthsandbox/consenttest"
 )
 
-type oauthClient interface{ OAuthClient() (id, secret string) }
+// oauthClient is a sandbox authorization server's client registration.
+type oauthClient interface {
+	RegisterOAuthClient(redirectURIs ...string) (id, secret string)
+}
 
 const redirect = "https://gw.example/connect/callback"
 
@@ -39,9 +44,9 @@ func TestConnectThroughSandboxes(t *testing.T) {
 			[]connect.ToolNeed{{Provider: "meta_ads", Tool: "meta_ads_campaigns", Action: "list"}}, nil},
 		{connect.LinkedIn, linkedinads.NewSandbox().Handler,
 			[]connect.ToolNeed{{Provider: "linkedin_ads", Tool: "linkedin_ads_campaigns", Action: "list"}}, nil},
-		// Google's authorization server with userinfo; the products'
-		// sandboxes are wired by the app.
-		{connect.Google, googleapi.NewTokenInfoSandbox(),
+		// Google's authorization server with userinfo, knowing the
+		// products' scopes; the products' sandboxes are wired by the app.
+		{connect.Google, googleapi.NewTokenInfoSandbox(append(gmail.Spec().Scopes(), gcalendar.Spec().Scopes()...)...),
 			[]connect.ToolNeed{{Provider: "gmail", Tool: "email_messages", Action: "list"}}, []string{"gmail", "google_calendar"}},
 	}
 	for _, tt := range tests {
@@ -54,7 +59,7 @@ func TestConnectThroughSandboxes(t *testing.T) {
 				bases[k] = srv.URL
 			}
 			c := &connect.Client{Bases: bases}
-			id, secret := tt.handler.(oauthClient).OAuthClient()
+			id, secret := tt.handler.(oauthClient).RegisterOAuthClient(redirect)
 			app := &gtmgate.OAuthApp{Provider: p.Name, ClientID: id, ClientSecret: secret}
 
 			scopes := connect.Scopes(p, tt.needs, nil)

@@ -223,6 +223,18 @@ func (s *Spec) Operation(id string) (*Operation, bool) {
 	return nil, false
 }
 
+// Scopes returns every OAuth scope some operation accepts, sorted: the
+// scopes of the provider the spec's facts know, which its sandbox's
+// authorization server lets a client ask for.
+func (s *Spec) Scopes() []string {
+	var out []string
+	for _, op := range s.Operations {
+		out = append(out, op.Scopes...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // resolve follows a schema's reference.
 func (s *Spec) resolve(sc *Schema) *Schema {
 	for depth := 0; sc != nil && sc.Ref != "" && depth < 8; depth++ {

@@ -45,8 +45,16 @@ const SandboxEmail = "alex@ledgerly.example"
 //     login_hint, code_challenge and code_challenge_method (the sandbox takes
 //     S256 only; Google also takes plain); the redirect carries code and
 //     state, a refusal error=access_denied and state;
-//   - an unknown client or unregistered redirect URI gets Google's error
-//     page (invalid_client, redirect_uri_mismatch), never a redirect;
+//   - an unknown client, an unregistered redirect URI or a scope Google does
+//     not know gets Google's error page, never a redirect: "Authorization
+//     Error", "Error 400: redirect_uri_mismatch" with "You can't sign in to
+//     this app because it doesn't comply with Google's OAuth 2.0 policy. If
+//     you're the app developer, register the redirect URI in the Google Cloud
+//     Console." (Google's own developers.google.cn/oauth2authorize page
+//     shows it; sameerasw/tasks#2), and "Error 400: invalid_scope" with
+//     "Some requested scopes were invalid. {valid=[…], invalid=[…]}"
+//     (markbates/goth#445, atinux/nuxt-auth-utils#64); the redirect URI must
+//     match a registered one exactly;
 //   - POST https://oauth2.googleapis.com/token, a form with client_id,
 //     client_secret (or HTTP Basic), code, code_verifier, grant_type,
 //     redirect_uri; the answer {"access_token","expires_in":3599,
@@ -62,12 +70,29 @@ const SandboxEmail = "alex@ledgerly.example"
 //     email scope (accounts.google.com/.well-known/openid-configuration).
 const googleAccessTTL = 3599 * time.Second
 
-func newGoogleAuth(secret string) *oauthsandbox.Server {
+// openIDScopes are the scopes of Google's OpenID Connect sign-in
+// (accounts.google.com/.well-known/openid-configuration's scopes_supported,
+// and the userinfo scopes Google takes email and profile for), which every
+// Google client may ask for besides its APIs' scopes.
+var openIDScopes = []string{"openid", "email", "profile",
+	"https://www.googleapis.com/auth/userinfo.email", "https://www.googleapis.com/auth/userinfo.profile"}
+
+func newGoogleAuth(secret string, apiScopes []string) *oauthsandbox.Server {
 	u := &googleUser{}
 	return oauthsandbox.New(oauthsandbox.Options{
 		Name: "Google", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "ya29.sandbox-",
-		AccessTTL: googleAccessTTL, Refresh: u.issueRefresh, Scopes: u.grant,
+		KnownScopes: append(slices.Clone(openIDScopes), apiScopes...),
+		AccessTTL:   googleAccessTTL, Refresh: u.issueRefresh, Scopes: u.grant,
 		Denial: url.Values{"error": {"access_denied"}},
+		RedirectMismatch: func(string) oauthsandbox.Refusal {
+			return oauthsandbox.Refusal{Page: true, Title: "Authorization Error", Code: "redirect_uri_mismatch",
+				Description: "You can't sign in to this app because it doesn't comply with Google's OAuth 2.0 policy. " +
+					"If you're the app developer, register the redirect URI in the Google Cloud Console."}
+		},
+		InvalidScope: func(unknown, known []string) oauthsandbox.Refusal {
+			return oauthsandbox.Refusal{Page: true, Title: "Authorization Error", Code: "invalid_scope",
+				Description: "Some requested scopes were invalid. {valid=[" + strings.Join(known, ", ") + "], invalid=[" + strings.Join(unknown, ", ") + "]}"}
+		},
 	})
 }
 
@@ -107,9 +132,14 @@ func (u *googleUser) grant(consented []string, p url.Values) []string {
 	return slices.Clone(u.granted)
 }
 
-// OAuthClient returns the client id and secret of the app the sandbox's
-// authorization server knows.
-func (s *TokenInfoSandbox) OAuthClient() (id, secret string) { return SandboxClientID, s.clientSecret }
+// RegisterOAuthClient adds redirectURIs to the client's Authorized
+// redirect URIs, as a developer does in the Google Cloud Console, and
+// returns the client id and secret the sandbox's authorization server
+// knows.
+func (s *TokenInfoSandbox) RegisterOAuthClient(redirectURIs ...string) (id, secret string) {
+	s.auth.Register(redirectURIs...)
+	return SandboxClientID, s.clientSecret
+}
 
 // Issued reports whether token is an unexpired access token the
 // authorization server issued, and its scopes.

@@ -18,12 +18,20 @@ const googleRedirect = "https://gw.example/connect/callback"
 func googleAuthorizeURL(mod func(url.Values)) string {
 	q := url.Values{"client_id": {googleapi.SandboxClientID}, "redirect_uri": {googleRedirect}, "state": {"s1"},
 		"response_type": {"code"}, "access_type": {"offline"}, "include_granted_scopes": {"true"}, "prompt": {"consent"},
-		"scope":          {"openid email https://www.googleapis.com/auth/gmail.readonly <b>x</b>"},
+		"scope":          {"openid email https://www.googleapis.com/auth/gmail.readonly"},
 		"code_challenge": {consenttest.Challenge(consenttest.Verifier)}, "code_challenge_method": {"S256"}}
 	if mod != nil {
 		mod(q)
 	}
 	return "/o/oauth2/v2/auth?" + q.Encode()
+}
+
+// newGoogleSandbox is Google's authorization server knowing Gmail's
+// scopes, its client with googleRedirect registered.
+func newGoogleSandbox() *googleapi.TokenInfoSandbox {
+	s := googleapi.NewTokenInfoSandbox(gmail.Spec().Scopes()...)
+	s.RegisterOAuthClient(googleRedirect)
+	return s
 }
 
 func googleToken(t *testing.T, h http.Handler, form url.Values) (int, map[string]any) {
@@ -33,16 +41,16 @@ func googleToken(t *testing.T, h http.Handler, form url.Values) (int, map[string
 
 func TestGoogleSandboxConsent(t *testing.T) {
 	t.Parallel()
-	s := googleapi.NewTokenInfoSandbox()
-	_, secret := s.OAuthClient()
+	s := newGoogleSandbox()
+	_, secret := s.RegisterOAuthClient()
 	body := consenttest.Page(t, s, googleAuthorizeURL(nil)).Body.String()
-	for _, want := range []string{"Google sandbox — consent", googleapi.SandboxClientID, "&lt;b&gt;x&lt;/b&gt;", "gmail.readonly"} {
+	for _, want := range []string{"Google sandbox — consent", googleapi.SandboxClientID, "gmail.readonly"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("consent page lacks %q", want)
 		}
 	}
-	if strings.Contains(body, "<b>x") || strings.Contains(body, secret) {
-		t.Error("consent page shows unescaped input or the secret")
+	if strings.Contains(body, secret) {
+		t.Error("consent page shows the secret")
 	}
 	for name, mod := range map[string]func(url.Values){
 		"unknown client": func(q url.Values) { q.Set("client_id", "1-x.apps.googleusercontent.com") },
@@ -59,10 +67,41 @@ func TestGoogleSandboxConsent(t *testing.T) {
 	}
 }
 
+// TestGoogleSandboxRefusals: an unregistered redirect URI and a scope
+// Google does not know get Google's "Error 400" page, never a redirect.
+func TestGoogleSandboxRefusals(t *testing.T) {
+	t.Parallel()
+	s := newGoogleSandbox()
+	for name, tt := range map[string]struct {
+		mod  func(url.Values)
+		want []string
+	}{
+		"unregistered redirect": {func(q url.Values) { q.Set("redirect_uri", "https://evil.example/connect/callback") },
+			[]string{`Error 400: <code id="error">redirect_uri_mismatch</code>`, "register the redirect URI in the Google Cloud Console"}},
+		"redirect in another case": {func(q url.Values) { q.Set("redirect_uri", "https://gw.example/Connect/callback") },
+			[]string{"redirect_uri_mismatch"}},
+		"unknown scope": {func(q url.Values) { q.Set("scope", "email gmail.readonly <b>x</b>") },
+			[]string{`Error 400: <code id="error">invalid_scope</code>`, "Some requested scopes were invalid. {valid=[email], invalid=[gmail.readonly, &lt;b&gt;x&lt;/b&gt;]}"}},
+		// Google Ads is not among this sandbox's products.
+		"another product's scope": {func(q url.Values) { q.Set("scope", "https://www.googleapis.com/auth/adwords") }, []string{"invalid_scope"}},
+	} {
+		w := consenttest.Page(t, s, googleAuthorizeURL(tt.mod))
+		body := w.Body.String()
+		if w.Code != 400 || w.Header().Get("Location") != "" || strings.Contains(body, "<b>x") || !strings.Contains(body, "Authorization Error") {
+			t.Errorf("%s: %d %q, want Google's error page:\n%s", name, w.Code, w.Header().Get("Location"), body)
+		}
+		for _, want := range tt.want {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the page lacks %q:\n%s", name, want, body)
+			}
+		}
+	}
+}
+
 func TestGoogleSandboxTokens(t *testing.T) {
 	t.Parallel()
-	s := googleapi.NewTokenInfoSandbox()
-	id, secret := s.OAuthClient()
+	s := newGoogleSandbox()
+	id, secret := s.RegisterOAuthClient()
 	code := consenttest.Decide(t, s, googleAuthorizeURL(nil), true).Query().Get("code")
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {googleRedirect},
 		"code_verifier": {consenttest.Verifier}}
@@ -131,8 +170,9 @@ func TestGoogleSandboxTokens(t *testing.T) {
 
 func TestGoogleSandboxCodeChecks(t *testing.T) {
 	t.Parallel()
-	s := googleapi.NewTokenInfoSandbox()
-	id, secret := s.OAuthClient()
+	s := newGoogleSandbox()
+	// Both are registered: the exchange must still repeat the request's own.
+	id, secret := s.RegisterOAuthClient("https://gw.example/other")
 	for name, mod := range map[string]func(url.Values){
 		"wrong verifier": func(f url.Values) { f.Set("code_verifier", strings.Repeat("v", 64)) },
 		"other redirect": func(f url.Values) { f.Set("redirect_uri", "https://gw.example/other") },
@@ -159,8 +199,8 @@ func TestGoogleSandboxCodeChecks(t *testing.T) {
 // include_granted_scopes=true adds the scopes granted before.
 func TestGoogleSandboxIncremental(t *testing.T) {
 	t.Parallel()
-	s := googleapi.NewTokenInfoSandbox()
-	id, secret := s.OAuthClient()
+	s := newGoogleSandbox()
+	id, secret := s.RegisterOAuthClient()
 	grant := func(mod func(url.Values)) map[string]any {
 		t.Helper()
 		code := consenttest.Decide(t, s, googleAuthorizeURL(mod), true).Query().Get("code")

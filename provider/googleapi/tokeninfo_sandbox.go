@@ -26,9 +26,12 @@ type TokenInfoSandbox struct {
 }
 
 // NewTokenInfoSandbox returns a tokeninfo sandbox that knows no token.
-func NewTokenInfoSandbox() *TokenInfoSandbox {
+// apiScopes are the scopes of the Google APIs its grants reach (each
+// product's spec's), which its consent page takes besides OpenID
+// Connect's: this package knows no product's scopes.
+func NewTokenInfoSandbox(apiScopes ...string) *TokenInfoSandbox {
 	secret := oauthsandbox.NewSecret()
-	return &TokenInfoSandbox{grants: map[string][]string{}, auth: newGoogleAuth(secret), clientSecret: secret}
+	return &TokenInfoSandbox{grants: map[string][]string{}, auth: newGoogleAuth(secret, apiScopes), clientSecret: secret}
 }
 
 // Grant makes token valid with scopes; granting a token again replaces its scopes.

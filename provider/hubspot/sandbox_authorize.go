@@ -39,19 +39,42 @@ const SandboxClientID = "gtmgate-demo-hubspot"
 //
 // HubSpot does not document what a declined install sends back; the sandbox
 // redirects with RFC 6749 §4.1.2.1's error=access_denied.
+//
+// The install page refuses, on a page of its own and with no redirect
+// ("Couldn't complete the connection"), a redirect URL the app did not
+// register ("Authorization failed as the redirect URL '…' doesn't match
+// the app's registered redirect URL": HubSpot/oauth-quickstart-python#3,
+// n8n-io/n8n#23581) and a scope it does not know ("An invalid scope name
+// was provided. Please contact the app developer.":
+// HubSpot/oauth-quickstart-nodejs#29; knowledge.hubspot.com's "Resolve a
+// 'Request for Integration Permissions' error", read 2026-11, lists the
+// scope errors of the install URL). The scopes it knows are those of the
+// CRM spec's operations.
 const hubspotAccessTTL = 30 * time.Minute
 
 func newAuthServer(secret string) *oauthsandbox.Server {
 	return oauthsandbox.New(oauthsandbox.Options{
 		Name: "HubSpot", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "hs-sandbox-",
-		AccessTTL: hubspotAccessTTL, Refresh: func(url.Values) bool { return true },
+		KnownScopes: crmSpec.Scopes(), AccessTTL: hubspotAccessTTL, Refresh: func(url.Values) bool { return true },
 		Denial: url.Values{"error": {"access_denied"}, "error_description": {"The user declined to install the app"}},
+		RedirectMismatch: func(redirectURI string) oauthsandbox.Refusal {
+			return oauthsandbox.Refusal{Page: true, Title: "Couldn't complete the connection",
+				Description: "Authorization failed as the redirect URL '" + redirectURI + "' doesn't match the app's registered redirect URL"}
+		},
+		InvalidScope: func([]string, []string) oauthsandbox.Refusal {
+			return oauthsandbox.Refusal{Page: true, Title: "Couldn't complete the connection",
+				Description: "An invalid scope name was provided. Please contact the app developer."}
+		},
 	})
 }
 
-// OAuthClient returns the client id and secret of the app the sandbox's
-// authorization server knows.
-func (s *Sandbox) OAuthClient() (id, secret string) { return SandboxClientID, s.clientSecret }
+// RegisterOAuthClient adds redirectURIs to the app's redirect URLs, as a
+// developer does in the app's Auth settings, and returns the client id
+// and secret of the app the sandbox's authorization server knows.
+func (s *Sandbox) RegisterOAuthClient(redirectURIs ...string) (id, secret string) {
+	s.auth.Register(redirectURIs...)
+	return SandboxClientID, s.clientSecret
+}
 
 // accepts reports whether token may call the CRM: the seeded SandboxToken
 // or an unexpired token the authorization server issued.

@@ -15,7 +15,7 @@ const testRedirect = "https://gw.example/connect/callback"
 
 func authorizeURL(mod func(url.Values)) string {
 	q := url.Values{"client_id": {SandboxClientID}, "redirect_uri": {testRedirect}, "state": {"st<1>"},
-		"scope": {"crm.objects.contacts.read <script>"}, "response_type": {"code"},
+		"scope": {"crm.objects.contacts.read crm.objects.deals.read"}, "response_type": {"code"},
 		"code_challenge": {consenttest.Challenge(consenttest.Verifier)}, "code_challenge_method": {"S256"}}
 	if mod != nil {
 		mod(q)
@@ -23,18 +23,25 @@ func authorizeURL(mod func(url.Values)) string {
 	return "/oauth/authorize?" + q.Encode()
 }
 
+// newRegisteredSandbox is a sandbox whose app has testRedirect registered.
+func newRegisteredSandbox() *Sandbox {
+	s := NewSandboxHandler()
+	s.RegisterOAuthClient(testRedirect)
+	return s
+}
+
 func TestSandboxAuthorizePage(t *testing.T) {
 	t.Parallel()
-	s := NewSandboxHandler()
+	s := newRegisteredSandbox()
 	page := consenttest.Page(t, s, authorizeURL(nil))
 	body := page.Body.String()
-	for _, want := range []string{"<title>HubSpot sandbox — consent</title>", SandboxClientID, "&lt;script&gt;", `value="allow"`, `value="deny"`} {
+	for _, want := range []string{"<title>HubSpot sandbox — consent</title>", SandboxClientID, "crm.objects.deals.read", `value="allow"`, `value="deny"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("consent page lacks %q:\n%s", want, body)
 		}
 	}
-	if strings.Contains(body, "<script>") || strings.Contains(body, s.clientSecret) {
-		t.Error("consent page shows unescaped input or the secret")
+	if strings.Contains(body, s.clientSecret) {
+		t.Error("consent page shows the secret")
 	}
 	for name, mod := range map[string]func(url.Values){
 		"unknown client":    func(q url.Values) { q.Set("client_id", "other") },
@@ -52,6 +59,35 @@ func TestSandboxAuthorizePage(t *testing.T) {
 	}
 }
 
+// TestSandboxAuthorizeRefusals: the install page refuses a redirect URL
+// the app did not register and a scope HubSpot does not know with its own
+// error page, never a redirect.
+func TestSandboxAuthorizeRefusals(t *testing.T) {
+	t.Parallel()
+	s := newRegisteredSandbox()
+	for name, tt := range map[string]struct {
+		mod  func(url.Values)
+		want string
+	}{
+		"unregistered redirect": {func(q url.Values) { q.Set("redirect_uri", "https://evil.example/cb?<script>") },
+			"Authorization failed as the redirect URL &#39;https://evil.example/cb?&lt;script&gt;&#39; doesn&#39;t match the app&#39;s registered redirect URL"},
+		"trailing slash": {func(q url.Values) { q.Set("redirect_uri", testRedirect+"/") }, "doesn&#39;t match the app&#39;s registered redirect URL"},
+		"unknown scope": {func(q url.Values) { q.Set("scope", "crm.objects.contacts.read contacts") },
+			"An invalid scope name was provided. Please contact the app developer."},
+	} {
+		w := consenttest.Page(t, s, authorizeURL(tt.mod))
+		body := w.Body.String()
+		if w.Code != http.StatusBadRequest || w.Header().Get("Location") != "" || !strings.Contains(body, tt.want) ||
+			!strings.Contains(body, "Couldn&#39;t complete the connection") || strings.Contains(body, "<script>") {
+			t.Errorf("%s: %d, Location %q; want HubSpot's error page:\n%s", name, w.Code, w.Header().Get("Location"), body)
+		}
+	}
+	// Before the app registers it, the redirect URL of the tests is refused too.
+	if w := consenttest.Page(t, NewSandboxHandler(), authorizeURL(nil)); w.Code != http.StatusBadRequest || w.Header().Get("Location") != "" {
+		t.Errorf("no redirect URL registered: %d %q", w.Code, w.Header().Get("Location"))
+	}
+}
+
 func hubspotToken(t *testing.T, s *Sandbox, form url.Values) (int, map[string]any) {
 	t.Helper()
 	w := consenttest.Post(t, s, "/oauth/v1/token", form)
@@ -65,7 +101,7 @@ func hubspotToken(t *testing.T, s *Sandbox, form url.Values) (int, map[string]an
 func TestSandboxAuthorizeExchange(t *testing.T) {
 	t.Parallel()
 	s := NewSandboxHandler()
-	id, secret := s.OAuthClient()
+	id, secret := s.RegisterOAuthClient(testRedirect)
 	back := consenttest.Decide(t, s, authorizeURL(nil), true)
 	code := back.Query().Get("code")
 	if back.Query().Get("state") != "st<1>" || code == "" || !strings.HasPrefix(back.String(), testRedirect+"?") {
@@ -96,7 +132,7 @@ func TestSandboxAuthorizeExchange(t *testing.T) {
 		Scopes []string `json:"scopes"`
 	}
 	if err := json.Unmarshal(w.Body.Bytes(), &info); err != nil || info.HubID != SandboxHubID ||
-		strings.Join(info.Scopes, " ") != "crm.objects.contacts.read <script>" {
+		strings.Join(info.Scopes, " ") != "crm.objects.contacts.read crm.objects.deals.read" {
 		t.Errorf("token info: %d %s", w.Code, w.Body)
 	}
 
@@ -117,7 +153,8 @@ func TestSandboxAuthorizeExchange(t *testing.T) {
 func TestSandboxAuthorizeVerifier(t *testing.T) {
 	t.Parallel()
 	s := NewSandboxHandler()
-	id, secret := s.OAuthClient()
+	// Both are registered: the exchange must still repeat the install's own.
+	id, secret := s.RegisterOAuthClient(testRedirect, testRedirect+"x")
 	tests := []struct {
 		name   string
 		mod    func(url.Values)

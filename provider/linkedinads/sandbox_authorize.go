@@ -52,6 +52,21 @@ const SandboxClientID = "gtmgate-demo-linkedin"
 //
 // LinkedIn documents PKCE for native clients only (Nango's entry sets
 // disable_pkce): the sandbox checks a challenge only when one is sent.
+//
+// A redirect_uri not among the app's Authorized redirect URLs gets
+// LinkedIn's error page ("Bummer, something went wrong. The redirect_uri
+// does not match the registered value":
+// aspnet-contrib/AspNet.Security.OAuth.Providers#648, mbilling/PBIConnectors#25),
+// never a redirect. A scope the app is not authorized for comes back on
+// the registered redirect as error=unauthorized_scope_error and
+// error_description=Scope &quot;x&quot; is not authorized for your
+// application, the quotes HTML-escaped as LinkedIn sends them
+// (mbilling/PBIConnectors#25 in 2020, tigillo/linkedin-cli#3 in 2021,
+// cuongdevjs/reactjs-social-login#178 in 2024; until about 2017 it was
+// RFC 6749's error=invalid_scope, "Your application has not been
+// authorized for the scope …": MrSwitch/hello.js#246). The scopes the
+// sandbox's app is authorized for are those of the Marketing API spec's
+// operations.
 const (
 	linkedinAccessTTL  = 60 * 24 * time.Hour
 	linkedinRefreshTTL = 365 * 24 * time.Hour
@@ -71,14 +86,27 @@ func newLinkedInAuth() *linkedinAuth {
 	secret := oauthsandbox.NewSecret()
 	return &linkedinAuth{secret: secret, refresh: map[string]time.Time{}, Server: oauthsandbox.New(oauthsandbox.Options{
 		Name: "LinkedIn", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "AQsandbox",
-		AccessTTL: linkedinAccessTTL, Refresh: func(url.Values) bool { return true },
+		KnownScopes: liSpec.Scopes(), AccessTTL: linkedinAccessTTL, Refresh: func(url.Values) bool { return true },
 		Denial: url.Values{"error": {"user_cancelled_authorize"}, "error_description": {"The user cancelled the authorization"}},
+		RedirectMismatch: func(string) oauthsandbox.Refusal {
+			return oauthsandbox.Refusal{Page: true, Title: "Bummer, something went wrong.",
+				Description: "The redirect_uri does not match the registered value"}
+		},
+		InvalidScope: func(unknown, _ []string) oauthsandbox.Refusal {
+			// LinkedIn names one scope.
+			return oauthsandbox.Refusal{Code: "unauthorized_scope_error",
+				Description: "Scope &quot;" + unknown[0] + "&quot; is not authorized for your application"}
+		},
 	})}
 }
 
-// OAuthClient returns the client id and secret the sandbox's authorization
-// server knows.
-func (s *Sandbox) OAuthClient() (id, secret string) { return SandboxClientID, s.auth.secret }
+// RegisterOAuthClient adds redirectURIs to the app's Authorized redirect
+// URLs, as a developer does in the app's Auth settings, and returns the
+// client id and secret the sandbox's authorization server knows.
+func (s *Sandbox) RegisterOAuthClient(redirectURIs ...string) (id, secret string) {
+	s.auth.Register(redirectURIs...)
+	return SandboxClientID, s.auth.secret
+}
 
 // accepts reports whether token may call the Marketing API.
 func (s *Sandbox) accepts(token string) bool {

@@ -44,6 +44,19 @@ const SandboxClientID = "gtmgate-demo-meta"
 //     secret.".
 //
 // The sandbox enforces a PKCE S256 challenge when one is sent.
+//
+// The dialog refuses with a page, never a redirect, a redirect URI not
+// among the app's Valid OAuth Redirect URIs, matched exactly since strict
+// mode became mandatory in 2018 ("URL blocked: This redirect failed
+// because the redirect URI is not whitelisted in the app's Client OAuth
+// Settings. …": www.janrain.com/blog/social-login-facebook-app-requires-strict-uri-matching,
+// openillumi.com/en/en-fix-facebook-login-url-blocked-oauth-settings), and
+// permissions it does not know ("Invalid Scopes: a, b. This message is only
+// shown to developers. …": alixandru/q2a-open-login#83,
+// thebergamo/react-native-fbsdk-next#388). Meta shows the latter to the
+// app's developers only and drops the permissions for anyone else; the
+// sandbox's person is the demo's operator, its app's developer. The
+// permissions it knows are those of the Marketing API spec's operations.
 const (
 	metaShortTTL = 2 * time.Hour
 	metaLongTTL  = 5183944 * time.Second
@@ -52,13 +65,29 @@ const (
 func newMetaAuth(secret string, now func() time.Time) *oauthsandbox.Server {
 	return oauthsandbox.New(oauthsandbox.Options{
 		Name: "Meta", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "EAAsandbox",
-		ScopeSeparator: ",", AccessTTL: metaShortTTL, Now: now,
+		KnownScopes: graphSpec.Scopes(), ScopeSeparator: ",", AccessTTL: metaShortTTL, Now: now,
 		Denial: url.Values{"error_reason": {"user_denied"}, "error": {"access_denied"}, "error_description": {"Permissions error"}},
+		RedirectMismatch: func(string) oauthsandbox.Refusal {
+			return oauthsandbox.Refusal{Page: true, Title: "URL blocked",
+				Description: "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " +
+					"Make sure Client and Web OAuth Login are on and add all your app domains as Valid OAuth Redirect URIs."}
+		},
+		InvalidScope: func(unknown, _ []string) oauthsandbox.Refusal {
+			return oauthsandbox.Refusal{Page: true, Title: "Error",
+				Description: "Invalid Scopes: " + strings.Join(unknown, ", ") + ". This message is only shown to developers. " +
+					"Users of your app will ignore these permissions if present. Please read the documentation for valid permissions at: " +
+					"https://developers.facebook.com/docs/facebook-login/permissions"}
+		},
 	})
 }
 
-// OAuthClient returns the app id and secret the sandbox's login dialog knows.
-func (s *Sandbox) OAuthClient() (id, secret string) { return SandboxClientID, s.clientSecret }
+// RegisterOAuthClient adds redirectURIs to the app's Valid OAuth Redirect
+// URIs, as a developer does in Facebook Login's settings, and returns the
+// app id and secret the sandbox's login dialog knows.
+func (s *Sandbox) RegisterOAuthClient(redirectURIs ...string) (id, secret string) {
+	s.auth.Register(redirectURIs...)
+	return SandboxClientID, s.clientSecret
+}
 
 // accepts reports whether token may call the Marketing API.
 func (s *Sandbox) accepts(token string) bool {

@@ -16,7 +16,14 @@ const metaRedirect = "https://gw.example/connect/callback"
 
 func metaDialog(version string) string {
 	return "/" + version + "/dialog/oauth?" + url.Values{"client_id": {SandboxClientID}, "redirect_uri": {metaRedirect},
-		"state": {"m1"}, "scope": {"ads_read,business_management,<i>"}}.Encode()
+		"state": {"m1"}, "scope": {"ads_read,ads_management"}}.Encode()
+}
+
+// newRegisteredSandbox is a sandbox whose app has metaRedirect registered.
+func newRegisteredSandbox() *Sandbox {
+	s := newSandbox(time.Now)
+	s.RegisterOAuthClient(metaRedirect)
+	return s
 }
 
 // metaGet answers a GET on the sandbox and decodes its JSON.
@@ -33,16 +40,16 @@ func metaGet(t *testing.T, s *Sandbox, target string) (int, map[string]any) {
 
 func TestSandboxLoginDialog(t *testing.T) {
 	t.Parallel()
-	s := newSandbox(time.Now)
+	s := newRegisteredSandbox()
 	v := catalogue().Newest()
 	page := consenttest.Page(t, s, metaDialog(v)).Body.String()
-	for _, want := range []string{"Meta sandbox — consent", SandboxClientID, "business_management", "&lt;i&gt;"} {
+	for _, want := range []string{"Meta sandbox — consent", SandboxClientID, "ads_management"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("dialog lacks %q", want)
 		}
 	}
-	if strings.Contains(page, "<i>") || strings.Contains(page, s.clientSecret) {
-		t.Error("dialog shows unescaped input or the secret")
+	if strings.Contains(page, s.clientSecret) {
+		t.Error("dialog shows the secret")
 	}
 	if w := consenttest.Page(t, s, "/"+v+"/dialog/oauth?client_id=1&redirect_uri="+url.QueryEscape(metaRedirect)); w.Code != 400 || w.Header().Get("Location") != "" {
 		t.Errorf("unknown app: %d %q", w.Code, w.Header().Get("Location"))
@@ -54,11 +61,35 @@ func TestSandboxLoginDialog(t *testing.T) {
 	}
 }
 
+// TestSandboxLoginDialogRefusals: the dialog blocks a redirect URI the app
+// did not register and shows the developer the permissions it does not
+// know, both on a page with no redirect.
+func TestSandboxLoginDialogRefusals(t *testing.T) {
+	t.Parallel()
+	s := newRegisteredSandbox()
+	v := catalogue().Newest()
+	dialog := func(redirect, scope string) string {
+		return "/" + v + "/dialog/oauth?" + url.Values{"client_id": {SandboxClientID}, "redirect_uri": {redirect}, "state": {"m1"},
+			"scope": {scope}}.Encode()
+	}
+	for name, tt := range map[string]struct{ target, want string }{
+		"unregistered redirect": {dialog("https://evil.example/cb", "ads_read"), "URL blocked"},
+		"redirect with a query": {dialog(metaRedirect+"?next=/", "ads_read"), "not whitelisted in the app&#39;s Client OAuth Settings"},
+		"unknown permissions":   {dialog(metaRedirect, "ads_read,read_stream,<i>"), "Invalid Scopes: read_stream, &lt;i&gt;. This message is only shown to developers."},
+	} {
+		w := consenttest.Page(t, s, tt.target)
+		body := w.Body.String()
+		if w.Code != http.StatusBadRequest || w.Header().Get("Location") != "" || !strings.Contains(body, tt.want) || strings.Contains(body, "<i>") {
+			t.Errorf("%s: %d %q, want Meta's error page with %q:\n%s", name, w.Code, w.Header().Get("Location"), tt.want, body)
+		}
+	}
+}
+
 func TestSandboxLoginTokens(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(time.Now)
 	v := catalogue().Newest()
-	id, secret := s.OAuthClient()
+	id, secret := s.RegisterOAuthClient(metaRedirect)
 	code := consenttest.Decide(t, s, metaDialog(v), true).Query().Get("code")
 	exchange := "/" + v + "/oauth/access_token?" + url.Values{"client_id": {id}, "client_secret": {secret},
 		"redirect_uri": {metaRedirect}, "code": {code}}.Encode()
@@ -89,7 +120,7 @@ func TestSandboxLoginTokens(t *testing.T) {
 		t.Errorf("adaccounts: %d %v", status, accounts)
 	}
 	status, perms := metaGet(t, s, "/"+v+"/me/permissions?access_token="+url.QueryEscape(token))
-	if status != 200 || !strings.Contains(mustJSON(perms), `"permission":"business_management","status":"granted"`) {
+	if status != 200 || !strings.Contains(mustJSON(perms), `"permission":"ads_management","status":"granted"`) {
 		t.Errorf("permissions: %d %v", status, perms)
 	}
 	status, _ = metaGet(t, s, "/"+v+"/act_1012345678901234/campaigns?fields=id,name&access_token="+url.QueryEscape(token))
@@ -102,7 +133,8 @@ func TestSandboxLoginCodeChecks(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(time.Now)
 	v := catalogue().Newest()
-	id, secret := s.OAuthClient()
+	// Both are registered: the exchange must still repeat the dialog's own.
+	id, secret := s.RegisterOAuthClient(metaRedirect, metaRedirect+"2")
 	challenge := "&code_challenge=" + consenttest.Challenge(consenttest.Verifier) + "&code_challenge_method=S256"
 	for name, tt := range map[string]struct {
 		dialog string

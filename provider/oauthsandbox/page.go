@@ -25,10 +25,10 @@ var pages = template.Must(template.New("consent").Parse(`<!doctype html>
 `))
 
 var errorTemplate = template.Must(template.New("error").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Name}} sandbox — error</title></head><body>
-<h1>{{.Name}} sandbox — error</h1>
-<p>{{.Message}}</p>
-<p>Error: <code>{{.Code}}</code></p>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Name}} sandbox — {{.Title}}</title></head><body>
+<h1>{{.Name}} sandbox — {{.Title}}</h1>
+<p id="message">{{.Description}}</p>
+{{if .Code}}<p>Error {{.Status}}: <code id="error">{{.Code}}</code></p>{{end}}
 </body></html>
 `))
 
@@ -39,10 +39,16 @@ func (s *Server) consentPage(w http.ResponseWriter, r *http.Request, id string, 
 		"Action": r.URL.Path, "Request": id})
 }
 
-func (s *Server) errorPage(w http.ResponseWriter, status int, message, code string) {
+// errorPage shows a refused request; every refusal is the client's fault,
+// so the status is 400, as the providers answer.
+func (s *Server) errorPage(w http.ResponseWriter, ref Refusal) {
+	if ref.Title == "" {
+		ref.Title = "error"
+	}
 	setPageHeaders(w)
-	w.WriteHeader(status)
-	_ = errorTemplate.Execute(w, map[string]string{"Name": s.opts.Name, "Message": message, "Code": code})
+	w.WriteHeader(http.StatusBadRequest)
+	_ = errorTemplate.Execute(w, map[string]any{"Name": s.opts.Name, "Title": ref.Title, "Description": ref.Description,
+		"Code": ref.Code, "Status": http.StatusBadRequest})
 }
 
 func setPageHeaders(w http.ResponseWriter) {

@@ -24,6 +24,23 @@ type Options struct {
 	Name string
 	// ClientID and ClientSecret are the one registered client.
 	ClientID, ClientSecret string
+	// RedirectURIs are the client's registered redirect URIs (Register
+	// adds more): an authorization request must name one exactly, as
+	// RFC 6749 §3.1.2.3 lets a server require and every provider served
+	// here does; none registered, every request is refused.
+	RedirectURIs []string
+	// KnownScopes are the scopes the provider knows, the ones a client may
+	// request; a request with any other is refused (RFC 6749 §4.1.2.1
+	// invalid_scope).
+	KnownScopes []string
+	// RedirectMismatch words the error page shown for a redirect URI the
+	// client did not register; it is always a page, never a redirect
+	// (RFC 6749 §4.1.2.1). nil: RFC 6749's redirect_uri_mismatch.
+	RedirectMismatch func(redirectURI string) Refusal
+	// InvalidScope words the refusal of a request naming scopes the
+	// provider does not know (unknown; known are the request's others).
+	// nil: RFC 6749's redirect with error=invalid_scope.
+	InvalidScope func(unknown, known []string) Refusal
 	// ScopeSeparator splits the scope parameter: " " for most, "," for Meta.
 	ScopeSeparator string
 	// TokenPrefix starts every token issued, so a reader of a sandbox log
@@ -45,6 +62,19 @@ type Options struct {
 	Denial url.Values
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
+}
+
+// Refusal is how the authorize endpoint answers a request it refuses:
+// an error page when Page is set, else a redirect to the registered
+// redirect URI with error=Code and error_description=Description.
+type Refusal struct {
+	Page bool
+	// Title heads the page ("Authorization Error"); "": "error".
+	Title string
+	// Code is the OAuth error code; a page shows it as "Error 400: code"
+	// (Google's wording) unless it is "".
+	Code        string
+	Description string
 }
 
 // CodeTTL is how long an authorization code can be exchanged: RFC 6749
@@ -81,21 +111,25 @@ func (e *Error) Error() string { return e.Code + ": " + e.Description }
 type Server struct {
 	opts Options
 
-	mu       sync.Mutex
-	pending  map[string]*authRequest // consent page id → request
-	codes    map[string]*authCode
-	access   map[string]Grant
-	refresh  map[string]Grant
-	issueLog []string // issued access tokens, oldest first
+	mu        sync.Mutex
+	redirects []string                // registered redirect URIs
+	pending   map[string]*authRequest // consent page id → request
+	codes     map[string]*authCode
+	access    map[string]Grant
+	refresh   map[string]Grant
+	issueLog  []string // issued access tokens, oldest first
 }
 
 type authRequest struct {
-	redirect  *url.URL
-	state     string
-	scopes    []string
-	challenge string
-	params    url.Values
-	expires   time.Time
+	redirect *url.URL
+	// redirectURI is the request's redirect_uri as sent, which the code
+	// exchange must repeat (RFC 6749 §4.1.3).
+	redirectURI string
+	state       string
+	scopes      []string
+	challenge   string
+	params      url.Values
+	expires     time.Time
 }
 
 type authCode struct {
@@ -114,8 +148,37 @@ func New(opts Options) *Server {
 	if opts.AccessTTL == 0 {
 		opts.AccessTTL = time.Hour
 	}
-	return &Server{opts: opts, pending: map[string]*authRequest{}, codes: map[string]*authCode{},
-		access: map[string]Grant{}, refresh: map[string]Grant{}}
+	if opts.RedirectMismatch == nil {
+		opts.RedirectMismatch = func(string) Refusal {
+			return Refusal{Page: true, Code: "redirect_uri_mismatch", Description: "The redirect URI is not registered for this client."}
+		}
+	}
+	if opts.InvalidScope == nil {
+		opts.InvalidScope = func(unknown, _ []string) Refusal {
+			return Refusal{Code: "invalid_scope", Description: "unknown scope: " + strings.Join(unknown, " ")}
+		}
+	}
+	return &Server{opts: opts, redirects: slices.Clone(opts.RedirectURIs), pending: map[string]*authRequest{},
+		codes: map[string]*authCode{}, access: map[string]Grant{}, refresh: map[string]Grant{}}
+}
+
+// Register adds redirect URIs to the client's registered ones, as a
+// developer adds them in the provider's app settings; a request must name
+// one of them exactly.
+func (s *Server) Register(redirectURIs ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range redirectURIs {
+		if !slices.Contains(s.redirects, u) {
+			s.redirects = append(s.redirects, u)
+		}
+	}
+}
+
+func (s *Server) registered(redirectURI string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Contains(s.redirects, redirectURI)
 }
 
 // ClientID returns the registered client's id.
@@ -150,26 +213,37 @@ func (s *Server) RefreshGrant(token string) (Grant, bool) {
 }
 
 // Authorize validates an authorization request and renders the consent
-// page. A request with an unknown client or an unusable redirect URI gets
-// an error page, never a redirect (RFC 6749 §4.1.2.1); other faults
+// page. A request with an unknown client or a redirect URI the client did
+// not register gets an error page, never a redirect (RFC 6749 §4.1.2.1);
+// unknown scopes get the provider's InvalidScope refusal; other faults
 // redirect with error= as the RFC says. Meta defaults response_type to
 // code; the caller sets it before calling when its provider does.
 func (s *Server) Authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	if q.Get("client_id") == "" || q.Get("client_id") != s.opts.ClientID {
-		s.errorPage(w, http.StatusBadRequest, "The OAuth client was not found.", "invalid_client")
+		s.errorPage(w, Refusal{Code: "invalid_client", Description: "The OAuth client was not found."})
 		return
 	}
-	redirect, ok := absoluteRedirect(q.Get("redirect_uri"))
+	redirectURI := q.Get("redirect_uri")
+	redirect, ok := absoluteRedirect(redirectURI)
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "The redirect URI is missing or not an absolute http(s) URL.", "redirect_uri_mismatch")
+		s.errorPage(w, Refusal{Code: "redirect_uri_mismatch", Description: "The redirect URI is missing or not an absolute http(s) URL."})
+		return
+	}
+	if !s.registered(redirectURI) {
+		s.errorPage(w, s.opts.RedirectMismatch(redirectURI))
 		return
 	}
 	state := q.Get("state")
-	fail := func(code, desc string) {
-		v := url.Values{"error": {code}, "error_description": {desc}}
+	refuse := func(ref Refusal) {
+		if ref.Page {
+			s.errorPage(w, ref)
+			return
+		}
+		v := url.Values{"error": {ref.Code}, "error_description": {ref.Description}}
 		redirectTo(w, r, redirect, v, state)
 	}
+	fail := func(code, desc string) { refuse(Refusal{Code: code, Description: desc}) }
 	if q.Get("response_type") != "code" {
 		fail("unsupported_response_type", "response_type must be code")
 		return
@@ -177,6 +251,10 @@ func (s *Server) Authorize(w http.ResponseWriter, r *http.Request) {
 	scopes := splitScopes(q.Get("scope"), s.opts.ScopeSeparator)
 	if len(scopes) == 0 {
 		fail("invalid_scope", "scope is missing")
+		return
+	}
+	if unknown, known := s.sortScopes(scopes); len(unknown) > 0 {
+		refuse(s.opts.InvalidScope(unknown, known))
 		return
 	}
 	challenge := q.Get("code_challenge")
@@ -191,7 +269,7 @@ func (s *Server) Authorize(w http.ResponseWriter, r *http.Request) {
 	id := random(18)
 	s.mu.Lock()
 	s.sweep()
-	s.pending[id] = &authRequest{redirect: redirect, state: state, scopes: scopes, challenge: challenge,
+	s.pending[id] = &authRequest{redirect: redirect, redirectURI: redirectURI, state: state, scopes: scopes, challenge: challenge,
 		params: q, expires: s.opts.Now().Add(CodeTTL * 2)}
 	s.mu.Unlock()
 	s.consentPage(w, r, id, scopes)
@@ -202,7 +280,7 @@ func (s *Server) Authorize(w http.ResponseWriter, r *http.Request) {
 func (s *Server) Decide(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
 	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, http.StatusBadRequest, "The consent form could not be read.", "invalid_request")
+		s.errorPage(w, Refusal{Code: "invalid_request", Description: "The consent form could not be read."})
 		return
 	}
 	id := r.PostForm.Get("request")
@@ -220,7 +298,7 @@ func (s *Server) Decide(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "This consent request is unknown, used or expired. Start again from the application.", "invalid_request")
+		s.errorPage(w, Refusal{Code: "invalid_request", Description: "This consent request is unknown, used or expired. Start again from the application."})
 		return
 	}
 	if code == "" {
@@ -328,7 +406,7 @@ func (s *Server) ExchangeCode(tr TokenRequest) (Issued, *Error) {
 		return Issued{}, &Error{"invalid_grant", "the code is unknown or was already used"}
 	case !s.opts.Now().Before(c.expires):
 		return Issued{}, &Error{"invalid_grant", "the code expired"}
-	case tr.RedirectURI != c.req.redirect.String():
+	case tr.RedirectURI != c.req.redirectURI:
 		return Issued{}, &Error{"invalid_grant", "redirect_uri does not match the authorization request"}
 	case c.req.challenge != "" && !verifierMatches(tr.Verifier, c.req.challenge):
 		return Issued{}, &Error{"invalid_grant", "code_verifier does not match the code_challenge"}
@@ -438,6 +516,19 @@ func absoluteRedirect(raw string) (*url.URL, bool) {
 		return nil, false
 	}
 	return u, true
+}
+
+// sortScopes splits requested scopes into those the provider does not
+// know and those it does.
+func (s *Server) sortScopes(requested []string) (unknown, known []string) {
+	for _, sc := range requested {
+		if slices.Contains(s.opts.KnownScopes, sc) {
+			known = append(known, sc)
+		} else {
+			unknown = append(unknown, sc)
+		}
+	}
+	return unknown, known
 }
 
 func splitScopes(raw, sep string) []string {

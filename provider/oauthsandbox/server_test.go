@@ -16,9 +16,12 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
+// registered are the test client's redirect URIs.
+var registered = []string{"https://c.example/cb?x=1", "https://c.example/cb"}
+
 func newServer(c *clock) *oauthsandbox.Server {
 	return oauthsandbox.New(oauthsandbox.Options{Name: "Test", ClientID: "cid", ClientSecret: "s3cret", TokenPrefix: "t-",
-		AccessTTL: time.Hour, Refresh: func(p url.Values) bool { return p.Get("access_type") == "offline" },
+		RedirectURIs: registered, KnownScopes: []string{"a", "b"}, AccessTTL: time.Hour, Refresh: func(p url.Values) bool { return p.Get("access_type") == "offline" },
 		RotateRefresh: true, Denial: url.Values{"error": {"access_denied"}}, Now: c.now})
 }
 
@@ -104,6 +107,66 @@ func TestRedirectKeepsQueryAndRefusesBadRequests(t *testing.T) {
 	}
 }
 
+// TestRefusesUnregisteredRedirect: a redirect URI the client did not
+// register exactly gets an error page and no redirect (RFC 6749
+// §4.1.2.1), until it is registered.
+func TestRefusesUnregisteredRedirect(t *testing.T) {
+	t.Parallel()
+	s := newServer(&clock{time.Now()})
+	for _, redirect := range []string{"https://evil.example/cb", "https://c.example/cb/", "https://c.example/cb?x=2", "http://c.example/cb", "https://C.example/cb"} {
+		w := consenttest.Page(t, handler(s), "/auth?client_id=cid&response_type=code&scope=a&state=z&redirect_uri="+url.QueryEscape(redirect))
+		if w.Code != http.StatusBadRequest || w.Header().Get("Location") != "" || !strings.Contains(w.Body.String(), "redirect_uri_mismatch") ||
+			strings.Contains(w.Body.String(), `name="request"`) {
+			t.Errorf("%s: %d %q, want an error page", redirect, w.Code, w.Header().Get("Location"))
+		}
+	}
+	s.Register("https://evil.example/cb")
+	back := consenttest.Decide(t, handler(s), "/auth?client_id=cid&response_type=code&scope=a&redirect_uri="+url.QueryEscape("https://evil.example/cb"), true)
+	if !strings.HasPrefix(back.String(), "https://evil.example/cb?") {
+		t.Errorf("a registered redirect URI: %s", back)
+	}
+}
+
+// TestRefusesUnknownScopes: a scope the provider does not know is refused
+// with a redirect carrying error=invalid_scope by default, or the
+// provider's own page.
+func TestRefusesUnknownScopes(t *testing.T) {
+	t.Parallel()
+	target := "/auth?client_id=cid&response_type=code&scope=a+c&state=z&redirect_uri=" + url.QueryEscape("https://c.example/cb")
+	w := consenttest.Page(t, handler(newServer(&clock{time.Now()})), target)
+	loc, _ := url.Parse(w.Header().Get("Location"))
+	if q := loc.Query(); w.Code != http.StatusFound || !strings.HasPrefix(loc.String(), "https://c.example/cb?") ||
+		q.Get("error") != "invalid_scope" || q.Get("state") != "z" || q.Has("code") || !strings.Contains(q.Get("error_description"), "c") {
+		t.Errorf("unknown scope: %d %q, want an invalid_scope redirect", w.Code, loc)
+	}
+
+	var gotUnknown, gotKnown []string
+	s := oauthsandbox.New(oauthsandbox.Options{Name: "Test", ClientID: "cid", RedirectURIs: registered, KnownScopes: []string{"a"},
+		InvalidScope: func(unknown, known []string) oauthsandbox.Refusal {
+			gotUnknown, gotKnown = unknown, known
+			return oauthsandbox.Refusal{Page: true, Title: "Authorization Error", Code: "invalid_scope", Description: "bad <scopes>"}
+		}})
+	w = consenttest.Page(t, handler(s), target)
+	body := w.Body.String()
+	if w.Code != http.StatusBadRequest || w.Header().Get("Location") != "" || !strings.Contains(body, "Error 400: <code id=\"error\">invalid_scope</code>") ||
+		!strings.Contains(body, "bad &lt;scopes&gt;") || strings.Join(gotUnknown, ",") != "c" || strings.Join(gotKnown, ",") != "a" {
+		t.Errorf("a provider's page: %d %q %s (unknown %v, known %v)", w.Code, w.Header().Get("Location"), body, gotUnknown, gotKnown)
+	}
+}
+
+// TestExchangeRepeatsTheRedirect: the code exchange must name the
+// authorization request's redirect URI as sent, even when the client
+// registered the other one too (RFC 6749 §4.1.3).
+func TestExchangeRepeatsTheRedirect(t *testing.T) {
+	t.Parallel()
+	s := newServer(&clock{time.Now()})
+	tr := oauthsandbox.TokenRequest{ClientID: "cid", ClientSecret: "s3cret", RedirectURI: "https://c.example/cb"}
+	tr.Code = code(t, s, "")
+	if _, e := s.ExchangeCode(tr); e == nil || e.Code != "invalid_grant" || !strings.Contains(e.Description, "redirect_uri") {
+		t.Errorf("another registered redirect: %v", e)
+	}
+}
+
 func TestReadTokenRequestBasic(t *testing.T) {
 	t.Parallel()
 	r := httptest.NewRequest("POST", "/token", strings.NewReader("grant_type=authorization_code&code=c"))
@@ -147,11 +210,8 @@ func FuzzAuthorize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, query string) {
 		s := newServer(&clock{time.Now()})
 		w := consenttest.Page(t, handler(s), "/auth?"+url.PathEscape(query))
-		if loc := w.Header().Get("Location"); loc != "" {
-			u, err := url.Parse(loc)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				t.Errorf("redirected to %q", loc)
-			}
+		if loc := w.Header().Get("Location"); loc != "" && !strings.HasPrefix(loc, "https://c.example/cb?") {
+			t.Errorf("redirected to %q, not a registered redirect URI", loc)
 		}
 	})
 }
