@@ -27,6 +27,8 @@ type Principal struct {
 	// ConsentedBy is, for an OAuth principal, the person who consented to
 	// its grant ("person:<id>"), "" when a tenant token or code did.
 	ConsentedBy string
+	// Toolset is the tenant toolset of a token principal ("" none).
+	Toolset string
 }
 
 // AuditVia is what a call's audit entry says of who it acts for beyond
@@ -51,7 +53,7 @@ func (p *Principal) Credential() Credential {
 	case p.OnBehalfOf != nil:
 		return *p.OnBehalfOf
 	case p.Kind == PrincipalToken:
-		return Credential{Kind: CredentialToken, ID: p.KeyID}
+		return Credential{Kind: CredentialToken, ID: p.KeyID, Toolset: p.Toolset}
 	case p.Kind == PrincipalOAuth:
 		return Credential{Kind: CredentialOAuth, ID: p.GrantID, ClientID: p.ClientID}
 	}

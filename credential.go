@@ -25,6 +25,10 @@ type Credential struct {
 	ID string `json:"id,omitempty"`
 	// ClientID is the OAuth client holding the grant.
 	ClientID string `json:"client_id,omitempty"`
+	// Toolset is the tenant toolset the credential's agent is limited to
+	// ("" none): runs and schedules it starts carry it, so they can never do
+	// more than the agent itself.
+	Toolset string `json:"toolset,omitempty"`
 }
 
 // Revocable reports whether the credential can be revoked (a token or an

@@ -25,9 +25,12 @@ type Tenant struct {
 	RateLimits *RateLimits `json:"rate_limits,omitempty"`
 	// Limits bound the tenant's runs, schedules and run steps (nil: the
 	// gateway's defaults).
-	Limits    *TenantLimits `json:"limits,omitempty"`
-	CreatedAt time.Time     `json:"created_at"`
-	UpdatedAt time.Time     `json:"updated_at"`
+	Limits *TenantLimits `json:"limits,omitempty"`
+	// Toolsets are the tenant's named cuts of its tools and accounts, given
+	// to agents (tokens) by name.
+	Toolsets  map[string]*Toolset `json:"toolsets,omitempty"`
+	CreatedAt time.Time           `json:"created_at"`
+	UpdatedAt time.Time           `json:"updated_at"`
 }
 
 // ProviderAccounts lists a tenant's accounts at one provider and which is the default.
@@ -75,11 +78,14 @@ func DefaultApprovalPolicy() ApprovalPolicy {
 
 // TenantToken is a bearer credential of a tenant. Only its hash is stored.
 type TenantToken struct {
-	ID        string     `json:"id"`
-	TenantID  string     `json:"tenant_id"`
-	Hash      string     `json:"-"`
-	Prefix    string     `json:"prefix"`
-	Label     string     `json:"label,omitempty"`
+	ID       string `json:"id"`
+	TenantID string `json:"tenant_id"`
+	Hash     string `json:"-"`
+	Prefix   string `json:"prefix"`
+	Label    string `json:"label,omitempty"`
+	// Toolset names the tenant toolset that limits what the token's agent
+	// sees and calls; "" for every tool and account.
+	Toolset   string     `json:"toolset,omitempty"`
 	CreatedAt time.Time  `json:"created_at"`
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 }

@@ -42,6 +42,10 @@ var routeAccess = map[string]rule{
 	"GET /admin/tenants":                                         {gtmgate.AccessRead, handlerTenant}, // filtered to the actor's tenants
 	"GET /admin/tenants/{tenant_id}":                             {gtmgate.AccessRead, pathTenant},
 	"PUT /admin/tenants/{tenant_id}":                             {gtmgate.AccessOperator, pathTenant},
+	"GET /admin/tenants/{tenant_id}/toolsets":                    {gtmgate.AccessRead, pathTenant},
+	"GET /admin/tenants/{tenant_id}/toolsets/{name}":             {gtmgate.AccessRead, pathTenant},
+	"PUT /admin/tenants/{tenant_id}/toolsets/{name}":             {gtmgate.AccessOwner, pathTenant},
+	"DELETE /admin/tenants/{tenant_id}/toolsets/{name}":          {gtmgate.AccessOwner, pathTenant},
 	"POST /admin/auth":                                           {gtmgate.AccessOperator, noTenant},
 	"GET /admin/auth/{tenant_id}":                                {gtmgate.AccessRead, pathTenant},
 	"DELETE /admin/auth/{tenant_id}/{token_id}":                  {gtmgate.AccessOwner, pathTenant},

@@ -11,6 +11,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/ratelimit"
+	"github.com/gtmgate/gtmgate/toolset"
 )
 
 var (
@@ -30,6 +31,9 @@ type TenantBody struct {
 	RateLimits *gtmgate.RateLimits `json:"rate_limits,omitempty"`
 	// Limits override the gateway's tenant limits field by field.
 	Limits *gtmgate.TenantLimits `json:"limits,omitempty"`
+	// Toolsets are the tenant's named cuts of its tools and accounts (see
+	// also /admin/tenants/{id}/toolsets).
+	Toolsets map[string]*gtmgate.Toolset `json:"toolsets,omitempty"`
 }
 
 func (h *Handler) listTenants(w http.ResponseWriter, r *http.Request) {
@@ -102,10 +106,15 @@ func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	// A toolset an agent's token still uses cannot go away with a replace.
+	if err := h.toolsetsInUse(r, id, func(name string) bool { return body.Toolsets[name] == nil }); err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
 	now := h.opts.Now().UTC()
 	t := &gtmgate.Tenant{ID: id, Name: body.Name, Status: body.Status, Providers: body.Providers,
 		AllowedModels: body.AllowedModels, Approval: body.Approval, Production: body.Production, RateLimits: body.RateLimits, Limits: body.Limits,
-		CreatedAt: now, UpdatedAt: now}
+		Toolsets: body.Toolsets, CreatedAt: now, UpdatedAt: now}
 	created, err := h.opts.Store.PutTenant(r.Context(), t)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -166,6 +175,12 @@ func (h *Handler) validateTenant(id string, b *TenantBody) error {
 		}
 		if len(p.Accounts) == 0 && p.Default != "" {
 			return bad("providers.%s.default %q names an account but accounts is empty", key, p.Default)
+		}
+	}
+	view := &gtmgate.Tenant{ID: id, Providers: b.Providers}
+	for name, ts := range b.Toolsets {
+		if err := toolset.Validate(name, ts, h.builtinTools(), view); err != nil {
+			return err
 		}
 	}
 	if b.Approval != nil {

@@ -21,6 +21,8 @@ type RegisterTokenBody struct {
 	TenantID string `json:"tenant_id"`
 	Token    string `json:"token"`
 	Label    string `json:"label,omitempty"`
+	// Toolset limits the token's agent to one of the tenant's toolsets.
+	Toolset string `json:"toolset,omitempty"`
 }
 
 // registerToken serves POST /admin/auth. Only the token's hash is kept.
@@ -45,12 +47,18 @@ func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
 			WithHint(tokenHint))
 		return
 	}
-	if _, err := h.tenant(r, b.TenantID); err != nil {
+	tenant, err := h.tenant(r, b.TenantID)
+	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	if _, ok := tenant.Toolsets[b.Toolset]; b.Toolset != "" && !ok {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "toolset %q is not one of tenant %q's toolsets", b.Toolset, b.TenantID).
+			WithHint("create it first with PUT /admin/tenants/"+b.TenantID+"/toolsets/"+b.Toolset))
+		return
+	}
 	t := &gtmgate.TenantToken{ID: gtmgate.NewID("tok_"), TenantID: b.TenantID, Hash: secret.HashToken(b.Token),
-		Prefix: secret.TokenPrefix(b.Token), Label: b.Label, CreatedAt: h.opts.Now().UTC()}
+		Prefix: secret.TokenPrefix(b.Token), Label: b.Label, Toolset: b.Toolset, CreatedAt: h.opts.Now().UTC()}
 	if err := h.opts.Store.CreateTenantToken(r.Context(), t); err != nil {
 		if errors.Is(err, gtmgate.ErrConflict) {
 			err = gtmgate.Errorf(gtmgate.EConflict, "this token is already registered")

@@ -12,12 +12,14 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/telemetry"
 	"github.com/gtmgate/gtmgate/toolrun"
+	"github.com/gtmgate/gtmgate/toolset"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/trace"
@@ -111,8 +113,9 @@ func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
 		Logger: opts.Logger,
 		// Stateless: no session to send notifications/tools/list_changed
 		// on, so none is promised; clients see new tools on their next
-		// tools/list.
-		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{}},
+		// tools/list. No logging either: the gateway sends no log messages.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		SetCacheable: listCaching,
 	})
 	server.AddReceivingMiddleware(auditSessions(opts.Recorder))
 	for _, e := range tools {
@@ -121,8 +124,21 @@ func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
 	return server
 }
 
+// ListTTL is how long a client may keep a tools/list answer (MCP
+// 2026-07-28's ttlMs): a tenant's tools change when an operator changes its
+// upstream servers or an agent's toolset, or at a federated refresh, and a
+// client that honours the hint sees the change within this time.
+const ListTTL = time.Minute
+
+// listCaching marks every list answer private (it is the tenant's and the
+// agent's own) and fresh for ListTTL.
+func listCaching(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+	c.CacheScope, c.TTLMs = "private", int(ListTTL/time.Millisecond)
+}
+
 // tenantServers gives each request the server of its tenant's tools: the
-// built-in ones, and those of the upstream MCP servers the tenant brought.
+// built-in ones, and those of the upstream MCP servers the tenant brought,
+// cut to its agent's toolset when it has one.
 type tenantServers struct {
 	opts Options
 	base *mcp.Server
@@ -137,43 +153,70 @@ type tenantServer struct {
 }
 
 func (s *tenantServers) get(r *http.Request) *mcp.Server {
-	fed := s.opts.Runner.Federated()
 	p := gtmgate.PrincipalFromContext(r.Context())
-	if fed == nil || p == nil {
+	if p == nil {
 		return s.base
 	}
-	tools, revision, err := fed.Tools(r.Context(), p.TenantID)
-	if err != nil {
-		s.opts.Logger.Warn("mcp: the tenant's federated tools are unavailable; serving the built-in ones", "tenant", p.TenantID, "err", err)
+	var tools []*registry.Entry
+	var revision string
+	if fed := s.opts.Runner.Federated(); fed != nil {
+		var err error
+		tools, revision, err = fed.Tools(r.Context(), p.TenantID)
+		if err != nil {
+			s.opts.Logger.Warn("mcp: the tenant's federated tools are unavailable; serving the built-in ones", "tenant", p.TenantID, "err", err)
+			tools, revision = nil, ""
+		}
+	}
+	ts, name, tsErr := s.opts.Runner.Toolset(r.Context(), p)
+	if tsErr != nil {
+		// Fail closed: an agent whose toolset cannot be read or is gone
+		// sees only the gateway's own tools (its calls are refused alike).
+		ts = &gtmgate.Toolset{}
+	}
+	if len(tools) == 0 && name == "" {
 		return s.base
 	}
-	if len(tools) == 0 {
-		return s.base
+	key := p.TenantID
+	if name != "" {
+		b, _ := json.Marshal(ts)
+		key, revision = key+"\x00"+name, revision+"\x00"+string(b)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ts, ok := s.byTenant[p.TenantID]; ok && ts.revision == revision {
-		return ts.server
+	if cached, ok := s.byTenant[key]; ok && cached.revision == revision {
+		return cached.server
 	}
-	server, err := s.build(tools)
+	if tsErr != nil {
+		s.opts.Logger.Warn("mcp: the agent's toolset cannot be applied; listing the gateway's own tools only", "tenant", p.TenantID, "toolset", name, "err", tsErr)
+	}
+	server, err := s.build(tools, ts)
 	if err != nil {
 		s.opts.Logger.Error("mcp: the tenant's federated tools cannot be served; serving the built-in ones", "tenant", p.TenantID, "err", err)
-		server = s.base
+		if server, err = s.build(nil, ts); err != nil {
+			server = newServer(s.opts, nil)
+		}
 	}
-	s.byTenant[p.TenantID] = tenantServer{revision: revision, server: server}
+	s.byTenant[key] = tenantServer{revision: revision, server: server}
 	return server
 }
 
-// build returns a server with the built-in tools and tools. The SDK
+// build returns a server with the built-in tools and tools, each cut to
+// what ts allows (a tool with no allowed action is not listed). The SDK
 // panics on a tool it cannot serve; one upstream's tool must not take the
 // tenant's whole endpoint down with it.
-func (s *tenantServers) build(tools []*registry.Entry) (server *mcp.Server, err error) {
+func (s *tenantServers) build(tools []*registry.Entry, ts *gtmgate.Toolset) (server *mcp.Server, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("add tool: %v", v)
 		}
 	}()
-	return newServer(s.opts, append(slices.Clip(s.opts.Runner.Registry().Tools()), tools...)), nil
+	var listed []*registry.Entry
+	for _, e := range append(slices.Clip(s.opts.Runner.Registry().Tools()), tools...) {
+		if actions := toolset.Actions(ts, e); len(actions) > 0 {
+			listed = append(listed, e.Narrowed(actions))
+		}
+	}
+	return newServer(s.opts, listed), nil
 }
 
 // withStepUp gives each request a step-up flag that its tool handlers can set

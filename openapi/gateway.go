@@ -519,6 +519,22 @@ func adminOperations() []operation {
 		adm("GET /admin/reauth", "listReauthAccounts", "Provider accounts whose owner must connect them again: refresh refused, "+
 			"or a token that cannot be refreshed expiring within GTMGATE_REAUTH_WARN_BEFORE or expired", nil,
 			jsonOK(200, listOf[reauth.Account]("accounts"), withNotFound...), tenantQ),
+		adm("GET /admin/tenants/{tenant_id}/toolsets", "listToolsets", "A tenant's toolsets by name", nil,
+			jsonOK(200, responseOf[admin.ToolsetList](), withNotFound...)),
+		adm("GET /admin/tenants/{tenant_id}/toolsets/{name}", "getToolset", "One of a tenant's toolsets", nil,
+			jsonOK(200, responseOf[admin.ToolsetView](), withNotFound...)),
+		withDescription(adm("PUT /admin/tenants/{tenant_id}/toolsets/{name}", "putToolset",
+			"Create (201) or replace (200) a tenant's toolset: what the agents given it may see and call",
+			jsonBody(requestOf[gtmgate.Toolset]("allow")),
+			withStatus(jsonOK(200, responseOf[admin.ToolsetView](), withNotFound...), 201, jsonContent(responseOf[admin.ToolsetView]()))),
+			"An action is allowed when an allow rule matches it and no deny rule does, and, with read_only, when it does not mutate. "+
+				"A rule is *, a tool name or glob (crm_*), tool.action (crm_deals.list, crm_*.list), category:<quality category> "+
+				"or a pattern over an upstream MCP server's tools (acme__*). accounts limits, per provider, which of the tenant's "+
+				"accounts the agent may act on. approval_status and submit_feedback are always allowed. An unknown tool, action, "+
+				"category or account is 400 VALIDATION_ERROR. Give the toolset to an agent with POST /admin/auth {toolset}."),
+		adm("DELETE /admin/tenants/{tenant_id}/toolsets/{name}", "deleteToolset",
+			"Delete a tenant's toolset; 409 while an unrevoked token uses it", nil,
+			withStatus(errorResponses(append([]int{409}, withNotFound...)...), 204, nil)),
 		adm("GET /admin/tenants/{tenant_id}/mcp-servers", "listMCPServers", "A tenant's upstream MCP servers by name, each with its reachability "+
 			"and every tool it last listed (served, left out by the allow-list, or refused with the reason); never a secret", nil,
 			jsonOK(200, responseOf[mcpservers.List](), withNotFound...)),

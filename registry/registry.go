@@ -143,3 +143,21 @@ func (r *Registry) Len() int { return len(r.entries) }
 func (e *Entry) Annotations() (readOnly, destructive, idempotent bool) {
 	return e.hints.ReadOnly, e.hints.Destructive, e.hints.Idempotent
 }
+
+// Narrowed returns e as an agent limited to actions (a subset of e's, in
+// e's order) sees it in a tool list: its input schema's action enum, its
+// output schema and its hints built from those actions only, so a
+// read-only cut of a tool is announced read-only. It is for listing: calls
+// still run through e, where the toolset decides again.
+func (e *Entry) Narrowed(actions []gtmgate.Action) *Entry {
+	if len(actions) == len(e.Actions) || e.federated != nil {
+		return e
+	}
+	t := *e.Tool
+	t.Actions = actions
+	h := ownHints(&t)
+	if t.Delegates {
+		h = e.hints // settled over the tools it delegates to
+	}
+	return &Entry{Tool: &t, Schema: BuildSchema(&t), Output: OutputSchema(&t), hints: h}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/telemetry"
+	"github.com/gtmgate/gtmgate/toolset"
 )
 
 // Store is what the runner needs from the store.
@@ -265,6 +266,16 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 		return &gtmgate.Error{Code: gtmgate.EForbidden, Message: "the access token lacks the scope this call needs",
 			Hint: "reauthorize the client with scope " + gtmgate.ScopeToolsWrite, Err: gtmgate.ErrInsufficientScope}
 	}
+	// So is the agent's toolset: runs and schedules carry the credential
+	// that started them, so its toolset too.
+	cred := req.Principal.Credential()
+	ts, err := toolset.For(c.tenant, cred)
+	if err != nil && !slices.Contains(toolset.Always, entry.Name) {
+		return err
+	}
+	if err := toolset.Check(ts, cred.Toolset, entry, c.action); err != nil {
+		return err
+	}
 	if entry.Provider == "" {
 		return nil
 	}
@@ -275,10 +286,16 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 			WithHint("add one under providers." + entry.Provider + " with PUT /admin/tenants/" + t.ID)
 	}
 	id, _ := c.input["account_id"].(string)
-	acct, ok := accounts.Account(id)
-	if !ok {
+	if _, known := accounts.Account(id); !known {
 		return gtmgate.Errorf(gtmgate.EValidation, "account_id %q is not a %s account of tenant %q; known: %s",
 			id, entry.Provider, t.ID, strings.Join(accountIDs(accounts), ", "))
+	}
+	acct, ok := toolset.Account(ts, entry.Provider, accounts, id)
+	if !ok {
+		allowed := toolset.AllowedAccounts(ts, entry.Provider)
+		return gtmgate.Errorf(gtmgate.EForbidden, "this agent's toolset %q does not allow %s account %q; it may use: %s",
+			cred.Toolset, entry.Provider, id, strings.Join(allowed, ", ")).
+			WithHint("name one of those accounts in account_id, or leave it out")
 	}
 	c.account = acct
 	return nil
@@ -524,3 +541,19 @@ func (r *Runner) Tools(ctx context.Context, tenantID string) []*registry.Entry {
 
 // Federated returns the finder of tenants' federated tools, nil when there is none.
 func (r *Runner) Federated() Federated { return r.opts.Federated }
+
+// Toolset returns the tenant toolset p is limited to and its name (nil and
+// "" when none), for listing the tools p may call. A toolset the tenant no
+// longer has is FORBIDDEN, as its calls are.
+func (r *Runner) Toolset(ctx context.Context, p *gtmgate.Principal) (*gtmgate.Toolset, string, error) {
+	cred := p.Credential()
+	if cred.Toolset == "" {
+		return nil, "", nil
+	}
+	t, err := r.opts.Store.GetTenant(ctx, p.TenantID)
+	if err != nil {
+		return nil, cred.Toolset, err
+	}
+	ts, err := toolset.For(t, cred)
+	return ts, cred.Toolset, err
+}

@@ -1,0 +1,226 @@
+package toolset
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/registry"
+)
+
+func run(context.Context, *gtmgate.Call) (any, error) { return nil, nil }
+
+func testRegistry(t *testing.T) *registry.Registry {
+	t.Helper()
+	reg, err := registry.New(
+		gtmgate.Tool{Name: "crm_deals", Domain: "crm", Provider: "hubspot", Run: run, Actions: []gtmgate.Action{
+			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true},
+			{Name: "get", Category: gtmgate.CategoryCRMRead},
+			{Name: "update", Category: gtmgate.CategoryCRMWrite, Mutating: true},
+			{Name: "delete", Category: gtmgate.CategoryCRMWrite, Mutating: true, Destructive: true},
+		}},
+		gtmgate.Tool{Name: "crm_contacts", Domain: "crm", Provider: "hubspot", Run: run, Actions: []gtmgate.Action{
+			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true},
+			{Name: "create", Category: gtmgate.CategoryCRMWrite, Mutating: true, Additive: true},
+		}},
+		gtmgate.Tool{Name: "calendar_events", Domain: "calendar", Provider: "gcalendar", Run: run, Actions: []gtmgate.Action{
+			{Name: "list", Category: gtmgate.CategoryCalendarOp, List: true},
+			{Name: "create", Category: gtmgate.CategoryCalendarOp, Mutating: true, Additive: true},
+		}},
+		gtmgate.Tool{Name: "gads_campaigns", Domain: "ads", Provider: "google_ads", Run: run, Actions: []gtmgate.Action{
+			{Name: "list", Category: gtmgate.CategoryAdsRead, List: true},
+			{Name: "update_budget", Category: gtmgate.CategoryAdsMutate, Mutating: true},
+		}},
+		gtmgate.Tool{Name: "approval_status", Domain: "agents", Run: run, Actions: []gtmgate.Action{
+			{Name: "get", Category: gtmgate.CategoryAgentOrchestration},
+		}},
+		gtmgate.Tool{Name: "submit_feedback", Domain: "agents", Run: run, Actions: []gtmgate.Action{
+			{Name: "submit", Category: gtmgate.CategoryErrorRecovery, Mutating: true, Additive: true},
+		}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func federated(t *testing.T, server, tool string, mutating bool) *registry.Entry {
+	t.Helper()
+	e, err := registry.NewFederated(registry.Federated{Server: server, Upstream: tool, Category: gtmgate.CategoryDataQuery,
+		Mutating: mutating, Run: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestAllows: rule precedence (deny wins, read-only wins over both),
+// actions, categories, globs and upstream servers' tools.
+func TestAllows(t *testing.T) {
+	reg := testRegistry(t)
+	tool := func(name string) *registry.Entry {
+		e, ok := reg.Tool(name)
+		if !ok {
+			t.Fatalf("no tool %s", name)
+		}
+		return e
+	}
+	fed := federated(t, "acme", "issues.create", true)
+	meetingPrep := &gtmgate.Toolset{Allow: []string{"crm_*", "calendar_*"}, ReadOnly: true}
+	for _, tc := range []struct {
+		name   string
+		ts     *gtmgate.Toolset
+		entry  *registry.Entry
+		action string
+		want   bool
+	}{
+		{"no toolset allows everything", nil, tool("gads_campaigns"), "update_budget", true},
+		{"star", &gtmgate.Toolset{Allow: []string{"*"}}, tool("gads_campaigns"), "update_budget", true},
+		{"a whole tool", &gtmgate.Toolset{Allow: []string{"crm_deals"}}, tool("crm_deals"), "delete", true},
+		{"not another tool", &gtmgate.Toolset{Allow: []string{"crm_deals"}}, tool("crm_contacts"), "list", false},
+		{"one action", &gtmgate.Toolset{Allow: []string{"crm_deals.list"}}, tool("crm_deals"), "list", true},
+		{"not the tool's other actions", &gtmgate.Toolset{Allow: []string{"crm_deals.list"}}, tool("crm_deals"), "update", false},
+		{"glob over tools and actions", &gtmgate.Toolset{Allow: []string{"crm_*.list"}}, tool("crm_contacts"), "list", true},
+		{"glob over tools, other action", &gtmgate.Toolset{Allow: []string{"crm_*.list"}}, tool("crm_contacts"), "create", false},
+		{"category", &gtmgate.Toolset{Allow: []string{"category:crm_read"}}, tool("crm_deals"), "get", true},
+		{"category, other category", &gtmgate.Toolset{Allow: []string{"category:crm_read"}}, tool("crm_deals"), "update", false},
+		{"deny wins over allow", &gtmgate.Toolset{Allow: []string{"*"}, Deny: []string{"category:ads_mutate"}}, tool("gads_campaigns"), "update_budget", false},
+		{"deny leaves the rest", &gtmgate.Toolset{Allow: []string{"*"}, Deny: []string{"category:ads_mutate"}}, tool("gads_campaigns"), "list", true},
+		{"deny one action", &gtmgate.Toolset{Allow: []string{"crm_deals"}, Deny: []string{"crm_deals.delete"}}, tool("crm_deals"), "delete", false},
+		{"read-only refuses a mutation the rules allow", meetingPrep, tool("crm_deals"), "update", false},
+		{"read-only allows reads", meetingPrep, tool("calendar_events"), "list", true},
+		{"read-only refuses additive writes", meetingPrep, tool("calendar_events"), "create", false},
+		{"outside the rules", meetingPrep, tool("gads_campaigns"), "list", false},
+		{"gateway tools always", &gtmgate.Toolset{Allow: []string{"crm_deals.list"}, Deny: []string{"*"}, ReadOnly: true}, tool("submit_feedback"), "submit", true},
+		{"approval_status always", &gtmgate.Toolset{Allow: []string{"crm_deals.list"}}, tool("approval_status"), "get", true},
+		{"upstream server pattern", &gtmgate.Toolset{Allow: []string{"acme__*"}}, fed, registry.FederatedAction, true},
+		{"upstream tool with a dot by its whole name", &gtmgate.Toolset{Allow: []string{"acme__issues.create"}}, fed, registry.FederatedAction, true},
+		{"another server's pattern", &gtmgate.Toolset{Allow: []string{"other__*"}}, fed, registry.FederatedAction, false},
+		{"upstream mutation under read-only", &gtmgate.Toolset{Allow: []string{"acme__*"}, ReadOnly: true}, fed, registry.FederatedAction, false},
+		{"upstream tool by category", &gtmgate.Toolset{Allow: []string{"category:data_query"}}, fed, registry.FederatedAction, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, ok := tc.entry.Action(tc.action)
+			if !ok {
+				t.Fatalf("%s has no action %s", tc.entry.Name, tc.action)
+			}
+			if got := Allows(tc.ts, tc.entry, a); got != tc.want {
+				t.Errorf("Allows = %v, want %v", got, tc.want)
+			}
+			if err := Check(tc.ts, "t", tc.entry, a); (err == nil) != tc.want {
+				t.Errorf("Check = %v, want allowed %v", err, tc.want)
+			} else if err != nil && gtmgate.ErrorCode(err) != gtmgate.EForbidden {
+				t.Errorf("Check = %v, want FORBIDDEN", err)
+			}
+		})
+	}
+}
+
+func TestActions(t *testing.T) {
+	reg := testRegistry(t)
+	deals, _ := reg.Tool("crm_deals")
+	names := func(as []gtmgate.Action) string {
+		var out []string
+		for _, a := range as {
+			out = append(out, a.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		ts   *gtmgate.Toolset
+		want string
+	}{
+		{nil, "list,get,update,delete"},
+		{&gtmgate.Toolset{Allow: []string{"crm_deals"}, ReadOnly: true}, "list,get"},
+		{&gtmgate.Toolset{Allow: []string{"crm_deals"}, Deny: []string{"crm_deals.delete"}}, "list,get,update"},
+		{&gtmgate.Toolset{Allow: []string{"calendar_*"}}, ""},
+	} {
+		if got := names(Actions(tc.ts, deals)); got != tc.want {
+			t.Errorf("Actions(%+v) = %q, want %q", tc.ts, got, tc.want)
+		}
+	}
+}
+
+// TestAccount: an agent limited to some accounts acts on them only; the
+// tenant's default when allowed, else the first allowed one.
+func TestAccount(t *testing.T) {
+	pa := gtmgate.ProviderAccounts{Default: "ceo@acme.example", Accounts: []gtmgate.Account{
+		{ID: "ceo@acme.example"}, {ID: "rep@acme.example"}, {ID: "ops@acme.example"}}}
+	rep := &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {"ops@acme.example", "rep@acme.example"}}}
+	for _, tc := range []struct {
+		name      string
+		ts        *gtmgate.Toolset
+		provider  string
+		requested string
+		want      string
+		ok        bool
+	}{
+		{"no toolset: the default", nil, "gmail", "", "ceo@acme.example", true},
+		{"no toolset: any account", nil, "gmail", "rep@acme.example", "rep@acme.example", true},
+		{"unknown account", nil, "gmail", "x@acme.example", "", false},
+		{"limited: default not allowed, the first allowed in the tenant's order", rep, "gmail", "", "rep@acme.example", true},
+		{"limited: an allowed account", rep, "gmail", "ops@acme.example", "ops@acme.example", true},
+		{"limited: another person's mailbox", rep, "gmail", "ceo@acme.example", "", false},
+		{"a provider the toolset does not limit", rep, "hubspot", "", "ceo@acme.example", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := Account(tc.ts, tc.provider, pa, tc.requested)
+			if ok != tc.ok || got.ID != tc.want {
+				t.Errorf("Account = %q %v, want %q %v", got.ID, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	reg := testRegistry(t)
+	tenant := &gtmgate.Tenant{ID: "acme", Providers: map[string]gtmgate.ProviderAccounts{
+		"gmail": {Default: "a@x", Accounts: []gtmgate.Account{{ID: "a@x"}, {ID: "b@x"}}}}}
+	for _, tc := range []struct {
+		name    string
+		tsName  string
+		ts      *gtmgate.Toolset
+		wantErr string
+	}{
+		{"good", "meeting-prep", &gtmgate.Toolset{Allow: []string{"crm_*.list", "calendar_events", "category:crm_read", "acme__*", "*"},
+			Deny: []string{"crm_deals.delete"}, Accounts: map[string][]string{"gmail": {"b@x"}}}, ""},
+		{"bad name", "Meeting Prep", &gtmgate.Toolset{Allow: []string{"*"}}, "toolset name"},
+		{"empty allow", "t", &gtmgate.Toolset{}, "allow must hold at least one rule"},
+		{"unknown tool", "t", &gtmgate.Toolset{Allow: []string{"crm_dealz"}}, `allow[0]: unknown tool "crm_dealz"`},
+		{"unknown action", "t", &gtmgate.Toolset{Allow: []string{"crm_deals.remove"}}, `allow[0]: unknown action "remove"`},
+		{"unknown category", "t", &gtmgate.Toolset{Allow: []string{"category:ads_write"}}, `unknown category "ads_write"`},
+		{"bad deny", "t", &gtmgate.Toolset{Allow: []string{"*"}, Deny: []string{"gads_*.pause"}}, `deny[0]: unknown action "pause"`},
+		{"malformed glob", "t", &gtmgate.Toolset{Allow: []string{"crm_[deals"}}, "is not a rule"},
+		{"blank rule", "t", &gtmgate.Toolset{Allow: []string{" crm_deals"}}, "is not a rule"},
+		{"provider without accounts", "t", &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"hubspot": {"1"}}}, "the tenant has no hubspot accounts"},
+		{"unknown account", "t", &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {"c@x"}}}, `"c@x" is not one of the tenant's gmail accounts`},
+		{"empty account list", "t", &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {}}}, "must list at least one account"},
+		{"null toolset", "t", nil, "must be an object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Validate(tc.tsName, tc.ts, reg, tenant)
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("Validate: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr) || gtmgate.ErrorCode(err) != gtmgate.EValidation):
+				t.Fatalf("Validate = %v, want VALIDATION_ERROR containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestFor: a credential without a toolset has none; one whose toolset was
+// deleted is refused, not given everything.
+func TestFor(t *testing.T) {
+	tenant := &gtmgate.Tenant{ID: "acme", Toolsets: map[string]*gtmgate.Toolset{"sdr": {Allow: []string{"crm_*"}}}}
+	if ts, err := For(tenant, gtmgate.Credential{Kind: gtmgate.CredentialToken, ID: "tok"}); ts != nil || err != nil {
+		t.Errorf("no toolset: %v %v", ts, err)
+	}
+	if ts, err := For(tenant, gtmgate.Credential{Kind: gtmgate.CredentialToken, ID: "tok", Toolset: "sdr"}); ts == nil || err != nil {
+		t.Errorf("sdr: %v %v", ts, err)
+	}
+	if _, err := For(tenant, gtmgate.Credential{Kind: gtmgate.CredentialToken, ID: "tok", Toolset: "gone"}); gtmgate.ErrorCode(err) != gtmgate.EForbidden {
+		t.Errorf("deleted toolset: %v, want FORBIDDEN", err)
+	}
+}
