@@ -20,7 +20,7 @@ func (a *App) buildContentSurfaces(context.Context) error {
 	if config.Enabled(a.cfg.SiteAddr) {
 		h, err := site.New(site.Options{
 			Tree: dirOrNil(a.cfg.SiteContent), SiteURL: a.cfg.SiteURL, GatewayURL: a.cfg.GatewayURL, DocsURL: a.cfg.DocsURL,
-			Registry: a.registry, Version: a.version, Watch: a.cfg.Watch, Logger: a.logger,
+			Registry: a.registry, Version: a.version, ContentSignal: a.cfg.ContentSignal, Watch: a.cfg.Watch, Logger: a.logger,
 		})
 		if err != nil {
 			return fmt.Errorf("site content: %w", err)
@@ -28,6 +28,8 @@ func (a *App) buildContentSurfaces(context.Context) error {
 		a.handlers[SurfaceSite] = a.observe(SurfaceSite, h)
 	}
 	if config.Enabled(a.cfg.DocsAddr) {
+		// The docs host publishes gtmgate's own documentation, not the
+		// operator's content: it keeps the default content signal.
 		h, err := docs.New(docs.Options{
 			Tree: dirOrNil(a.cfg.DocsContent), DocsURL: a.cfg.DocsURL, GatewayURL: a.cfg.GatewayURL,
 			Registry: a.registry, Version: a.version, GatewayAPI: a.gatewayAPI, Watch: a.cfg.Watch, Logger: a.logger,

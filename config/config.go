@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gtmgate/gtmgate/content"
 	"github.com/gtmgate/gtmgate/egress"
 )
 
@@ -132,6 +133,10 @@ type Config struct {
 	SiteContent string
 	DocsContent string
 	Watch       bool
+	// ContentSignal is the site's content usage signal
+	// (GTMGATE_CONTENT_SIGNAL); the zero value permits search, AI input and
+	// AI training. The docs host keeps that default.
+	ContentSignal content.Signal
 
 	// Check asks serve to load and validate the configuration and exit
 	// without serving (serve --check). It is a mode, not a setting: it has

@@ -90,6 +90,9 @@ func Load(args []string, environ []string) (Config, error) {
 	fs.BoolVar(&c.Demo, "demo", c.Demo, "start sandbox upstreams and seed the demo tenant")
 	fs.BoolVar(&c.Watch, "watch", c.Watch, "reload content trees when their files change")
 	fs.BoolVar(&c.Check, "check", false, checkMeaning)
+	if err := c.readContentSignal(&env, fs); err != nil {
+		return c, err
+	}
 	if v := env.str("GTMGATE_ALLOWED_ORIGINS", ""); v != "" {
 		c.AllowedOrigins = strings.Split(v, ",")
 	}
@@ -323,6 +326,7 @@ func Settings() []Setting {
 		Setting{"GTMGATE_ALLOW_INSECURE_TOKEN_ENDPOINT", "", "false", "accept http token endpoints on loopback in POST /admin/seed-oauth (tests only)"},
 		Setting{"GTMGATE_DEMO", "demo", "false", "start sandbox upstreams and seed the demo tenant"},
 		Setting{"GTMGATE_WATCH", "watch", "false", "reload content trees when their files change"},
+		contentSignalSetting,
 		Setting{"GTMGATE_AUDIT_JOURNAL", "audit-journal", "true", auditJournalMeaning},
 		Setting{"GRADER_SAMPLE_RATE", "grader-sample-rate", "0.1", graderSampleMeaning},
 		Setting{"GRADER_MAX_WAITING", "", "10000", "grading jobs that may wait; past it new samples are shed and counted (gtmgate_grader_dropped_total{reason=\"backlog\"}), degraded paths' up to a quarter more; 0: no bound"},

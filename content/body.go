@@ -24,9 +24,6 @@ const (
 	TypeText     = "text/plain; charset=utf-8"
 )
 
-// ContentSignal is the usage signal sent with markdown and in robots.txt.
-const ContentSignal = "search=yes, ai-train=yes, ai-input=yes"
-
 // minCompress is the size below which compressed variants are not kept: the
 // saving would not pay for the extra header bytes.
 const minCompress = 256
@@ -45,6 +42,7 @@ type Body struct {
 	ContentType  string
 	LastModified time.Time
 	// Header holds extra headers (Link, Content-Signal, x-markdown-tokens…).
+	// A tree adds its Content-Signal to every body it makes (Tree.newBody).
 	Header http.Header
 	// identity is the body as it is.
 	identity variant
@@ -83,11 +81,6 @@ var bodyHeaderKeys = []string{"Content-Type", "Content-Length", "Content-Encodin
 func NewBody(status int, contentType string, data []byte, lastModified time.Time, header http.Header) (*Body, error) {
 	if header == nil {
 		header = http.Header{}
-	}
-	// Every response of a content tree states its usage terms, not only the
-	// markdown ones: crawlers read them on the sitemap and skills index too.
-	if header.Get("Content-Signal") == "" {
-		header.Set("Content-Signal", ContentSignal)
 	}
 	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header,
 		compressible: len(data) >= minCompress && compressible(contentType)}

@@ -51,13 +51,13 @@ func Sitemap(t *Tree) ([]byte, time.Time, error) {
 }
 
 // Robots renders robots.txt: everything allowed but the search results page,
-// the content usage signal, and the sitemap's absolute URL.
+// the tree's content usage signal, and the sitemap's absolute URL.
 func Robots(t *Tree) []byte {
 	var disallow string
 	if sp := t.searchPath(); sp != "" {
 		disallow = "Disallow: " + sp + "\n" // results pages: thin, endless, not worth a crawl
 	}
-	return []byte("User-agent: *\nContent-Signal: " + ContentSignal + "\nAllow: /\n" + disallow + "\nSitemap: " + t.URL("/sitemap.xml") + "\n")
+	return []byte("User-agent: *\nContent-Signal: " + t.opts.Signal.String() + "\nAllow: /\n" + disallow + "\nSitemap: " + t.URL("/sitemap.xml") + "\n")
 }
 
 // FullCorpus renders every page in reading order in one markdown document:

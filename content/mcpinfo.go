@@ -31,23 +31,27 @@ func prefersJSON(accept string) bool {
 	return j > h && j > md
 }
 
-// withServerInfo answers a GET of an MCP endpoint that does not ask for an
-// event stream with a short description of the server and how to connect:
-// the server card for JSON, markdown for agents, a page for people. GETs for
-// text/event-stream and every other method go to the transport, which
-// answers 405 to a GET (no standalone stream on a stateless server).
+// withServerInfo sends the tree's Content-Signal with every answer of an MCP
+// endpoint, and answers a GET that does not ask for an event stream with a
+// short description of the server and how to connect: the server card for
+// JSON, markdown for agents, a page for people. GETs for text/event-stream
+// and every other method go to the transport, which answers 405 to a GET
+// (no standalone stream on a stateless server).
 func withServerInfo(src *Source, opts MCPOptions, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t := src.Tree()
+		h := w.Header()
+		// Tool results and resources are the tree's pages: the transport's
+		// answers carry its usage terms as much as the description does.
+		h.Set("Content-Signal", t.Signal().String())
 		accept := r.Header.Get("Accept")
 		if (r.Method != http.MethodGet && r.Method != http.MethodHead) || wantsEventStream(accept) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		t := src.Tree()
 		info := mcpInfo{opts: opts, url: t.URL(r.URL.Path), tree: t}
 		var body []byte
 		var err error
-		h := w.Header()
 		switch {
 		case prefersJSON(accept):
 			body, err = info.card()
@@ -64,7 +68,6 @@ func withServerInfo(src *Source, opts MCPOptions, next http.Handler) http.Handle
 			http.Error(w, "internal error", http.StatusInternalServerError)
 			return
 		}
-		h.Set("Content-Signal", ContentSignal)
 		h.Set("Cache-Control", "public, max-age=300")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Length", strconv.Itoa(len(body)))

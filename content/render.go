@@ -34,11 +34,11 @@ func (t *Tree) renderPages() error {
 		if err != nil {
 			return err
 		}
-		md, err := NewBody(http.StatusOK, TypeMarkdown, p.Markdown, p.LastModified(), markdownHeader(p.Markdown))
+		md, err := t.newBody(http.StatusOK, TypeMarkdown, p.Markdown, p.LastModified(), markdownHeader(p.Markdown))
 		if err != nil {
 			return err
 		}
-		hb, err := NewBody(http.StatusOK, TypeHTML, html, p.LastModified(), t.pageLinks(p))
+		hb, err := t.newBody(http.StatusOK, TypeHTML, html, p.LastModified(), t.pageLinks(p))
 		if err != nil {
 			return err
 		}
@@ -93,12 +93,23 @@ func (t *Tree) pageLinks(p *Page) http.Header {
 	return h
 }
 
-// markdownHeader carries the usage signal and a token estimate.
+// markdownHeader carries a token estimate.
 func markdownHeader(md []byte) http.Header {
 	h := http.Header{}
-	h.Set("Content-Signal", ContentSignal)
 	h.Set("X-Markdown-Tokens", strconv.Itoa(tokenEstimate(md)))
 	return h
+}
+
+// newBody is NewBody with the tree's usage signal: every response of a tree
+// states its usage terms, not only the markdown ones, since crawlers read
+// them on the sitemap and skills index too.
+func (t *Tree) newBody(status int, contentType string, data []byte, lastModified time.Time, header http.Header) (*Body, error) {
+	header = header.Clone() // the caller's map may be shared
+	if header == nil {
+		header = http.Header{}
+	}
+	header.Set("Content-Signal", t.opts.Signal.String())
+	return NewBody(status, contentType, data, lastModified, header)
 }
 
 // addResource precomputes a generated body.
@@ -116,7 +127,7 @@ func (t *Tree) addResource(r Resource) error {
 			h[k] = v
 		}
 	}
-	b, err := NewBody(http.StatusOK, r.ContentType, r.Data, r.LastModified, h)
+	b, err := t.newBody(http.StatusOK, r.ContentType, r.Data, r.LastModified, h)
 	if err != nil {
 		return err
 	}
@@ -126,13 +137,13 @@ func (t *Tree) addResource(r Resource) error {
 
 // addBuiltins adds the stylesheet and the two 404 bodies.
 func (t *Tree) addBuiltins() error {
-	css, err := NewBody(http.StatusOK, "text/css; charset=utf-8", stylesheet(), time.Time{}, nil)
+	css, err := t.newBody(http.StatusOK, "text/css; charset=utf-8", stylesheet(), time.Time{}, nil)
 	if err != nil {
 		return err
 	}
 	t.routes[StylePath] = &route{body: css}
 	md := []byte(notFoundMarkdown)
-	if t.notFound[0], err = NewBody(http.StatusNotFound, TypeMarkdown, md, time.Time{}, markdownHeader(md)); err != nil {
+	if t.notFound[0], err = t.newBody(http.StatusNotFound, TypeMarkdown, md, time.Time{}, markdownHeader(md)); err != nil {
 		return err
 	}
 	frag, _, err := renderMarkdown([]byte(notFoundMarkdown[strings.Index(notFoundMarkdown, "\n\n")+2:]))
@@ -144,7 +155,7 @@ func (t *Tree) addBuiltins() error {
 	if err != nil {
 		return err
 	}
-	t.notFound[1], err = NewBody(http.StatusNotFound, TypeHTML, html, time.Time{}, nil)
+	t.notFound[1], err = t.newBody(http.StatusNotFound, TypeHTML, html, time.Time{}, nil)
 	return err
 }
 

@@ -81,7 +81,7 @@ func (t *Tree) serveSearch(w http.ResponseWriter, r *http.Request) {
 		}
 		h.Set("Content-Type", TypeHTML)
 	}
-	h.Set("Content-Signal", ContentSignal)
+	h.Set("Content-Signal", t.opts.Signal.String())
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

@@ -35,6 +35,10 @@ type Options struct {
 	// SearchPath?q=… answers a results page (markdown to Accept:
 	// text/markdown). Results are rendered per request, never cached.
 	SearchPath string
+	// Signal is the content usage signal of the tree, sent as the
+	// Content-Signal header of every response and in robots.txt; the zero
+	// value permits search, AI input and AI training.
+	Signal Signal
 }
 
 // Resource is a generated response served at an exact path.
@@ -44,8 +48,9 @@ type Resource struct {
 	Data        []byte
 	// LastModified is sent when not zero.
 	LastModified time.Time
-	// Header holds extra headers. Markdown resources (ContentType
-	// TypeMarkdown) get Content-Signal and x-markdown-tokens added.
+	// Header holds extra headers. Every resource gets the tree's
+	// Content-Signal, markdown ones (ContentType TypeMarkdown) also
+	// x-markdown-tokens.
 	Header http.Header
 }
 
@@ -122,6 +127,9 @@ func (t *Tree) Special(name string) (Special, bool) {
 
 // SiteName returns the site's name.
 func (t *Tree) SiteName() string { return t.siteName }
+
+// Signal returns the tree's content usage signal (Options.Signal).
+func (t *Tree) Signal() Signal { return t.opts.Signal }
 
 // BaseURL returns Options.BaseURL.
 func (t *Tree) BaseURL() string { return t.opts.BaseURL }

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gtmgate/gtmgate/content"
 )
 
 // TestSeedEndpoints fetches every endpoint of seed 000's table.
@@ -49,8 +47,8 @@ func TestSeedEndpoints(t *testing.T) {
 			if r.Header.Get("ETag") == "" || r.Header.Get("Cache-Control") == "" {
 				t.Errorf("missing ETag or Cache-Control: %v", r.Header)
 			}
-			if r.Header.Get("Content-Signal") != content.ContentSignal {
-				t.Errorf("Content-Signal %q, want %q on every site response", r.Header.Get("Content-Signal"), content.ContentSignal)
+			if r.Header.Get("Content-Signal") != defaultSignal {
+				t.Errorf("Content-Signal %q, want %q on every site response", r.Header.Get("Content-Signal"), defaultSignal)
 			}
 			switch tc.mediaType {
 			case "text/markdown":

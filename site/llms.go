@@ -44,7 +44,7 @@ func llmsIndex(t *content.Tree) []byte {
 			b.WriteString("\n")
 		}
 	}
-	b.WriteString("All content is free to use: Content-Signal " + content.ContentSignal + ". Every page is markdown at its URL plus .md, or with Accept: text/markdown.\n\n")
+	b.WriteString(usageTerms(t.Signal()) + " Every page is markdown at its URL plus .md, or with Accept: text/markdown.\n\n")
 	if sp, ok := t.Special("_llms.md"); ok && strings.TrimSpace(sp.Body) != "" {
 		b.WriteString(strings.TrimSpace(sp.Body) + "\n\n")
 	}
@@ -69,6 +69,22 @@ func llmsIndex(t *content.Tree) []byte {
 	b.WriteString(content.LLMSLine("MCP server card", t.URL(PathServerCard), "the tenant-authenticated MCP endpoint and the public read-only one"))
 	b.WriteString("\nA public read-only MCP server (streamable HTTP, POST only) answers at " + t.URL(PathMCP) + " with the tools search, get_page and list_pages.\n")
 	return []byte(b.String())
+}
+
+// usageTerms states the site's content usage signal in a sentence.
+func usageTerms(s content.Signal) string {
+	if s.PermitsAll() {
+		return "All content is free to use: Content-Signal " + s.String() + "."
+	}
+	return "Content-Signal " + s.String() + ": the content may not be used for " + orList(s.Withheld()) + "."
+}
+
+// orList joins items as "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 type group struct {

@@ -35,6 +35,11 @@ type Options struct {
 	Version string
 	// ServerName is the server card's reverse-DNS name; default "io.gtmgate/site".
 	ServerName string
+	// ContentSignal is the site's content usage signal, sent with every
+	// response and stated in robots.txt, llms.txt and the read-site skill
+	// (GTMGATE_CONTENT_SIGNAL); the zero value permits search, AI input and
+	// AI training.
+	ContentSignal content.Signal
 	// Watch reloads the tree when its files change (development).
 	Watch  bool
 	Logger *slog.Logger
@@ -79,6 +84,7 @@ func New(opts Options) (http.Handler, error) {
 		},
 		FooterLinks: []content.Link{{Title: "llms.txt", Path: PathLLMS}, {Title: "Sitemap", Path: PathSitemap}, {Title: "Agent skills", Path: PathSkills}},
 		SearchPath:  PathSearchPage,
+		Signal:      opts.ContentSignal,
 	}, content.SourceOptions{Watch: opts.Watch, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("site: %w", err)

@@ -85,7 +85,7 @@ func publicSkills(t *content.Tree, opts Options) []skill {
 	name := t.SiteName()
 	readBody := fmt.Sprintf(`# Read %[1]s
 
-Everything on %[2]s is public and free to use (Content-Signal: %[3]s). No credentials.
+Everything on %[2]s is public and %[3]s. No credentials.
 
 1. Start with %[2]s/llms.txt: a curated map of the site with one markdown URL per page.
 2. Read any page as markdown: append .md to its URL (%[2]s/about.md; the home page is %[2]s/index.md), or send Accept: text/markdown to the page URL.
@@ -93,7 +93,7 @@ Everything on %[2]s is public and free to use (Content-Signal: %[3]s). No creden
 4. %[2]s/sitemap.xml lists every page with its last modification date.
 
 Responses carry x-markdown-tokens (an estimate: bytes / 4) so you can budget context, and strong ETags: send If-None-Match to re-validate.
-`, name, opts.SiteURL, content.ContentSignal)
+`, name, opts.SiteURL, skillTerms(t.Signal()))
 	mcpBody := fmt.Sprintf(`# Search %[1]s over MCP
 
 A read-only MCP server (streamable HTTP, stateless, protocol 2025-11-25) at %[2]s/public-mcp. No credentials.
@@ -112,6 +112,15 @@ Each page is also an MCP resource whose URI is its markdown URL. The server card
 		{entry: skillEntry{Name: "site-mcp", Access: "public", Description: "Search and read " + name + " through its public read-only MCP server."},
 			doc: skillDoc("site-mcp", "Search and read "+name+" through its public read-only MCP server.", mcpBody)},
 	}
+}
+
+// skillTerms completes "Everything on the site is public and …" with the
+// site's content usage signal.
+func skillTerms(s content.Signal) string {
+	if s.PermitsAll() {
+		return "free to use (Content-Signal: " + s.String() + ")"
+	}
+	return "free to read, but not for " + orList(s.Withheld()) + " (Content-Signal: " + s.String() + ")"
 }
 
 // tenantSkills renders one skill per gateway tool domain.
