@@ -28,7 +28,7 @@ import (
 // Upstream reaches upstream MCP servers (an *mcpupstream.Pool).
 type Upstream interface {
 	ListTools(ctx context.Context, s *gtmgate.MCPServer) ([]*mcp.Tool, error)
-	CallTool(ctx context.Context, s *gtmgate.MCPServer, tool string, args json.RawMessage, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
+	CallTool(ctx context.Context, s *gtmgate.MCPServer, tool string, args json.RawMessage, readOnly bool, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
 	Forget(tenantID, name string)
 }
 

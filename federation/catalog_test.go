@@ -35,7 +35,7 @@ func (f *fakeUpstream) ListTools(context.Context, *gtmgate.MCPServer) ([]*mcp.To
 	return f.tools, nil
 }
 
-func (f *fakeUpstream) CallTool(_ context.Context, s *gtmgate.MCPServer, tool string, args json.RawMessage, _ func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+func (f *fakeUpstream) CallTool(_ context.Context, s *gtmgate.MCPServer, tool string, args json.RawMessage, _ bool, _ func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, s.TenantID+"/"+s.Name+"/"+tool)

@@ -83,7 +83,7 @@ func BenchmarkFederatedCall(b *testing.B) {
 		args := json.RawMessage(`{"text":"bench"}`)
 		b.ReportAllocs()
 		for b.Loop() {
-			if res, err := pool.CallTool(ctx, srv, "echo", args, nil); err != nil || res.IsError {
+			if res, err := pool.CallTool(ctx, srv, "echo", args, true, nil); err != nil || res.IsError {
 				b.Fatal(err, res)
 			}
 		}

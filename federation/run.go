@@ -34,7 +34,10 @@ func (c *Catalog) run(s *gtmgate.MCPServer, tool string) func(ctx context.Contex
 		if f := gtmgate.ProgressFromContext(ctx); f != nil {
 			progress = func(p *mcp.ProgressNotificationParams) { f(p.Progress, p.Total, p.Message) }
 		}
-		res, err := c.opts.Upstream.CallTool(ctx, s, tool, args, progress)
+		// A read is sent once more on a fresh session when its connection
+		// broke before the answer, as provider reads are retried; a
+		// mutation never is (it may have run).
+		res, err := c.opts.Upstream.CallTool(ctx, s, tool, args, !call.Action.Mutating, progress)
 		if err != nil {
 			return nil, err
 		}

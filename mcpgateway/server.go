@@ -125,10 +125,13 @@ func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
 }
 
 // ListTTL is how long a client may keep a tools/list answer (MCP
-// 2026-07-28's ttlMs): a tenant's tools change when an operator changes its
-// upstream servers or an agent's toolset, or at a federated refresh, and a
-// client that honours the hint sees the change within this time.
-const ListTTL = time.Minute
+// 2026-07-28's ttlMs; the go-sdk client honours it): a tenant's tools
+// change when an operator changes its upstream servers or an agent's
+// toolset, or when an upstream announces list_changed, and the stateless
+// endpoint cannot notify clients, so a client that honours the hint sees
+// the change within this time. Short, because a new upstream tool should
+// reach agents in seconds; long enough to spare a busy agent a list per call.
+const ListTTL = 10 * time.Second
 
 // listCaching marks every list answer private (it is the tenant's and the
 // agent's own) and fresh for ListTTL.

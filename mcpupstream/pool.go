@@ -428,7 +428,7 @@ func (*cursorLoopError) Error() string { return "tools/list pagination repeats a
 // call (the call then sends a progressToken); it runs on the session's
 // reading goroutine and must not block. An upstream result with isError is
 // returned as a result, not an error.
-func (p *Pool) CallTool(ctx context.Context, s *gtmgate.MCPServer, tool string, args json.RawMessage, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+func (p *Pool) CallTool(ctx context.Context, s *gtmgate.MCPServer, tool string, args json.RawMessage, readOnly bool, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
@@ -451,7 +451,7 @@ func (p *Pool) CallTool(ctx context.Context, s *gtmgate.MCPServer, tool string, 
 		params.SetProgressToken(token)
 	}
 	var res *mcp.CallToolResult
-	err := p.do(ctx, s, false, func(ctx context.Context, cs *mcp.ClientSession) error {
+	err := p.do(ctx, s, readOnly, func(ctx context.Context, cs *mcp.ClientSession) error {
 		var err error
 		res, err = cs.CallTool(ctx, params)
 		return err

@@ -201,7 +201,7 @@ func TestSessionReusedAcrossCalls(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := p.CallTool(ctx, s, "echo", json.RawMessage(`{"a":1}`), nil); err != nil {
+			if _, err := p.CallTool(ctx, s, "echo", json.RawMessage(`{"a":1}`), false, nil); err != nil {
 				errs <- err
 			}
 		}()
@@ -332,7 +332,7 @@ func TestProgressRoutedToItsCall(t *testing.T) {
 			defer wg.Done()
 			var mu sync.Mutex
 			var got []string
-			res, err := p.CallTool(ctx, s, "work", json.RawMessage(`{"who":"`+who+`"}`), func(n *mcp.ProgressNotificationParams) {
+			res, err := p.CallTool(ctx, s, "work", json.RawMessage(`{"who":"`+who+`"}`), false, func(n *mcp.ProgressNotificationParams) {
 				mu.Lock()
 				got = append(got, fmt.Sprintf("%s %g/%g", n.Message, n.Progress, n.Total))
 				mu.Unlock()
@@ -351,7 +351,7 @@ func TestProgressRoutedToItsCall(t *testing.T) {
 	}
 	wg.Wait()
 	// Without a callback no token is sent.
-	if _, err := p.CallTool(ctx, s, "work", json.RawMessage(`{"who":"dave"}`), nil); err != nil {
+	if _, err := p.CallTool(ctx, s, "work", json.RawMessage(`{"who":"dave"}`), false, nil); err != nil {
 		t.Fatal(err)
 	}
 	p.progressMu.Lock()
@@ -376,7 +376,7 @@ func TestCancellationReachesTheUpstreamTool(t *testing.T) {
 	defer cancel()
 	errc := make(chan error, 1)
 	go func() {
-		_, err := p.CallTool(ctx, u.server("crm"), "slow", nil, nil)
+		_, err := p.CallTool(ctx, u.server("crm"), "slow", nil, false, nil)
 		errc <- err
 	}()
 	select {
@@ -420,7 +420,7 @@ func TestErrors(t *testing.T) {
 	s := u.server("crm")
 
 	t.Run("isError is a result", func(t *testing.T) {
-		res, err := p.CallTool(ctxTimeout(t), s, "fails", json.RawMessage(`{}`), nil)
+		res, err := p.CallTool(ctxTimeout(t), s, "fails", json.RawMessage(`{}`), false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -429,7 +429,7 @@ func TestErrors(t *testing.T) {
 		}
 	})
 	t.Run("unknown tool is an upstream error", func(t *testing.T) {
-		_, err := p.CallTool(ctxTimeout(t), s, "nope", nil, nil)
+		_, err := p.CallTool(ctxTimeout(t), s, "nope", nil, false, nil)
 		ge := wantCode(t, err, gtmgate.EUpstream)
 		if !strings.HasPrefix(ge.Message, `upstream MCP server "crm": `) || !strings.Contains(ge.Message, "nope") {
 			t.Errorf("message = %q, want the server named and the upstream's words", ge.Message)
@@ -438,7 +438,7 @@ func TestErrors(t *testing.T) {
 	t.Run("deadline is a timeout", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
-		_, err := p.CallTool(ctx, s, "hangs", nil, nil)
+		_, err := p.CallTool(ctx, s, "hangs", nil, false, nil)
 		ge := wantCode(t, err, gtmgate.EUpstreamTimeout)
 		if !strings.Contains(ge.Message, `"crm" did not answer within`) {
 			t.Errorf("message = %q", ge.Message)
@@ -448,7 +448,7 @@ func TestErrors(t *testing.T) {
 		}
 	})
 	t.Run("arguments must be an object", func(t *testing.T) {
-		_, err := p.CallTool(ctxTimeout(t), s, "fails", json.RawMessage(`[1]`), nil)
+		_, err := p.CallTool(ctxTimeout(t), s, "fails", json.RawMessage(`[1]`), false, nil)
 		wantCode(t, err, gtmgate.EValidation)
 	})
 	t.Run("session still works", func(t *testing.T) {
@@ -490,7 +490,7 @@ func TestUnreachable(t *testing.T) {
 			s.URL = tc.url
 			for _, call := range []func() error{
 				func() error { _, err := p.ListTools(ctxTimeout(t), s); return err },
-				func() error { _, err := p.CallTool(ctxTimeout(t), s, "x", nil, nil); return err },
+				func() error { _, err := p.CallTool(ctxTimeout(t), s, "x", nil, false, nil); return err },
 				func() error { _, err := p.Ping(ctxTimeout(t), s); return err },
 			} {
 				err := call()
@@ -574,7 +574,7 @@ func TestAuth(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := p.CallTool(ctx, s, "echo", nil, nil); err != nil {
+				if _, err := p.CallTool(ctx, s, "echo", nil, false, nil); err != nil {
 					t.Fatal(err)
 				}
 				if tc.header != "" && u.lastHeader(tc.header) != tc.value {
@@ -609,7 +609,7 @@ func TestUpstreamRestartReestablishes(t *testing.T) {
 		{"ping", func(ctx context.Context, p *Pool, s *gtmgate.MCPServer) error { _, err := p.Ping(ctx, s); return err }},
 		// A 404 for the session proves the call never reached the tool.
 		{"call", func(ctx context.Context, p *Pool, s *gtmgate.MCPServer) error {
-			_, err := p.CallTool(ctx, s, "echo", nil, nil)
+			_, err := p.CallTool(ctx, s, "echo", nil, false, nil)
 			return err
 		}},
 	}
@@ -657,7 +657,7 @@ func TestCallNotRepeatedAfterItMayHaveRun(t *testing.T) {
 		return true
 	}
 	p := newPool(t, Options{})
-	_, err := p.CallTool(ctxTimeout(t), u.server("crm"), "charge", nil, nil)
+	_, err := p.CallTool(ctxTimeout(t), u.server("crm"), "charge", nil, false, nil)
 	if err == nil {
 		t.Fatal("CallTool succeeded; want the broken connection reported")
 	}
@@ -668,6 +668,38 @@ func TestCallNotRepeatedAfterItMayHaveRun(t *testing.T) {
 	}
 	if n := runs.Load(); n != 1 {
 		t.Errorf("the tool ran %d times, want 1", n)
+	}
+}
+
+// TestReadRepeatedAfterLostAnswer: a read whose answer was lost with its
+// connection is sent once more on a fresh session, as provider reads are
+// retried; the mutation above is not.
+func TestReadRepeatedAfterLostAnswer(t *testing.T) {
+	t.Parallel()
+	u := newUpstream(t, nil)
+	var runs atomic.Int32
+	addTool(u.srv, "lookup", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		runs.Add(1)
+		return text("found"), nil
+	})
+	var broken atomic.Bool
+	u.intercept = func(w http.ResponseWriter, r *http.Request, body []byte, next http.Handler) bool {
+		if !bytes.Contains(body, []byte(`"tools/call"`)) || broken.Swap(true) {
+			return false
+		}
+		next.ServeHTTP(httptest.NewRecorder(), r) // the read runs…
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			conn.Close() // …and the answer is lost, once
+		}
+		return true
+	}
+	p := newPool(t, Options{})
+	res, err := p.CallTool(ctxTimeout(t), u.server("crm"), "lookup", nil, true, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("CallTool of a read = %v, %v; want its answer from the second try", res, err)
+	}
+	if n := runs.Load(); n != 2 {
+		t.Errorf("the read ran %d times, want 2", n)
 	}
 }
 
@@ -686,15 +718,15 @@ func TestResponseBounded(t *testing.T) {
 			p := newPool(t, Options{MaxResponseBytes: 4096})
 			s := &gtmgate.MCPServer{TenantID: "t1", Name: "crm", URL: ts.URL, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
 			ctx := ctxTimeout(t)
-			if _, err := p.CallTool(ctx, s, "small", nil, nil); err != nil {
+			if _, err := p.CallTool(ctx, s, "small", nil, false, nil); err != nil {
 				t.Fatal(err)
 			}
-			_, err := p.CallTool(ctx, s, "big", nil, nil)
+			_, err := p.CallTool(ctx, s, "big", nil, false, nil)
 			ge := wantCode(t, err, gtmgate.EUpstream)
 			if !strings.Contains(ge.Message, "too large") {
 				t.Errorf("message = %q, want the response too large", ge.Message)
 			}
-			if _, err := p.CallTool(ctx, s, "small", nil, nil); err != nil {
+			if _, err := p.CallTool(ctx, s, "small", nil, false, nil); err != nil {
 				t.Fatalf("the next call: %v", err)
 			}
 		})
@@ -732,7 +764,7 @@ func TestForgetLetsTheCallInFlightFinish(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		res, err := p.CallTool(ctxTimeout(t), s, "slow", nil, nil)
+		res, err := p.CallTool(ctxTimeout(t), s, "slow", nil, false, nil)
 		done <- result{res, err}
 	}()
 	select {
@@ -765,7 +797,7 @@ func TestStatelessUpstream(t *testing.T) {
 	if err != nil || len(tools) != 2 {
 		t.Fatalf("ListTools = %d tools, %v; want 2", len(tools), err)
 	}
-	res, err := p.CallTool(ctx, s, "a", json.RawMessage(`{"x":1}`), nil)
+	res, err := p.CallTool(ctx, s, "a", json.RawMessage(`{"x":1}`), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -781,13 +813,13 @@ func BenchmarkCallTool(b *testing.B) {
 	s := u.server("crm")
 	ctx := context.Background()
 	args := json.RawMessage(`{"message":"hello"}`)
-	if _, err := p.CallTool(ctx, s, "echo", args, nil); err != nil {
+	if _, err := p.CallTool(ctx, s, "echo", args, false, nil); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := p.CallTool(ctx, s, "echo", args, nil); err != nil {
+		if _, err := p.CallTool(ctx, s, "echo", args, false, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
