@@ -52,7 +52,9 @@ commands:
   tenants get TENANT
   tenants put TENANT FILE            FILE: the tenant as JSON or YAML ("-": stdin)
   tokens list TENANT
-  tokens issue TENANT [--label L]    prints the new token once
+  tokens issue TENANT [--label L] [--toolset NAME]
+                                     prints the new token once; --toolset limits its agent
+                                     to one of the tenant's toolsets
   tokens revoke TENANT TOKEN_ID
   provider-token put TENANT PROVIDER ACCOUNT --token-file FILE
   audit [--tenant T] [--action A] [--source S] [--key K] [--since TIME] [--limit N] [--follow]
@@ -74,7 +76,7 @@ commands:
                                      would stay in the shell's history and the process list;
                                      without it, a replace keeps the stored secret
   oauth-apps delete PROVIDER [--tenant T]
-` + peopleUsage + adminKeysUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--product P]... [--hint ACCOUNT] [--expires 15m]
+` + toolsetsUsage + peopleUsage + adminKeysUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--product P]... [--hint ACCOUNT] [--expires 15m]
                        [--read-only]
                                      prints a single-use link through which the account's
                                      owner connects a google, hubspot, meta or linkedin account;
@@ -246,8 +248,9 @@ func (inv *invocation) dispatch(args []string) error {
 		if err != nil {
 			return err
 		}
+		// A prefix (at most 8 characters) is never cut: it is how a token is recognised.
 		return inv.show("/admin/auth/"+url.PathEscape(p[0]), "tokens",
-			[]column{col("ID", "id"), col("PREFIX", "prefix"), col("CREATED", "created_at"), col("REVOKED", "revoked_at"), col("LABEL", "label")})
+			[]column{col("ID", "id"), {"PREFIX", "prefix", 8}, col("CREATED", "created_at"), col("REVOKED", "revoked_at"), col("TOOLSET", "toolset"), col("LABEL", "label")})
 	case cmd == "tokens" && verb == "issue":
 		return inv.issueToken(args[2:])
 	case cmd == "tokens" && verb == "revoke":
@@ -257,6 +260,8 @@ func (inv *invocation) dispatch(args []string) error {
 			return err
 		}
 		return inv.send("DELETE", "/admin/auth/"+url.PathEscape(p[0])+"/"+url.PathEscape(p[1]), nil)
+	case cmd == "toolsets":
+		return inv.toolsets(verb, args[min(2, len(args)):])
 	case cmd == "provider-token" && verb == "put":
 		return inv.putProviderToken(args[2:])
 	case cmd == "audit":
@@ -462,6 +467,7 @@ func onlyTenantView(body map[string]any) bool {
 func (inv *invocation) issueToken(args []string) error {
 	s := newSub("tokens issue", "TENANT")
 	label := s.fs.String("label", "", "")
+	toolset := s.fs.String("toolset", "", "")
 	p, err := s.parse(args)
 	if err != nil {
 		return err
@@ -470,7 +476,7 @@ func (inv *invocation) issueToken(args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := inv.c.do(inv.ctx, "POST", "/admin/auth", map[string]string{"tenant_id": p[0], "token": token, "label": *label})
+	b, err := inv.c.do(inv.ctx, "POST", "/admin/auth", map[string]string{"tenant_id": p[0], "token": token, "label": *label, "toolset": *toolset})
 	if err != nil {
 		return err
 	}
@@ -485,7 +491,11 @@ func (inv *invocation) issueToken(args []string) error {
 	}
 	var t struct{ ID string }
 	_ = json.Unmarshal(b, &t)
-	fmt.Fprintf(inv.opts.Stdout, "token %s (id %s)\nIt is shown once; only its hash is kept.\n", token, t.ID)
+	fmt.Fprintf(inv.opts.Stdout, "token %s (id %s)\n", token, t.ID)
+	if *toolset != "" {
+		fmt.Fprintf(inv.opts.Stdout, "Its agent is limited to toolset %s.\n", *toolset)
+	}
+	fmt.Fprintln(inv.opts.Stdout, "It is shown once; only its hash is kept.")
 	return nil
 }
 
