@@ -19,7 +19,7 @@
 #   BENCH_SITE_ROUNDS   interleaved rounds of the site runs, reported as medians (default 3)
 #   BENCH_CHAT_ROUNDS   interleaved rounds of the chat runs, reported as medians (default 3)
 #   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
-#   BENCH_ONLY          run only these scenarios (default "rest limits mcp federated admin chat site postgres")
+#   BENCH_ONLY          run only these scenarios (default "toollist rest limits mcp federated admin chat site postgres")
 #   BIFROST_BIN         a Bifrost HTTP gateway binary, run as the chat scenario's peer
 #   BENCH_PEER_CMD      any OpenAI-compatible gateway's start command, run as the peer
 #                       instead; {port}, {upstream} (the fake model gateway, .../v1),
@@ -39,7 +39,7 @@ LEVELS=${BENCH_CONCURRENCY:-"1 32"}
 PGURL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
 CHAT_CHUNKS=${BENCH_CHAT_CHUNKS:-20}
 CHAT_DELAY=${BENCH_CHAT_DELAY:-1ms}
-ONLY=" ${BENCH_ONLY:-rest limits mcp federated admin chat site postgres} "
+ONLY=" ${BENCH_ONLY:-toollist rest limits mcp federated admin chat site postgres} "
 LIMITS_ROUNDS=${BENCH_LIMITS_ROUNDS:-3}
 CHAT_ROUNDS=${BENCH_CHAT_ROUNDS:-3}
 LIMITS_TOKEN=tok-bench-limits-0123456789abcdef
@@ -158,7 +158,7 @@ source "$ROOT/bench/site.sh"
 # --- build ---------------------------------------------------------------
 log "build"
 go build -o "$BIN/gtmgate" ./cmd/gtmgate
-go build -o "$BIN/" ./bench/cmd/loadgen ./bench/cmd/floors ./bench/cmd/report
+go build -o "$BIN/" ./bench/cmd/loadgen ./bench/cmd/floors ./bench/cmd/report ./bench/cmd/toollist
 ADMIN_HASH=$("$BIN/gtmgate" hash-key "$ADMIN_KEY")
 
 record "{\"meta\":{\"stamp\":\"$STAMP\",\"bench_seconds\":$SECS,\"warmup\":\"$WARMUP\",\"concurrency\":\"$LEVELS\",\"cores\":$(nproc),\"go\":\"$(go env GOVERSION)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\",\"loadavg\":\"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)\",\"chat_chunks\":$CHAT_CHUNKS,\"chat_delay\":\"$CHAT_DELAY\"}}"
@@ -332,6 +332,22 @@ if want limits; then
 			load rest gateway-limits "$c" "$GATEWAY/api/v1/bench-limits/crm" -H "Authorization: Bearer $LIMITS_TOKEN" -body "$REST_BODY"
 		done
 	done
+fi
+
+# toollist: what each agent pays in context for its tools, the demo
+# token's whole catalogue against a read-only meeting-prep agent's toolset.
+if want toollist; then
+	log "tools/list size per agent"
+	PREP_TOKEN=tok-bench-meeting-prep-0123456789abcdef
+	if [ "$(http_status PUT "$GATEWAY/admin/tenants/demo/toolsets/meeting-prep" -H "x-admin-key: $ADMIN_KEY" \
+		-d '{"allow":["crm_*","calendar_*"],"read_only":true}')" -ge 300 ] ||
+		[ "$(http_status POST "$GATEWAY/admin/auth" -H "x-admin-key: $ADMIN_KEY" \
+			-d "{\"tenant_id\":\"demo\",\"token\":\"$PREP_TOKEN\",\"toolset\":\"meeting-prep\"}")" -ge 300 ]; then
+		unavailable toollist "the meeting-prep toolset or its token could not be made: $(cat "$WORK/probe.body")"
+	else
+		"$BIN/toollist" -url "$GATEWAY/mcp" -agent "all=$TOKEN" -agent "meeting-prep=$PREP_TOKEN" \
+			-out "$OUT/toollist-$STAMP.jsonl" | tee "$OUT/toollist-$STAMP.txt" || die "toollist failed"
+	fi
 fi
 
 want mcp && log "MCP tools/call: gateway crm_pipelines / bare go-sdk echo"

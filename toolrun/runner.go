@@ -273,7 +273,7 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 	if err != nil && !slices.Contains(toolset.Always, entry.Name) {
 		return err
 	}
-	if err := toolset.Check(ts, cred.Toolset, entry, c.action); err != nil {
+	if err := toolset.Check(ts, c.tenant.ID, cred.Toolset, entry, c.action); err != nil {
 		return err
 	}
 	if entry.Provider == "" {

@@ -62,8 +62,9 @@ func Actions(ts *gtmgate.Toolset, e *registry.Entry) []gtmgate.Action {
 	return out
 }
 
-// Check refuses a call of action a of tool e that ts does not allow.
-func Check(ts *gtmgate.Toolset, name string, e *registry.Entry, a gtmgate.Action) error {
+// Check refuses a call of action a of tool e that ts, the toolset name of
+// tenant tenantID, does not allow.
+func Check(ts *gtmgate.Toolset, tenantID, name string, e *registry.Entry, a gtmgate.Action) error {
 	if Allows(ts, e, a) {
 		return nil
 	}
@@ -75,7 +76,7 @@ func Check(ts *gtmgate.Toolset, name string, e *registry.Entry, a gtmgate.Action
 	if ts.ReadOnly && a.Mutating {
 		err.Message += ": the toolset is read-only"
 	}
-	return err.WithHint("list what the agent may call with tools/list; an operator widens the toolset with PUT /admin/tenants/{tenant_id}/toolsets/" + name)
+	return err.WithHint("list what the agent may call with tools/list; an operator widens the toolset with PUT /admin/tenants/" + tenantID + "/toolsets/" + name)
 }
 
 // Account returns the account of provider that a call may act on: the one

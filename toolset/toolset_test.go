@@ -108,7 +108,7 @@ func TestAllows(t *testing.T) {
 			if got := Allows(tc.ts, tc.entry, a); got != tc.want {
 				t.Errorf("Allows = %v, want %v", got, tc.want)
 			}
-			if err := Check(tc.ts, "t", tc.entry, a); (err == nil) != tc.want {
+			if err := Check(tc.ts, "acme", "t", tc.entry, a); (err == nil) != tc.want {
 				t.Errorf("Check = %v, want allowed %v", err, tc.want)
 			} else if err != nil && gtmgate.ErrorCode(err) != gtmgate.EForbidden {
 				t.Errorf("Check = %v, want FORBIDDEN", err)
