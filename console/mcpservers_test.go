@@ -52,7 +52,7 @@ func (u *mcpUpstream) ListTools(context.Context, *gtmgate.MCPServer) ([]*mcp.Too
 	}, nil
 }
 
-func (u *mcpUpstream) CallTool(context.Context, *gtmgate.MCPServer, string, json.RawMessage, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+func (u *mcpUpstream) CallTool(context.Context, *gtmgate.MCPServer, string, json.RawMessage, bool, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	return nil, errors.New("not in these tests")
 }
 

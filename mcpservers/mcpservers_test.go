@@ -41,7 +41,7 @@ func (u *upstream) ListTools(_ context.Context, s *gtmgate.MCPServer) ([]*mcp.To
 	return u.tools[s.URL], nil
 }
 
-func (u *upstream) CallTool(context.Context, *gtmgate.MCPServer, string, json.RawMessage, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+func (u *upstream) CallTool(context.Context, *gtmgate.MCPServer, string, json.RawMessage, bool, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	return nil, errors.New("not in these tests")
 }
 
