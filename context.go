@@ -27,7 +27,7 @@ type Principal struct {
 	// ConsentedBy is, for an OAuth principal, the person who consented to
 	// its grant ("person:<id>"), "" when a tenant token or code did.
 	ConsentedBy string
-	// Toolset is the tenant toolset of a token principal ("" none).
+	// Toolset is the tenant toolset of a token or OAuth principal ("" none).
 	Toolset string
 }
 
@@ -55,7 +55,7 @@ func (p *Principal) Credential() Credential {
 	case p.Kind == PrincipalToken:
 		return Credential{Kind: CredentialToken, ID: p.KeyID, Toolset: p.Toolset}
 	case p.Kind == PrincipalOAuth:
-		return Credential{Kind: CredentialOAuth, ID: p.GrantID, ClientID: p.ClientID}
+		return Credential{Kind: CredentialOAuth, ID: p.GrantID, ClientID: p.ClientID, Toolset: p.Toolset}
 	}
 	return Credential{Kind: CredentialAdmin}
 }

@@ -43,6 +43,10 @@ type OAuthCode struct {
 	// ConsentedBy is the actor key of the person who consented
 	// ("person:<id>"), "" when a tenant token or connect code did.
 	ConsentedBy string
+	// Toolset limits the grant's agent to one of the tenant's toolsets:
+	// the toolset of the tenant token that proved the tenant, or the one a
+	// signed-in person chose ("" none).
+	Toolset string
 }
 
 // OAuthToken is an access or refresh token, stored as the SHA-256 hex of its
@@ -64,6 +68,8 @@ type OAuthToken struct {
 	RevokedAt *time.Time
 	// ConsentedBy is the grant's consenting person (see OAuthCode).
 	ConsentedBy string
+	// Toolset is the grant's toolset (see OAuthCode).
+	Toolset string
 }
 
 // ConnectCode is a one-time code an operator hands to a person so that they

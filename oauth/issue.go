@@ -26,6 +26,7 @@ type grant struct {
 	refreshScopes                []string // defaults to scopes
 	resource                     string
 	consentedBy                  string // the consenting person's actor key, "" for none
+	toolset                      string // the tenant toolset the grant is limited to, "" for none
 }
 
 // issue mints an access token and a refresh token for g. With rotate set
@@ -45,7 +46,7 @@ func (s *Server) issue(ctx context.Context, g grant, rotate string) (*tokenRespo
 		return &gtmgate.OAuthToken{
 			ID: gtmgate.NewID("oat_"), Hash: secret.HashToken(value), Kind: kind, FamilyID: g.familyID,
 			TenantID: g.tenantID, ClientID: g.clientID, Scopes: scopes, Resource: g.resource,
-			CreatedAt: now, ExpiresAt: now.Add(ttl), ConsentedBy: g.consentedBy,
+			CreatedAt: now, ExpiresAt: now.Add(ttl), ConsentedBy: g.consentedBy, Toolset: g.toolset,
 		}
 	}
 	next := []*gtmgate.OAuthToken{

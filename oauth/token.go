@@ -93,7 +93,7 @@ func (s *Server) exchangeCode(r *http.Request, c *gtmgate.OAuthClient) (*tokenRe
 	}
 	return s.issue(r.Context(), grant{
 		familyID: code.FamilyID, tenantID: code.TenantID, clientID: c.ID, scopes: code.Scopes, resource: code.Resource,
-		consentedBy: code.ConsentedBy,
+		consentedBy: code.ConsentedBy, toolset: code.Toolset,
 	}, "")
 }
 
@@ -135,7 +135,7 @@ func (s *Server) refresh(r *http.Request, c *gtmgate.OAuthClient) (*tokenRespons
 	// The refresh token keeps the original grant's scopes (RFC 6749 §6).
 	return s.issue(r.Context(), grant{
 		familyID: old.FamilyID, tenantID: old.TenantID, clientID: c.ID, scopes: scopes, refreshScopes: old.Scopes,
-		resource: old.Resource, consentedBy: old.ConsentedBy,
+		resource: old.Resource, consentedBy: old.ConsentedBy, toolset: old.Toolset,
 	}, hash)
 }
 

@@ -12,9 +12,9 @@ import (
 
 const (
 	oauthCodeCols = `hash, family_id, client_id, redirect_uri, code_challenge, scopes, tenant_id, resource,
-		created_at, expires_at, used_at, consented_by`
+		created_at, expires_at, used_at, consented_by, toolset`
 	oauthTokenCols = `id, hash, kind, family_id, tenant_id, client_id, scopes, resource,
-		created_at, expires_at, used_at, revoked_at, consented_by`
+		created_at, expires_at, used_at, revoked_at, consented_by, toolset`
 )
 
 // CreateOAuthCode stores an authorization code (its hash). It returns
@@ -27,9 +27,9 @@ func (s *Store) CreateOAuthCode(ctx context.Context, c *gtmgate.OAuthCode) error
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
-	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO oauth_codes ("+oauthCodeCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO oauth_codes ("+oauthCodeCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 		c.Hash, c.FamilyID, c.ClientID, c.RedirectURI, c.CodeChallenge, strings.Join(c.Scopes, " "), c.TenantID,
-		c.Resource, s.t(c.CreatedAt), s.t(c.ExpiresAt), s.tp(c.UsedAt), c.ConsentedBy)
+		c.Resource, s.t(c.CreatedAt), s.t(c.ExpiresAt), s.tp(c.UsedAt), c.ConsentedBy, c.Toolset)
 	if err != nil {
 		return s.fail("create oauth code", err)
 	}
@@ -159,9 +159,9 @@ func (s *Store) insertTokens(ctx context.Context, tx *sql.Tx, ts []*gtmgate.OAut
 		if t.CreatedAt.IsZero() {
 			t.CreatedAt = s.now()
 		}
-		_, err := tx.ExecContext(ctx, s.q("INSERT INTO oauth_tokens ("+oauthTokenCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		_, err := tx.ExecContext(ctx, s.q("INSERT INTO oauth_tokens ("+oauthTokenCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 			t.ID, t.Hash, t.Kind, t.FamilyID, t.TenantID, t.ClientID, strings.Join(t.Scopes, " "), t.Resource,
-			s.t(t.CreatedAt), s.t(t.ExpiresAt), s.tp(t.UsedAt), s.tp(t.RevokedAt), t.ConsentedBy)
+			s.t(t.CreatedAt), s.t(t.ExpiresAt), s.tp(t.UsedAt), s.tp(t.RevokedAt), t.ConsentedBy, t.Toolset)
 		if err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func scanOAuthCode(r scanner) (*gtmgate.OAuthCode, error) {
 	var c gtmgate.OAuthCode
 	var scopes string
 	err := r.Scan(&c.Hash, &c.FamilyID, &c.ClientID, &c.RedirectURI, &c.CodeChallenge, &scopes, &c.TenantID, &c.Resource,
-		timeCol{&c.CreatedAt}, timeCol{&c.ExpiresAt}, nullTimeCol{&c.UsedAt}, &c.ConsentedBy)
+		timeCol{&c.CreatedAt}, timeCol{&c.ExpiresAt}, nullTimeCol{&c.UsedAt}, &c.ConsentedBy, &c.Toolset)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func scanOAuthToken(r scanner) (*gtmgate.OAuthToken, error) {
 	var t gtmgate.OAuthToken
 	var scopes string
 	err := r.Scan(&t.ID, &t.Hash, &t.Kind, &t.FamilyID, &t.TenantID, &t.ClientID, &scopes, &t.Resource,
-		timeCol{&t.CreatedAt}, timeCol{&t.ExpiresAt}, nullTimeCol{&t.UsedAt}, nullTimeCol{&t.RevokedAt}, &t.ConsentedBy)
+		timeCol{&t.CreatedAt}, timeCol{&t.ExpiresAt}, nullTimeCol{&t.UsedAt}, nullTimeCol{&t.RevokedAt}, &t.ConsentedBy, &t.Toolset)
 	if err != nil {
 		return nil, err
 	}
