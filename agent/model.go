@@ -9,6 +9,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/modelgw"
+	"github.com/gtmgate/gtmgate/toolset"
 )
 
 // systemPrompt tells the model how a gtmgate agent run works.
@@ -124,14 +125,30 @@ func (a *Agents) modelTurn(ctx context.Context, r *gtmgate.AgentRun) error {
 	return nil
 }
 
-// toolDefs are the run's tools as function definitions.
+// toolDefs are the run's tools as function definitions, cut to the
+// toolset of the credential the run acts for: the model is offered only
+// what its calls may do (the runner refuses the rest anyway).
 func (a *Agents) toolDefs(ctx context.Context, r *gtmgate.AgentRun) []modelgw.Tool {
+	var ts *gtmgate.Toolset
+	if r.Credential != nil && r.Credential.Toolset != "" {
+		ts = &gtmgate.Toolset{} // a toolset that cannot be read offers nothing
+		if t, err := a.opts.Store.GetTenant(ctx, r.TenantID); err == nil {
+			if found, err := toolset.For(t, *r.Credential); err == nil {
+				ts = found
+			}
+		}
+	}
 	var out []modelgw.Tool
 	for _, name := range r.Tools {
 		e, ok := a.runner.Tool(ctx, r.TenantID, name)
 		if !ok {
 			continue
 		}
+		actions := toolset.Actions(ts, e)
+		if len(actions) == 0 {
+			continue
+		}
+		e = e.Narrowed(actions)
 		desc := e.Description
 		if r.ReadOnly {
 			desc += " (This run may only use actions that read.)"
