@@ -25,6 +25,12 @@ type Toolset struct {
 	// names no account and the tenant's default is not allowed, the first
 	// allowed account is used.
 	Accounts map[string][]string `json:"accounts,omitempty"`
+	// Discovery lists, over MCP, only the Pinned tools (and the gateway's
+	// own) plus find_tools and call_tool, which search and run every tool
+	// the toolset allows: for agents whose catalogue is too large for their
+	// context.
+	Discovery bool     `json:"discovery,omitempty"`
+	Pinned    []string `json:"pinned,omitempty"`
 }
 
 // ToolsetCategoryPrefix starts a rule naming a quality category.

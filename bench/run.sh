@@ -338,14 +338,18 @@ fi
 # token's whole catalogue against a read-only meeting-prep agent's toolset.
 if want toollist; then
 	log "tools/list size per agent"
-	PREP_TOKEN=tok-bench-meeting-prep-0123456789abcdef
+	PREP_TOKEN=tok-bench-meeting-prep-0123456789abcdef FIND_TOKEN=tok-bench-discovery-0123456789abcdef
 	if [ "$(http_status PUT "$GATEWAY/admin/tenants/demo/toolsets/meeting-prep" -H "x-admin-key: $ADMIN_KEY" \
 		-d '{"allow":["crm_*","calendar_*"],"read_only":true}')" -ge 300 ] ||
+		[ "$(http_status PUT "$GATEWAY/admin/tenants/demo/toolsets/discovery" -H "x-admin-key: $ADMIN_KEY" \
+			-d '{"allow":["*"],"read_only":true,"discovery":true,"pinned":["crm_deals"]}')" -ge 300 ] ||
 		[ "$(http_status POST "$GATEWAY/admin/auth" -H "x-admin-key: $ADMIN_KEY" \
-			-d "{\"tenant_id\":\"demo\",\"token\":\"$PREP_TOKEN\",\"toolset\":\"meeting-prep\"}")" -ge 300 ]; then
-		unavailable toollist "the meeting-prep toolset or its token could not be made: $(cat "$WORK/probe.body")"
+			-d "{\"tenant_id\":\"demo\",\"token\":\"$PREP_TOKEN\",\"toolset\":\"meeting-prep\"}")" -ge 300 ] ||
+		[ "$(http_status POST "$GATEWAY/admin/auth" -H "x-admin-key: $ADMIN_KEY" \
+			-d "{\"tenant_id\":\"demo\",\"token\":\"$FIND_TOKEN\",\"toolset\":\"discovery\"}")" -ge 300 ]; then
+		unavailable toollist "the toolsets or their tokens could not be made: $(cat "$WORK/probe.body")"
 	else
-		"$BIN/toollist" -url "$GATEWAY/mcp" -agent "all=$TOKEN" -agent "meeting-prep=$PREP_TOKEN" \
+		"$BIN/toollist" -url "$GATEWAY/mcp" -agent "all=$TOKEN" -agent "meeting-prep=$PREP_TOKEN" -agent "discovery=$FIND_TOKEN" \
 			-out "$OUT/toollist-$STAMP.jsonl" | tee "$OUT/toollist-$STAMP.txt" || die "toollist failed"
 	fi
 fi

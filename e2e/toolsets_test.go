@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -22,12 +23,14 @@ func TestAgentsWithToolsets(t *testing.T) {
 		"meeting-prep": map[string]any{"description": "read-only CRM and the sales team's calendar", "allow": []string{"crm_*", "calendar_*"},
 			"read_only": true, "accounts": map[string][]string{"google_calendar": {"sales-team@ledgerly.example"}}},
 		"ads-ops": map[string]any{"allow": []string{"category:ads_read", "category:ads_mutate"}, "deny": []string{"linkedin_*"}},
+		"researcher": map[string]any{"allow": []string{"*"}, "read_only": true, "discovery": true, "pinned": []string{"crm_deals"}},
 	} {
 		if code := call(t, p, "PUT", "/admin/tenants/demo/toolsets/"+name, "", ts, nil); code != http.StatusCreated {
 			t.Fatalf("PUT toolset %s: %d", name, code)
 		}
 	}
-	tokens := map[string]string{"meeting-prep": "gtm_meetingprep_" + strings.Repeat("7q", 16), "ads-ops": "gtm_adsops_" + strings.Repeat("k3", 16)}
+	tokens := map[string]string{"meeting-prep": "gtm_meetingprep_" + strings.Repeat("7q", 16), "ads-ops": "gtm_adsops_" + strings.Repeat("k3", 16),
+		"researcher": "gtm_researcher_" + strings.Repeat("w9", 16)}
 	for ts, tok := range tokens {
 		var created map[string]any
 		if code := call(t, p, "POST", "/admin/auth", "", map[string]any{"tenant_id": "demo", "token": tok, "label": ts + " agent", "toolset": ts}, &created); code != http.StatusCreated || created["toolset"] != ts {
@@ -46,6 +49,13 @@ func TestAgentsWithToolsets(t *testing.T) {
 			{"name": "crm_deals", "arguments": map[string]any{"action": "list", "rationale": "a tool it does not have"}},
 		}},
 		{"token": p.demoToken},
+		{"token": tokens["researcher"], "calls": []map[string]any{
+			{"name": "find_tools", "arguments": map[string]any{"query": "search notes"}},
+			{"name": "call_tool", "arguments": map[string]any{"name": "notes__search_notes",
+				"arguments": map[string]any{"query": "pipeline", "rationale": "e2e: a federated tool found by search"}}},
+			{"name": "call_tool", "arguments": map[string]any{"name": "notes__delete_note",
+				"arguments": map[string]any{"id": "n1", "rationale": "e2e: a write a read-only agent may not make"}}},
+		}},
 	}
 	b, _ := json.Marshal(agents)
 	var got struct {
@@ -63,7 +73,7 @@ func TestAgentsWithToolsets(t *testing.T) {
 		}
 	}
 	runNodeScript(t, p, "mcp-agents.mjs", &got, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_AGENTS="+string(b))
-	if len(got.Agents) != 3 {
+	if len(got.Agents) != 4 {
 		t.Fatalf("summary of %d agents", len(got.Agents))
 	}
 	names := func(i int) []string {
@@ -125,6 +135,23 @@ func TestAgentsWithToolsets(t *testing.T) {
 	if c := code(got.Agents[1].Calls[0]); !strings.Contains(c, "unknown tool") {
 		t.Errorf("ads-ops calling crm_deals: %s", c)
 	}
+
+	// Discovery mode: a short list, a search that finds an upstream MCP
+	// server's tool, and a call of it through call_tool.
+	research := got.Agents[3]
+	if rn := slices.Sorted(slices.Values(names(3))); !slices.Equal(rn, []string{"approval_status", "call_tool", "crm_deals", "find_tools", "submit_feedback"}) {
+		t.Errorf("researcher lists %v, want its pinned crm_deals, the gateway's own tools, find_tools and call_tool", rn)
+	}
+	if found, _ := json.Marshal(research.Calls[0].Body); !strings.Contains(string(found), "notes__search_notes") {
+		t.Errorf("find_tools %q found %s", "search notes", found)
+	}
+	if c := research.Calls[1]; c.IsError || !strings.Contains(fmt.Sprint(c.Body), "Q3 pipeline") {
+		t.Errorf("call_tool notes__search_notes: %v %s", c.Body, c.ProtocolError)
+	}
+	if c := code(research.Calls[2]); c != "FORBIDDEN" {
+		t.Errorf("call_tool of a read-only agent's delete: %s", c)
+	}
+	t.Logf("researcher (discovery) sees %d tools", len(names(3)))
 
 	// The agents' calls are audited under their own tokens.
 	var audit auditPage

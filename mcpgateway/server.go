@@ -219,6 +219,9 @@ func (s *tenantServers) build(tools []*registry.Entry, ts *gtmgate.Toolset) (ser
 			listed = append(listed, e.Narrowed(actions))
 		}
 	}
+	if ts != nil && ts.Discovery {
+		return discoveryServer(s.opts, listed, ts), nil
+	}
 	return newServer(s.opts, listed), nil
 }
 
@@ -235,6 +238,9 @@ func withStepUp(deny func(http.ResponseWriter, *http.Request), next http.Handler
 	})
 }
 
+// toolOf is e as tools/list shows it. The title is the tool's own, not
+// repeated in the annotations: MCP (2025-11-25) shows a tool's title before
+// annotations.title, which is for clients of 2025-03-26, before tools had one.
 func toolOf(e *registry.Entry) *mcp.Tool {
 	h := e.Hints()
 	t := &mcp.Tool{
@@ -243,7 +249,7 @@ func toolOf(e *registry.Entry) *mcp.Tool {
 		Description: e.Description,
 		InputSchema: e.Schema,
 		Annotations: &mcp.ToolAnnotations{
-			Title: e.Title, ReadOnlyHint: h.ReadOnly, DestructiveHint: &h.Destructive,
+			ReadOnlyHint: h.ReadOnly, DestructiveHint: &h.Destructive,
 			IdempotentHint: h.Idempotent, OpenWorldHint: &h.OpenWorld,
 		},
 	}

@@ -44,6 +44,7 @@ func newToolsetEnv(t *testing.T) *toolsetEnv {
 				Accounts: map[string][]string{"gcalendar": {"rep@acme.example"}}},
 			"no-deletes": {Allow: []string{"*"}, Deny: []string{"crm_deals.delete", "category:ads_mutate"}},
 			"deals-list": {Allow: []string{"crm_deals.list"}},
+			"discovery":  {Allow: []string{"*"}, Deny: []string{"category:ads_mutate"}, Discovery: true, Pinned: []string{"crm_deals"}},
 		}}
 	if _, err := st.PutTenant(t.Context(), tenant); err != nil {
 		t.Fatal(err)
@@ -231,5 +232,62 @@ func TestListResultsArePrivate(t *testing.T) {
 	}
 	if _, ok := caps["tools"]; !ok {
 		t.Errorf("capabilities lack tools: %v", caps)
+	}
+}
+
+// TestDiscoveryMode: an agent in discovery mode is listed its pinned tools,
+// the gateway's own and find_tools and call_tool; find_tools searches what
+// its toolset allows (with the allowed actions only), and call_tool runs a
+// found tool as a direct call would, refusing what the toolset refuses.
+func TestDiscoveryMode(t *testing.T) {
+	e := newToolsetEnv(t)
+	res := e.rpc(t, "discovery", "tools/list", `{}`)
+	var names []string
+	for _, raw := range res["tools"].([]any) {
+		names = append(names, raw.(map[string]any)["name"].(string))
+	}
+	sort.Strings(names)
+	if want := []string{"approval_status", "call_tool", "crm_deals", "find_tools"}; !slices.Equal(names, want) {
+		t.Fatalf("tools/list in discovery mode = %v, want %v", names, want)
+	}
+	text := func(res map[string]any) string {
+		return res["content"].([]any)[0].(map[string]any)["text"].(string)
+	}
+	var found struct {
+		Tools []struct {
+			Name        string
+			Actions     []string
+			InputSchema map[string]any `json:"input_schema"`
+		}
+	}
+	res = e.rpc(t, "discovery", "tools/call", `{"name":"find_tools","arguments":{"query":"campaigns budget"}}`)
+	if err := json.Unmarshal([]byte(text(res)), &found); err != nil || len(found.Tools) == 0 {
+		t.Fatalf("find_tools: %v %v", err, res)
+	}
+	if top := found.Tools[0]; top.Name != "gads_campaigns" || !slices.Equal(top.Actions, []string{"list"}) || top.InputSchema == nil {
+		t.Errorf("find_tools' best match = %+v, want gads_campaigns with its allowed action list and a schema", top)
+	}
+	res = e.rpc(t, "discovery", "tools/call", `{"name":"find_tools","arguments":{}}`)
+	if !strings.Contains(text(res), `"calendar_events"`) || strings.Contains(text(res), "find_tools") {
+		t.Errorf("find_tools without a query = %s, want every allowed tool by name", text(res))
+	}
+
+	e.ran = nil
+	res = e.rpc(t, "discovery", "tools/call", `{"name":"call_tool","arguments":{"name":"calendar_events","arguments":{"action":"list","rationale":"r"}}}`)
+	if res["isError"] == true || !slices.Equal(e.ran, []string{"calendar_events.list@ceo@acme.example"}) {
+		t.Fatalf("call_tool calendar_events.list: ran %v, %v", e.ran, text(res))
+	}
+	e.ran = nil
+	res = e.rpc(t, "discovery", "tools/call", `{"name":"call_tool","arguments":{"name":"gads_campaigns","arguments":{"action":"update_budget","rationale":"r"}}}`)
+	if res["isError"] != true || !strings.Contains(text(res), "FORBIDDEN") || len(e.ran) != 0 {
+		t.Errorf("call_tool of a denied action: ran %v, %s", e.ran, text(res))
+	}
+	res = e.rpc(t, "discovery", "tools/call", `{"name":"call_tool","arguments":{"name":"crm_deals","arguments":{"action":"list"}}}`)
+	if res["isError"] != true || !strings.Contains(text(res), "VALIDATION_ERROR") {
+		t.Errorf("call_tool without a rationale: %s, want the direct call's VALIDATION_ERROR", text(res))
+	}
+	res = e.rpc(t, "discovery", "tools/call", `{"name":"call_tool","arguments":{"name":"call_tool","arguments":{}}}`)
+	if res["isError"] != true {
+		t.Errorf("call_tool of itself: %s", text(res))
 	}
 }

@@ -530,7 +530,8 @@ func adminOperations() []operation {
 			"An action is allowed when an allow rule matches it and no deny rule does, and, with read_only, when it does not mutate. "+
 				"A rule is *, a tool name or glob (crm_*), tool.action (crm_deals.list, crm_*.list), category:<quality category> "+
 				"or a pattern over an upstream MCP server's tools (acme__*). accounts limits, per provider, which of the tenant's "+
-				"accounts the agent may act on. approval_status and submit_feedback are always allowed. An unknown tool, action, "+
+				"accounts the agent may act on. With discovery, MCP lists only the pinned tools plus find_tools and call_tool, which "+
+				"search and run every allowed tool. approval_status and submit_feedback are always allowed. An unknown tool, action, "+
 				"category or account is 400 VALIDATION_ERROR. Give the toolset to an agent with POST /admin/auth {toolset}."),
 		adm("DELETE /admin/tenants/{tenant_id}/toolsets/{name}", "deleteToolset",
 			"Delete a tenant's toolset; 409 while an unrevoked token uses it", nil,

@@ -165,6 +165,17 @@ func Validate(name string, ts *gtmgate.Toolset, reg *registry.Registry, t *gtmga
 			}
 		}
 	}
+	for i, name := range ts.Pinned {
+		if strings.Contains(name, gtmgate.FederatedSeparator) {
+			continue // an upstream MCP server's tool comes and goes with it
+		}
+		if _, ok := reg.Tool(name); !ok {
+			return bad("pinned[%d]: unknown tool %q", i, name)
+		}
+	}
+	if len(ts.Pinned) > 0 && !ts.Discovery {
+		return bad("pinned names the tools listed in discovery mode: set discovery to true, or leave pinned out")
+	}
 	for provider, ids := range ts.Accounts {
 		pa, ok := t.Providers[provider]
 		if !ok {

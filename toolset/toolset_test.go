@@ -197,6 +197,9 @@ func TestValidate(t *testing.T) {
 		{"unknown account", "t", &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {"c@x"}}}, `"c@x" is not one of the tenant's gmail accounts`},
 		{"empty account list", "t", &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {}}}, "must list at least one account"},
 		{"null toolset", "t", nil, "must be an object"},
+		{"discovery with pinned tools", "t", &gtmgate.Toolset{Allow: []string{"*"}, Discovery: true, Pinned: []string{"crm_deals", "acme__search"}}, ""},
+		{"pinned unknown tool", "t", &gtmgate.Toolset{Allow: []string{"*"}, Discovery: true, Pinned: []string{"crm_dealz"}}, `pinned[0]: unknown tool "crm_dealz"`},
+		{"pinned without discovery", "t", &gtmgate.Toolset{Allow: []string{"*"}, Pinned: []string{"crm_deals"}}, "set discovery to true"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Validate(tc.tsName, tc.ts, reg, tenant)
