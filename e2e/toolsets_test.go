@@ -22,7 +22,7 @@ func TestAgentsWithToolsets(t *testing.T) {
 	for name, ts := range map[string]any{
 		"meeting-prep": map[string]any{"description": "read-only CRM and the sales team's calendar", "allow": []string{"crm_*", "calendar_*"},
 			"read_only": true, "accounts": map[string][]string{"google_calendar": {"sales-team@ledgerly.example"}}},
-		"ads-ops": map[string]any{"allow": []string{"category:ads_read", "category:ads_mutate"}, "deny": []string{"linkedin_*"}},
+		"ads-ops":    map[string]any{"allow": []string{"category:ads_read", "category:ads_mutate"}, "deny": []string{"linkedin_*"}},
 		"researcher": map[string]any{"allow": []string{"*"}, "read_only": true, "discovery": true, "pinned": []string{"crm_deals"}},
 	} {
 		if code := call(t, p, "PUT", "/admin/tenants/demo/toolsets/"+name, "", ts, nil); code != http.StatusCreated {
