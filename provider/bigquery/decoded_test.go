@@ -13,18 +13,12 @@ import (
 // both jobs.query and jobs.getQueryResults.
 func TestDecodedFieldsAreDeclared(t *testing.T) {
 	t.Parallel()
-	spec := Spec()
-	for _, tc := range []struct {
-		op  string
-		typ reflect.Type
-	}{
-		{"bigquery.datasets.list", reflect.TypeFor[datasetList]()},
-		{"bigquery.tables.list", reflect.TypeFor[tableList]()},
-		{"bigquery.tables.get", reflect.TypeFor[tableResource]()},
-		{"bigquery.jobs.insert", reflect.TypeFor[job]()},
-		{"bigquery.jobs.query", reflect.TypeFor[queryResponse]()},
-		{"bigquery.jobs.getQueryResults", reflect.TypeFor[queryResponse]()},
-	} {
-		spectest.Decoded(t, spec, tc.op, tc.typ)
-	}
+	spectest.DecodedAll(t, Spec(), map[string]reflect.Type{
+		"bigquery.datasets.list":        reflect.TypeFor[datasetList](),
+		"bigquery.tables.list":          reflect.TypeFor[tableList](),
+		"bigquery.tables.get":           reflect.TypeFor[tableResource](),
+		"bigquery.jobs.insert":          reflect.TypeFor[job](),
+		"bigquery.jobs.query":           reflect.TypeFor[queryResponse](),
+		"bigquery.jobs.getQueryResults": reflect.TypeFor[queryResponse](),
+	})
 }

@@ -12,17 +12,11 @@ import (
 // so a misspelled tag cannot drop what Calendar sends.
 func TestDecodedFieldsAreDeclared(t *testing.T) {
 	t.Parallel()
-	spec := Spec()
-	for _, tc := range []struct {
-		op  string
-		typ reflect.Type
-	}{
-		{"calendar.events.list", reflect.TypeFor[eventList]()},
-		{"calendar.events.get", reflect.TypeFor[Event]()},
-		{"calendar.events.insert", reflect.TypeFor[Event]()},
-		{"calendar.events.patch", reflect.TypeFor[Event]()},
-		{"calendar.freebusy.query", reflect.TypeFor[freeBusyResponse]()},
-	} {
-		spectest.Decoded(t, spec, tc.op, tc.typ)
-	}
+	spectest.DecodedAll(t, Spec(), map[string]reflect.Type{
+		"calendar.events.list":    reflect.TypeFor[eventList](),
+		"calendar.events.get":     reflect.TypeFor[Event](),
+		"calendar.events.insert":  reflect.TypeFor[Event](),
+		"calendar.events.patch":   reflect.TypeFor[Event](),
+		"calendar.freebusy.query": reflect.TypeFor[freeBusyResponse](),
+	})
 }

@@ -12,19 +12,13 @@ import (
 // misspelled tag cannot drop what Gmail sends.
 func TestDecodedFieldsAreDeclared(t *testing.T) {
 	t.Parallel()
-	spec := Spec()
-	for _, tc := range []struct {
-		op  string
-		typ reflect.Type
-	}{
-		{"gmail.users.messages.list", reflect.TypeFor[messageList]()},
-		{"gmail.users.messages.get", reflect.TypeFor[Message]()},
-		{"gmail.users.messages.send", reflect.TypeFor[Message]()},
-		{"gmail.users.threads.list", reflect.TypeFor[threadList]()},
-		{"gmail.users.threads.get", reflect.TypeFor[Thread]()},
-		{"gmail.users.drafts.create", reflect.TypeFor[Draft]()},
-		{"gmail.users.drafts.get", reflect.TypeFor[Draft]()},
-	} {
-		spectest.Decoded(t, spec, tc.op, tc.typ)
-	}
+	spectest.DecodedAll(t, Spec(), map[string]reflect.Type{
+		"gmail.users.messages.list": reflect.TypeFor[messageList](),
+		"gmail.users.messages.get":  reflect.TypeFor[Message](),
+		"gmail.users.messages.send": reflect.TypeFor[Message](),
+		"gmail.users.threads.list":  reflect.TypeFor[threadList](),
+		"gmail.users.threads.get":   reflect.TypeFor[Thread](),
+		"gmail.users.drafts.create": reflect.TypeFor[Draft](),
+		"gmail.users.drafts.get":    reflect.TypeFor[Draft](),
+	})
 }

@@ -1,6 +1,7 @@
 package spectest
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -40,5 +41,14 @@ func Decoded(t testing.TB, spec *apispec.Spec, operationID string, typ reflect.T
 		if !used[a] {
 			t.Errorf("%s decoding the answer of %s: %s is allowed as undeclared, but the schema declares it or the type no longer reads it", typ, operationID, a)
 		}
+	}
+}
+
+// DecodedAll is Decoded for each operation of decodes and the type its
+// answer is decoded into, with nothing allowed.
+func DecodedAll(t testing.TB, spec *apispec.Spec, decodes map[string]reflect.Type) {
+	t.Helper()
+	for _, op := range slices.Sorted(maps.Keys(decodes)) {
+		Decoded(t, spec, op, decodes[op])
 	}
 }
