@@ -68,7 +68,7 @@ func (f *Flow) byState(w http.ResponseWriter, r *http.Request, state, want strin
 	}
 	switch {
 	case l.Status != want:
-		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used; nothing was changed.")
+		refuse(w, http.StatusConflict, "Link already used", alreadyUsed)
 		return nil
 	case !f.now().Before(l.ExpiresAt):
 		f.fail(w, r, l, want, http.StatusGone, "Link expired", "the link expired at "+l.ExpiresAt.Format(time.RFC1123))
@@ -98,11 +98,7 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 	// delivered twice (a double click, a retried request, two replicas)
 	// is exchanged once, and the other delivery is told the link is used.
 	l.Status = gtmgate.ConnectExchanging
-	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectOpened, l); errors.Is(err, gtmgate.ErrConflict) {
-		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used; nothing was changed.")
-		return
-	} else if err != nil {
-		f.internal(w, r, err)
+	if !f.claim(w, r, gtmgate.ConnectOpened, l, http.StatusConflict, alreadyUsed) {
 		return
 	}
 	app, err := f.app(r.Context(), l.TenantID, l.Provider)
@@ -137,11 +133,7 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l.Status, l.Secret = gtmgate.ConnectChoosing, string(secret)
-	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectExchanging, l); errors.Is(err, gtmgate.ErrConflict) {
-		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used; nothing was changed.")
-		return
-	} else if err != nil {
-		f.internal(w, r, err)
+	if !f.claim(w, r, gtmgate.ConnectExchanging, l, http.StatusConflict, alreadyUsed) {
 		return
 	}
 	if chosen, ok := autoChoice(h.Accounts, l.AccountHint); ok {
@@ -262,11 +254,30 @@ func (f *Flow) fail(w http.ResponseWriter, r *http.Request, l *gtmgate.ConnectLi
 	case errors.Is(err, gtmgate.ErrConflict):
 		// Another delivery of the link's answer moved it on first: this one
 		// failed only because that one is under way, or done.
-		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used; nothing was changed.")
+		refuse(w, http.StatusConflict, "Link already used", alreadyUsed)
 		return
 	case err != nil:
 		f.opts.Logger.Error("connect flow: mark failed", "err", err, "link", l.ID)
 	}
 	f.audit(r, l, "connect.failed", gtmgate.OutcomeError, status, why)
 	refuse(w, status, title, "Nothing was connected: "+why+".")
+}
+
+// alreadyUsed is what a request that lost its link to another one is told.
+const alreadyUsed = "This connect link was already used; nothing was changed."
+
+// claim moves l from status from to the status l now holds; false, with the
+// refusal (status, why) or the error written, when another request moved
+// it first or the store failed.
+func (f *Flow) claim(w http.ResponseWriter, r *http.Request, from string, l *gtmgate.ConnectLink, status int, why string) bool {
+	err := f.opts.Store.AdvanceConnectLink(r.Context(), from, l)
+	switch {
+	case errors.Is(err, gtmgate.ErrConflict):
+		refuse(w, status, "Link already used", why)
+		return false
+	case err != nil:
+		f.internal(w, r, err)
+		return false
+	}
+	return true
 }

@@ -2,7 +2,6 @@ package connectflow
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 
@@ -31,11 +30,7 @@ func (f *Flow) complete(w http.ResponseWriter, r *http.Request, l *gtmgate.Conne
 	}
 	now := f.now()
 	l.Status, l.Secret, l.FinishedAt, l.Result = gtmgate.ConnectCompleted, "", &now, "connected "+strings.Join(lines, ", ")
-	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectChoosing, l); errors.Is(err, gtmgate.ErrConflict) {
-		refuse(w, http.StatusConflict, "Link already used", "This connect link was already used.")
-		return
-	} else if err != nil {
-		f.internal(w, r, err)
+	if !f.claim(w, r, gtmgate.ConnectChoosing, l, http.StatusConflict, alreadyUsed) {
 		return
 	}
 	f.audit(r, l, "connect.completed", gtmgate.OutcomeOK, http.StatusOK, l.Result)

@@ -114,11 +114,7 @@ func (f *Flow) start(w http.ResponseWriter, r *http.Request) {
 	}
 	now := f.now()
 	l.Status, l.StateHash, l.Secret, l.OpenedAt = gtmgate.ConnectOpened, hash(state), verifier, &now
-	if err := f.opts.Store.AdvanceConnectLink(r.Context(), gtmgate.ConnectCreated, l); errors.Is(err, gtmgate.ErrConflict) {
-		refuse(w, http.StatusGone, "Link already used", "This connect link was already used; each link works once.")
-		return
-	} else if err != nil {
-		f.internal(w, r, err)
+	if !f.claim(w, r, gtmgate.ConnectCreated, l, http.StatusGone, "This connect link was already used; each link works once.") {
 		return
 	}
 	f.audit(r, l, "connect.opened", gtmgate.OutcomeOK, http.StatusSeeOther, "sent to "+p.Title+" consent")
