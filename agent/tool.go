@@ -162,9 +162,7 @@ const maxWait = 30
 func (a *Agents) Tool() gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "run_agent", Domain: "agents", Title: "Run an agent task",
-		Description: "Hand a go-to-market task to an agent: it plans tool calls through the model gateway and makes them with this tenant's tools, " +
-			"each call audited, metered and gated for approval like yours. Without tools it may only read. start returns a run_id " +
-			"(with wait, the finished run when it ends within wait seconds); get returns status, steps, answer and cost; list shows recent runs; cancel stops one.",
+		Description: "Hand a task to an agent that makes the tool calls itself, gated for approval like yours; start, get, list or cancel runs.",
 		Actions: []gtmgate.Action{
 			{Name: "start", Description: "start a run (task required)", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"task"}},
 			{Name: "get", Description: "a run's status, steps, answer and cost", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"run_id"}},
@@ -175,16 +173,16 @@ func (a *Agents) Tool() gtmgate.Tool {
 				Mutating: true, Required: []string{"run_id"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"task": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(8000), Description: "The instruction, in plain language."},
+			"task": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(8000)},
 			"tools": {Type: "array", MaxItems: jsonschema.Ptr(64), Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(64)},
-				Description: "Tools the agent may use (all their actions). Default: every tool of this tenant, read-only actions only."},
-			"model":       {Type: "string", MaxLength: jsonschema.Ptr(200), Description: "Model for the agent; one of the tenant's allowed models (default: the gateway's AGENT_MODEL)."},
-			"max_steps":   {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(DefaultLimits.MaxSteps)), Description: "Most tool calls the run makes (default 8)."},
-			"max_tokens":  {Type: "integer", Minimum: jsonschema.Ptr(1000.0), Maximum: jsonschema.Ptr(float64(DefaultLimits.MaxTokens)), Description: "Token budget over all model turns (default 50000)."},
-			"max_seconds": {Type: "integer", Minimum: jsonschema.Ptr(10.0), Maximum: jsonschema.Ptr(float64(DefaultLimits.MaxSeconds)), Description: "Working time limit; waiting for an approval does not count (default 600)."},
-			"wait":        {Type: "integer", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(float64(maxWait)), Description: "start: seconds to wait for the run to finish before answering with its run_id (default 0)."},
-			"run_id":      {Type: "string", MaxLength: jsonschema.Ptr(64), Description: "The run (get, cancel)."},
-			"status":      {Type: "string", Enum: []any{gtmgate.RunQueued, gtmgate.RunRunning, gtmgate.RunWaitingApproval, gtmgate.RunSucceeded, gtmgate.RunFailed, gtmgate.RunCancelled, gtmgate.RunSkipped}, Description: "list: only runs in this state."},
+				Description: "Each with every action; default: all tools, read-only actions."},
+			"model":       {Type: "string", MaxLength: jsonschema.Ptr(200), Description: "One of the tenant's allowed models."},
+			"max_steps":   {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(DefaultLimits.MaxSteps))},
+			"max_tokens":  {Type: "integer", Minimum: jsonschema.Ptr(1000.0), Maximum: jsonschema.Ptr(float64(DefaultLimits.MaxTokens))},
+			"max_seconds": {Type: "integer", Minimum: jsonschema.Ptr(10.0), Maximum: jsonschema.Ptr(float64(DefaultLimits.MaxSeconds))},
+			"wait":        {Type: "integer", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(float64(maxWait)), Description: "Seconds start waits for the run to end."},
+			"run_id":      {Type: "string", MaxLength: jsonschema.Ptr(64)},
+			"status":      {Type: "string", Enum: []any{gtmgate.RunQueued, gtmgate.RunRunning, gtmgate.RunWaitingApproval, gtmgate.RunSucceeded, gtmgate.RunFailed, gtmgate.RunCancelled, gtmgate.RunSkipped}},
 		},
 		Run: a.runTool,
 	}

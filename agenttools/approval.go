@@ -50,14 +50,13 @@ func LookupApproval(ctx context.Context, store gtmgate.ApprovalStore, tenantID, 
 
 func approvalStatusTool(store Store, now func() time.Time) gtmgate.Tool {
 	return gtmgate.Tool{
-		Name:   "approval_status",
-		Domain: "agents",
-		Title:  "Check an approval gate",
-		Description: "Look up a call that was held for human approval (APPROVAL_REQUIRED gave you its approval_id): " +
-			"pending, approved, executed (with its result), failed, rejected (with the reason), expired, or withdrawn (its agent run was cancelled).",
-		Actions: []gtmgate.Action{{Name: "get", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"approval_id"}}},
+		Name:        "approval_status",
+		Domain:      "agents",
+		Title:       "Check an approval gate",
+		Description: "Check a call held for human approval, by the approval_id APPROVAL_REQUIRED gave: pending, executed with its result, or why not.",
+		Actions:     []gtmgate.Action{{Name: "get", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"approval_id"}}},
 		Properties: map[string]*jsonschema.Schema{
-			"approval_id": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(64), Description: "The approval_id from APPROVAL_REQUIRED."},
+			"approval_id": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(64)},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in struct {

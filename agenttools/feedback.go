@@ -24,27 +24,26 @@ func Tools(store Store, now func() time.Time) []gtmgate.Tool {
 	return []gtmgate.Tool{feedbackTool(store, now), approvalStatusTool(store, now)}
 }
 
-func str(desc string, max int) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "string", Description: desc, MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(max)}
+func str(max int) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(max)}
 }
 
 func feedbackTool(store Store, now func() time.Time) gtmgate.Tool {
 	return gtmgate.Tool{
-		Name:   "submit_feedback",
-		Domain: "agents",
-		Title:  "Report a blocker to the operator",
-		Description: "Tell the gateway's operator that something blocked or slowed you: a tool that failed, returned " +
-			"the wrong data, or is missing. Operators read these in their feedback inbox. Use it once per distinct problem.",
+		Name:        "submit_feedback",
+		Domain:      "agents",
+		Title:       "Report a blocker to the operator",
+		Description: "Tell the operator what blocked or slowed you: a tool that failed, returned wrong data, or is missing. Once per problem.",
 		Actions: []gtmgate.Action{{Name: "submit", Category: gtmgate.CategoryErrorRecovery, Mutating: true, Additive: true,
 			Required: []string{"attempted_action", "expected_outcome", "actual_outcome", "severity"}}},
 		Properties: map[string]*jsonschema.Schema{
-			"attempted_action": str("What you tried to do.", 2000),
-			"expected_outcome": str("What you expected to happen.", 2000),
-			"actual_outcome":   str("What happened instead.", 2000),
-			"tool_called":      {Type: "string", MaxLength: jsonschema.Ptr(128), Description: "The tool involved, if any."},
-			"error_seen":       {Type: "string", MaxLength: jsonschema.Ptr(4000), Description: "Error text or status you saw."},
+			"attempted_action": str(2000),
+			"expected_outcome": str(2000),
+			"actual_outcome":   str(2000),
+			"tool_called":      {Type: "string", MaxLength: jsonschema.Ptr(128)},
+			"error_seen":       {Type: "string", MaxLength: jsonschema.Ptr(4000)},
 			"severity": {Type: "string", Enum: []any{gtmgate.SeverityLow, gtmgate.SeverityMed, gtmgate.SeverityHigh},
-				Description: "low: minor friction, a workaround exists; med: blocked on this workflow only; high: the gateway is unusable for your task."},
+				Description: "low: a workaround exists; med: this workflow is blocked; high: the gateway is unusable."},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in struct {

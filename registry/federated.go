@@ -57,7 +57,7 @@ func NewFederated(f Federated) (*Entry, error) {
 	if !f.Mutating && f.Destructive {
 		f.Destructive = false
 	}
-	schema, err := ServeUpstreamSchema(f.Input, f.Title, f.Description)
+	schema, err := ServeUpstreamSchema(f.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,8 @@ func (e *Entry) Federated() *Federated { return e.federated }
 // and required. Only changes that keep every input the agent can be told
 // about valid upstream are made:
 //
-//   - a root "$schema" (draft-07 and others) becomes 2020-12's;
+//   - a root "$schema" (draft-07 and others) is dropped: the schema is
+//     served as 2020-12, the dialect MCP assumes when none is named;
 //   - "default" moves into the description ("Default: …"), as it only
 //     annotates;
 //   - an object that lists its properties and leaves additionalProperties
@@ -102,7 +103,7 @@ func (e *Entry) Federated() *Federated { return e.federated }
 //
 // Anything else outside the portable subset refuses the tool, with the
 // place and the keyword named.
-func ServeUpstreamSchema(input *jsonschema.Schema, title, description string) (*jsonschema.Schema, error) {
+func ServeUpstreamSchema(input *jsonschema.Schema) (*jsonschema.Schema, error) {
 	s := &jsonschema.Schema{Type: "object"}
 	if input != nil {
 		s = input.CloneSchemas()
@@ -122,17 +123,9 @@ func ServeUpstreamSchema(input *jsonschema.Schema, title, description string) (*
 	}
 	props := map[string]*jsonschema.Schema{}
 	maps.Copy(props, s.Properties)
-	props["rationale"] = &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(2000),
-		Description: "Why you are making this call, in one sentence. Required on every call; graders read it. gtmgate does not pass it upstream."}
+	props["rationale"] = &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(2000)}
 	s.Properties = props
 	s.Required = append([]string{"rationale"}, s.Required...)
-	s.Schema = "https://json-schema.org/draft/2020-12/schema"
-	if s.Title == "" {
-		s.Title = title
-	}
-	if s.Description == "" {
-		s.Description = description
-	}
 	if s.AdditionalProperties == nil {
 		s.AdditionalProperties = Closed()
 	}

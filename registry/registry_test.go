@@ -101,10 +101,17 @@ func TestSchemaAndAnnotations(t *testing.T) {
 	t.Parallel()
 	e, _ := MustNew(sampleTool()).Tool("crm_things")
 	b, _ := json.Marshal(e.Schema)
-	for _, want := range []string{`"$schema":"https://json-schema.org/draft/2020-12/schema"`, `"required":["rationale","action"]`, `"account_id"`, `"filter"`, `"additionalProperties":false`} {
+	for _, want := range []string{`"required":["rationale","action"]`, `"account_id"`, `"filter"`, `"additionalProperties":false`,
+		`"description":"Required per action: get: id; delete: id."`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("schema lacks %s: %s", want, b)
 		}
+	}
+	// The dialect is 2020-12 without saying so (MCP's default since
+	// 2025-11-25), and the tool's title and description are beside the
+	// schema, not in it.
+	if e.Schema.Schema != "" || e.Schema.Title != "" || e.Schema.Description != "" {
+		t.Errorf("schema root carries $schema %q, title %q, description %q", e.Schema.Schema, e.Schema.Title, e.Schema.Description)
 	}
 	ro, destructive, idem := e.Annotations()
 	if ro || !destructive || idem {

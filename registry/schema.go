@@ -27,44 +27,49 @@ func Closed() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Sc
 
 var noMore = Closed()
 
-// BuildSchema returns the tool's full input schema (JSON Schema 2020-12).
+// BuildSchema returns the tool's full input schema (JSON Schema 2020-12,
+// the dialect MCP and the validator assume when a schema names none).
+//
+// Every tool repeats the common parameters, and tools/list is read into
+// each agent's context, so the schema carries only what its names and
+// keywords do not say: no "$schema", no title or description of its own
+// (every consumer shows the tool's beside it), none on rationale,
+// account_id, limit, cursor or filter. The server's instructions and each
+// refusal's hint say the rest. Action descriptions stay in the docs' action
+// table; the tool description says what the actions do, and the action
+// property which properties each one requires.
 func BuildSchema(t *gtmgate.Tool) *jsonschema.Schema {
 	props := map[string]*jsonschema.Schema{
-		"rationale": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(2000),
-			Description: "Why you are making this call, in one sentence. Required on every call; graders read it."},
-		"account_id": {Type: "string", Description: "Provider account to act on; the tenant's default account when omitted."},
+		"rationale":  {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(2000)},
+		"account_id": {Type: "string"},
 	}
 	if t.Provider == "" {
 		delete(props, "account_id")
 	}
 	required := []string{"rationale"}
+	names := make([]any, len(t.Actions))
+	for i, a := range t.Actions {
+		names[i] = a.Name
+	}
+	// A tool with one action takes "action" but needs none: the enum says
+	// which.
+	props["action"] = &jsonschema.Schema{Type: "string", Enum: names}
 	if len(t.Actions) > 1 {
-		var names []any
-		var desc []string
-		for _, a := range t.Actions {
-			names = append(names, a.Name)
-			if a.Description != "" {
-				desc = append(desc, a.Name+": "+a.Description)
-			}
-		}
-		props["action"] = &jsonschema.Schema{Type: "string", Enum: names, Description: "Operation to perform. " + strings.Join(desc, "; ")}
 		required = append(required, "action")
-	} else {
-		props["action"] = &jsonschema.Schema{Type: "string", Enum: []any{t.Actions[0].Name}, Description: "Optional: the tool's only operation."}
+		props["action"].Description = actionRequirements(t.Actions)
 	}
 	if slices.ContainsFunc(t.Actions, func(a gtmgate.Action) bool { return a.List }) {
-		props["limit"] = &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(MaxLimit)),
-			Description: "Page size for list actions (default 25, max 100)."}
-		props["cursor"] = &jsonschema.Schema{Type: "string", Description: "Opaque cursor from a previous page's next_cursor."}
+		props["limit"] = &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(MaxLimit))}
+		props["cursor"] = &jsonschema.Schema{Type: "string"}
 		ops := make([]any, len(FilterOperators))
 		for i, o := range FilterOperators {
 			ops[i] = o
 		}
-		props["filter"] = &jsonschema.Schema{Type: "object", Description: "Narrow a list action: property operator value.",
+		props["filter"] = &jsonschema.Schema{Type: "object",
 			Properties: map[string]*jsonschema.Schema{
 				"property": {Type: "string", MinLength: jsonschema.Ptr(1)},
 				"operator": {Type: "string", Enum: ops},
-				"value": {Description: "Value to compare with: a string, number or boolean; a list for IN and NOT_IN, [low, high] for BETWEEN; omitted for HAS_PROPERTY.",
+				"value": {
 					AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"},
 						{Type: "array", Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}}}}}},
 			},
@@ -74,19 +79,35 @@ func BuildSchema(t *gtmgate.Tool) *jsonschema.Schema {
 	// Clone so that a schema shared between properties or tools becomes a
 	// tree, as the validator requires.
 	return (&jsonschema.Schema{
-		Schema:               "https://json-schema.org/draft/2020-12/schema",
 		Type:                 "object",
-		Title:                t.Title,
-		Description:          t.Description,
 		Properties:           props,
 		Required:             required,
 		AdditionalProperties: noMore,
 	}).CloneSchemas()
 }
 
+// actionRequirements says which properties each action requires beyond
+// the schema's own required list (Validate checks them), so that a caller
+// need not learn them from a refusal: "Required per action: get: id;
+// update: id, properties." Empty when no action requires any.
+func actionRequirements(actions []gtmgate.Action) string {
+	var parts []string
+	for _, a := range actions {
+		if len(a.Required) > 0 {
+			parts = append(parts, a.Name+": "+strings.Join(a.Required, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Required per action: " + strings.Join(parts, "; ") + "."
+}
+
 // OutputSchema returns the schema of a tool's successful result envelope:
-// {ok, tool, action, result, request_id, duration_ms}. result is the
-// action's own object.
+// {ok, tool, action, result, request_id, duration_ms}, and quota_warning
+// when the call went past a soft quota. result is the action's own object.
+// It has no descriptions: the envelope's names say what they hold, and
+// every tool repeats it in tools/list.
 func OutputSchema(t *gtmgate.Tool) *jsonschema.Schema {
 	actions := make([]any, len(t.Actions))
 	for i, a := range t.Actions {
@@ -95,14 +116,13 @@ func OutputSchema(t *gtmgate.Tool) *jsonschema.Schema {
 	return &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
-			"ok":          {Type: "boolean", Enum: []any{true}},
-			"tool":        {Type: "string", Enum: []any{t.Name}},
-			"action":      {Type: "string", Enum: actions, Description: "The action that ran."},
-			"result":      {Type: "object", Description: "The action's result, an object whose fields depend on the action (items and next_cursor for list actions)."},
-			"request_id":  {Type: "string", Description: "The call's request id, as in the audit log."},
-			"duration_ms": {Type: "number", Minimum: jsonschema.Ptr(0.0), Description: "Time the call took in the gateway, in milliseconds."},
-			"quota_warning": {Type: "string", Description: "Present when the call went ahead past a soft quota of the tenant's billing plan: " +
-				"which quota, its use and when it resets."},
+			"ok":            {Type: "boolean", Enum: []any{true}},
+			"tool":          {Type: "string", Enum: []any{t.Name}},
+			"action":        {Type: "string", Enum: actions},
+			"result":        {Type: "object"},
+			"request_id":    {Type: "string"},
+			"duration_ms":   {Type: "number", Minimum: jsonschema.Ptr(0.0)},
+			"quota_warning": {Type: "string"},
 		},
 		Required:             []string{"ok", "tool", "action", "result", "request_id", "duration_ms"},
 		AdditionalProperties: Closed(),

@@ -14,15 +14,12 @@ func (s *Scheduler) Tool() gtmgate.Tool {
 	str := func(desc string, max int) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(max), Description: desc}
 	}
-	integer := func(desc string, lo, hi float64) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(lo), Maximum: jsonschema.Ptr(hi), Description: desc}
+	integer := func(lo, hi float64) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(lo), Maximum: jsonschema.Ptr(hi)}
 	}
 	return gtmgate.Tool{
 		Name: "agent_schedules", Domain: "agents", Title: "Schedule recurring agent work",
-		Description: "Manage this tenant's recurring jobs: a cron expression in a time zone (\"0 8 * * MON\", Europe/Berlin) and what to run — " +
-			"an agent task (as run_agent takes it) or one tool call with its input. Each tick runs once; every run is recorded. " +
-			"upsert and delete change schedules and follow the tenant's approval policy. A schedule acts for the credential that put it, with its scopes; " +
-			"revoking that credential disables it until it is put again.",
+		Description: "Schedule recurring work: on a cron schedule, run an agent task or one tool call, with the scopes of the credential that put it.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "this tenant's schedules with next run and last runs", Category: gtmgate.CategoryAgentOrchestration},
 			{Name: "get", Description: "one schedule", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"job_id"}},
@@ -33,26 +30,26 @@ func (s *Scheduler) Tool() gtmgate.Tool {
 			{Name: "runs", Description: "a schedule's recent runs", Category: gtmgate.CategoryAgentOrchestration, Required: []string{"job_id"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"job_id":   {Type: "string", Pattern: jobIDPattern.String(), Description: "The schedule's name, unique within this tenant."},
-			"cron":     str("Five-field cron expression (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly.", 200),
-			"timezone": str("IANA time zone the expression is read in (default UTC).", 64),
-			"agent": {Type: "object", Description: "An agent task to run at each tick.", Required: []string{"task"}, AdditionalProperties: falseSchema,
+			"job_id":   {Type: "string", Pattern: jobIDPattern.String()},
+			"cron":     str("Five fields (0 8 * * MON) or @daily, @weekly…", 200),
+			"timezone": str("", 64),
+			"agent": {Type: "object", Required: []string{"task"}, AdditionalProperties: falseSchema,
 				Properties: map[string]*jsonschema.Schema{
-					"task":        str("The instruction.", 8000),
-					"tools":       {Type: "array", Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(64)}, MaxItems: jsonschema.Ptr(64), Description: "Tools the agent may use (default: read-only)."},
-					"model":       str("Model for the agent.", 200),
-					"max_steps":   integer("Most tool calls per run.", 1, 32),
-					"max_tokens":  integer("Token budget per run.", 1000, 2_000_000),
-					"max_seconds": integer("Working time limit per run.", 10, 3600),
+					"task":        str("", 8000),
+					"tools":       {Type: "array", Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(64)}, MaxItems: jsonschema.Ptr(64)},
+					"model":       str("", 200),
+					"max_steps":   integer(1, 32),
+					"max_tokens":  integer(1000, 2_000_000),
+					"max_seconds": integer(10, 3600),
 				}},
-			"call": {Type: "object", Description: "One tool call to make at each tick.", Required: []string{"tool", "input"}, AdditionalProperties: falseSchema,
+			"call": {Type: "object", Required: []string{"tool", "input"}, AdditionalProperties: falseSchema,
 				Properties: map[string]*jsonschema.Schema{
-					"tool":  str("The tool's name.", 64),
-					"input": {Type: "object", Description: "The tool's input, as it takes it (action, rationale…)."},
+					"tool":  str("", 64),
+					"input": {Type: "object", Description: "The tool's input, rationale included."},
 				}},
-			"enabled":     {Type: "boolean", Description: "Off stops the ticks without deleting the schedule (default true)."},
-			"ends_at":     {Type: "string", Format: "date-time", Description: "No ticks after this time."},
-			"description": str("A note for people.", 500),
+			"enabled":     {Type: "boolean"},
+			"ends_at":     {Type: "string", Format: "date-time"},
+			"description": str("", 500),
 		},
 		Run: s.runTool,
 	}

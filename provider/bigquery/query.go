@@ -59,24 +59,19 @@ func queryTool(c *upstream.Client, lim Limits) gtmgate.Tool {
 	q := &querier{c: c, lim: lim}
 	return gtmgate.Tool{
 		Name: "bigquery_query", Domain: "data", Title: "BigQuery read-only query", Provider: Provider,
-		Description: "Run a read-only GoogleSQL query (one SELECT or WITH statement) in the account's GCP project, " +
-			"or estimate its bytes and on-demand cost with a dry run. Tables are dataset.table. " +
-			"Every run is dry-run first and refused unless BigQuery classifies it as SELECT.",
+		Description: "Run a read-only GoogleSQL query (one SELECT or WITH on dataset.table), or estimate its cost with a dry run.",
 		Actions: []gtmgate.Action{
 			{Name: "run", Description: "Run the query and return a page of typed rows (next_cursor pages on).", Category: gtmgate.CategoryDataQuery},
 			{Name: "estimate", Description: "Dry-run the query: bytes it would process and estimated cost.", Category: gtmgate.CategoryDataQuery, Required: []string{"query"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"query": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(100000),
-				Description: "GoogleSQL: a single SELECT or WITH statement, for example SELECT channel, SUM(cost) FROM marketing.ad_spend GROUP BY channel. Use @name for params."},
+			"query": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(100000)},
 			"params": {Type: "object", AdditionalProperties: paramSchema(),
-				Description: "Named query parameters, referenced as @name (names match " + paramName.String() + "): strings, numbers, booleans or lists of them."},
-			"max_bytes_billed": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(lim.MaxBytesBilledCap)),
-				Description: fmt.Sprintf("Refuse queries that would bill more bytes than this (default %d, at most %d).", lim.DefaultMaxBytesBilled, lim.MaxBytesBilledCap)},
-			"location": {Type: "string", Pattern: `^[A-Za-z0-9-]{2,32}$`, Description: "Dataset location when not US/EU auto-detected, for example europe-west1."},
-			"limit": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(maxPageRows)),
-				Description: fmt.Sprintf("Rows per page for run (default %d, max %d).", defaultPageRows, maxPageRows)},
-			"cursor": {Type: "string", Description: "next_cursor of a previous run; query may then be omitted."},
+				Description: "Values of @name parameters."},
+			"max_bytes_billed": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(lim.MaxBytesBilledCap))},
+			"location":         {Type: "string", Pattern: `^[A-Za-z0-9-]{2,32}$`},
+			"limit":            {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(maxPageRows))},
+			"cursor":           {Type: "string", Description: "A run's next_cursor; query may then be omitted."},
 		},
 		Run: q.run,
 	}

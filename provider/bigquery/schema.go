@@ -55,19 +55,17 @@ func schemaTool(c *upstream.Client) gtmgate.Tool {
 	s := &schemaReader{c: c}
 	return gtmgate.Tool{
 		Name: "bigquery_schema", Domain: "data", Title: "BigQuery datasets, tables and schemas", Provider: Provider,
-		Description: "Explore the account's GCP project before querying: list datasets, list a dataset's tables, " +
-			"or read one table's schema (fields with type, mode, description, nested fields) and row count.",
+		Description: "List the project's datasets, a dataset's tables, or one table's schema and row count, before querying.",
 		Actions: []gtmgate.Action{
 			{Name: "datasets", Description: "List the project's datasets.", Category: gtmgate.CategoryDataQuery},
 			{Name: "tables", Description: "List the tables of dataset.", Category: gtmgate.CategoryDataQuery, Required: []string{"dataset"}},
 			{Name: "table", Description: "Read the schema and size of dataset.table.", Category: gtmgate.CategoryDataQuery, Required: []string{"dataset", "table"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"dataset": {Type: "string", Pattern: identPattern, MaxLength: jsonschema.Ptr(1024), Description: "Dataset id, for example marketing."},
-			"table":   {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(1024), Pattern: `^[^/]+$`, Description: "Table id, for example ad_spend."},
-			"limit": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(maxListPage)),
-				Description: "Items per page for datasets and tables (default 50)."},
-			"cursor": {Type: "string", Description: "next_cursor of a previous page."},
+			"dataset": {Type: "string", Pattern: identPattern, MaxLength: jsonschema.Ptr(1024)},
+			"table":   {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(1024), Pattern: `^[^/]+$`},
+			"limit":   {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(maxListPage))},
+			"cursor":  {Type: "string"},
 		},
 		Run: s.run,
 	}

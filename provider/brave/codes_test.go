@@ -44,7 +44,7 @@ func TestSchemaFollowsBraveReference(t *testing.T) {
 	}
 	for _, tc := range tests {
 		props := tools[tc.tool].Properties
-		if d := props["safesearch"].Description; !strings.Contains(d, "default for this search: "+tc.safeSearch+")") {
+		if d := props["safesearch"].Description; !strings.Contains(d, "Default "+tc.safeSearch+".") {
 			t.Errorf("%s safesearch description = %q, want Brave's default %q", tc.tool, d, tc.safeSearch)
 		}
 		if c := props["country"]; c.Pattern != "" || !slices.Contains(c.Enum, any("ALL")) || slices.Contains(c.Enum, any("SG")) || len(c.Enum) != 37 {

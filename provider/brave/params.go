@@ -1,7 +1,6 @@
 package brave
 
 import (
-	"fmt"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -22,19 +21,14 @@ import (
 func properties(e endpoint) map[string]*jsonschema.Schema {
 	maxCount := e.maxCount
 	return map[string]*jsonschema.Schema{
-		"limit": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(maxCount)),
-			Description: fmt.Sprintf("Results per page (default %d, max %d).", maxCount, maxCount)},
-		"cursor": {Type: "string", Description: "Opaque cursor from a previous page's next_cursor."},
-		"query": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(400),
-			Description: "Search terms (at most 400 characters, 50 words). Operators such as site: and quotes work."},
-		"country": {Type: "string", Enum: enum(e.countries),
-			Description: "Country the results come from, as Brave codes it (upper case; GB for the United Kingdom); ALL for worldwide. Brave's default is US."},
-		"search_lang": {Type: "string", Enum: enum(e.languages),
-			Description: "Language of the results, as Brave codes it (jp for Japanese, zh-hans, pt-br, en-gb). Brave's default is en."},
+		"limit":       {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(maxCount))},
+		"cursor":      {Type: "string"},
+		"query":       {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(400)},
+		"country":     {Type: "string", Enum: enum(e.countries)},
+		"search_lang": {Type: "string", Enum: enum(e.languages)},
 		"freshness": {Type: "string", Pattern: e.pattern("freshness"),
-			Description: "Age limit: pd (24 h), pw (7 days), pm (31 days), py (365 days) or YYYY-MM-DDtoYYYY-MM-DD."},
-		"safesearch": {Type: "string", Enum: enum(e.safeSearches),
-			Description: fmt.Sprintf("Adult content filter (Brave's default for this search: %s).", e.safeSearch)},
+			Description: "pd, pw, pm, py (past day to year) or YYYY-MM-DDtoYYYY-MM-DD."},
+		"safesearch": {Type: "string", Enum: enum(e.safeSearches), Description: "Default " + e.safeSearch + "."},
 	}
 }
 

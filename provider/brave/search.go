@@ -86,10 +86,9 @@ var searchAction = gtmgate.Action{Name: "search", Description: "Run the search a
 func webSearchTool(c *upstream.Client) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "web_search", Domain: "search", Title: "Web search (Brave)", Provider: Provider,
-		Description: "Search the public web with Brave Search. Returns titles, URLs, snippets and ages; " +
-			"up to 20 results per page; next_cursor pages up to 10 pages deep.",
-		Actions:    []gtmgate.Action{searchAction},
-		Properties: properties(webEndpoint),
+		Description: "Search the public web with Brave: titles, URLs, snippets and ages.",
+		Actions:     []gtmgate.Action{searchAction},
+		Properties:  properties(webEndpoint),
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			p, err := newParams(call, webEndpoint)
 			if err != nil {
@@ -107,12 +106,9 @@ func webSearchTool(c *upstream.Client) gtmgate.Tool {
 func newsSearchTool(c *upstream.Client) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "news_search", Domain: "search", Title: "News search (Brave)", Provider: Provider,
-		Description: "Search recent news articles with Brave Search. Returns headlines, URLs, snippets, " +
-			"publishers and ages; use freshness to bound the period; limit is capped at 50 per page. " +
-			"Brave's news answers do not say whether more results exist, so next_cursor is given whenever a page " +
-			"comes back full and fewer than 10 pages were read; the page it leads to may be short or empty.",
-		Actions:    []gtmgate.Action{searchAction},
-		Properties: properties(newsEndpoint),
+		Description: "Search recent news with Brave: headlines, URLs, snippets, publishers and ages.",
+		Actions:     []gtmgate.Action{searchAction},
+		Properties:  properties(newsEndpoint),
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			p, err := newParams(call, newsEndpoint)
 			if err != nil {

@@ -50,12 +50,12 @@ func propertyID(acct gtmgate.Account) (string, error) {
 	return id, nil
 }
 
-func stringList(desc string, minItems, maxItems int) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "array", Description: desc, MinItems: jsonschema.Ptr(minItems), MaxItems: jsonschema.Ptr(maxItems),
+func stringList(minItems, maxItems int) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "array", MinItems: jsonschema.Ptr(minItems), MaxItems: jsonschema.Ptr(maxItems),
 		Items: &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(200)}}
 }
 
-func rawFilterSchema(kind string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Description: "Raw GA4 FilterExpression for the " + kind +
-		" filter (andGroup/orGroup/notExpression/filter), ANDed with filter when both are given."}
+// rawFilterSchema is a GA4 FilterExpression passed through as written.
+func rawFilterSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Description: "A GA4 FilterExpression, ANDed with filter."}
 }

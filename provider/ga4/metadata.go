@@ -39,9 +39,8 @@ type Metadata struct {
 func metadataTool(c *upstream.Client) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "ga4_metadata", Domain: "analytics", Provider: Provider, Title: "GA4 dimensions and metrics",
-		Description: "List the dimensions and metrics a GA4 property can report on (apiName, uiName, description, and type for metrics), " +
-			"custom definitions included. Call before ga4_report when unsure of a name.",
-		Actions: []gtmgate.Action{{Name: "get_metadata", Description: "list dimensions and metrics", Category: gtmgate.CategoryAnalyticsReport}},
+		Description: "List the dimensions and metrics (custom ones too) a GA4 property reports on; use it when unsure of a ga4_report name.",
+		Actions:     []gtmgate.Action{{Name: "get_metadata", Description: "list dimensions and metrics", Category: gtmgate.CategoryAnalyticsReport}},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			prop, err := propertyID(call.Account)
 			if err != nil {

@@ -43,18 +43,17 @@ func realtimeTool(c *upstream.Client) gtmgate.Tool {
 	}
 	return gtmgate.Tool{
 		Name: "ga4_realtime", Domain: "analytics", Provider: Provider, Title: "GA4 realtime report",
-		Description: "Active users and events of the last 30 minutes (60 on GA4 360) from Google Analytics 4, by realtime dimensions " +
-			"(country, deviceCategory, unifiedScreenName, minutesAgo…). Metrics default to activeUsers.",
+		Description: "GA4 active users and events of the last 30 minutes by realtime dimensions (country, deviceCategory, minutesAgo…).",
 		Actions: []gtmgate.Action{{Name: "run_realtime_report", Description: "run a realtime report",
 			Category: gtmgate.CategoryAnalyticsReport, List: true}},
 		Properties: map[string]*jsonschema.Schema{
-			"dimensions": stringList("Realtime dimension API names, for example [\"country\"].", 0, 9),
-			"metrics":    stringList("Realtime metric API names (default [\"activeUsers\"]).", 0, 10),
-			"minute_ranges": {Type: "array", MaxItems: jsonschema.Ptr(2), Description: "Minute windows, default the last 30 minutes.",
+			"dimensions": stringList(0, 9),
+			"metrics":    stringList(0, 10),
+			"minute_ranges": {Type: "array", MaxItems: jsonschema.Ptr(2),
 				Items: &jsonschema.Schema{Type: "object", AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"start_minutes_ago": minutes(), "end_minutes_ago": minutes(), "name": {Type: "string"}}}},
-			"dimension_filter": rawFilterSchema("dimension"),
-			"metric_filter":    rawFilterSchema("metric"),
+			"dimension_filter": rawFilterSchema(),
+			"metric_filter":    rawFilterSchema(),
 			"order_by": {Type: "array", MaxItems: jsonschema.Ptr(4),
 				Items: &jsonschema.Schema{Type: "object", Required: []string{"field"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"field": {Type: "string"}, "desc": {Type: "boolean"}}}},

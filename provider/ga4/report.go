@@ -52,30 +52,26 @@ type runReportRequest struct {
 }
 
 func reportTool(c *upstream.Client) gtmgate.Tool {
-	date := func(desc string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "string", Pattern: datePattern, Description: desc}
-	}
+	date := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Pattern: datePattern} }
 	return gtmgate.Tool{
 		Name: "ga4_report", Domain: "analytics", Provider: Provider, Title: "GA4 report",
-		Description: "Run a Google Analytics 4 report: metrics (sessions, totalUsers, keyEvents, totalRevenue…) by dimensions " +
-			"(date, sessionDefaultChannelGroup, country, deviceCategory, landingPage…) over date ranges. Rows come back as objects in items; " +
-			"page with cursor. Use ga4_metadata for the property's dimension and metric names.",
+		Description: "Run a GA4 report: metrics (sessions, totalUsers, keyEvents…) by dimensions (date, country…) over date ranges.",
 		Actions: []gtmgate.Action{{Name: "run_report", Description: "run a report", Category: gtmgate.CategoryAnalyticsReport,
 			List: true, Required: []string{"metrics"}}},
 		Properties: map[string]*jsonschema.Schema{
-			"dimensions": stringList("Dimension API names, for example [\"date\", \"sessionDefaultChannelGroup\"].", 0, 9),
-			"metrics":    stringList("Metric API names, for example [\"sessions\", \"keyEvents\"].", 1, 10),
-			"start_date": date("First day: YYYY-MM-DD, NdaysAgo, yesterday or today (default 28daysAgo)."),
-			"end_date":   date("Last day, inclusive (default yesterday)."),
-			"date_ranges": {Type: "array", MaxItems: jsonschema.Ptr(4), Description: "Several ranges to compare instead of start_date/end_date; rows then carry a dateRange column.",
+			"dimensions": stringList(0, 9),
+			"metrics":    stringList(1, 10),
+			"start_date": date(),
+			"end_date":   date(),
+			"date_ranges": {Type: "array", MaxItems: jsonschema.Ptr(4), Description: "To compare; instead of start_date, end_date.",
 				Items: &jsonschema.Schema{Type: "object", Required: []string{"start_date", "end_date"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
-					"start_date": date("First day."), "end_date": date("Last day."), "name": {Type: "string"}}}},
-			"dimension_filter": rawFilterSchema("dimension"),
-			"metric_filter":    rawFilterSchema("metric"),
-			"order_by": {Type: "array", MaxItems: jsonschema.Ptr(4), Description: "Sort order; field is a requested dimension or metric.",
+					"start_date": date(), "end_date": date(), "name": {Type: "string"}}}},
+			"dimension_filter": rawFilterSchema(),
+			"metric_filter":    rawFilterSchema(),
+			"order_by": {Type: "array", MaxItems: jsonschema.Ptr(4),
 				Items: &jsonschema.Schema{Type: "object", Required: []string{"field"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"field": {Type: "string"}, "desc": {Type: "boolean"}}}},
-			"currency_code": {Type: "string", Pattern: "^[A-Z]{3}$", Description: "ISO 4217 currency for revenue metrics (default the property's)."},
+			"currency_code": {Type: "string", Pattern: "^[A-Z]{3}$"},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) { return runReport(ctx, c, call) },
 	}

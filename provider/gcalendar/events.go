@@ -36,9 +36,8 @@ func eventsTool(c *upstream.Client) gtmgate.Tool {
 	}
 	return gtmgate.Tool{
 		Name: "calendar_events", Domain: "calendar", Provider: Provider, Title: "Google Calendar events",
-		Description: "Google Calendar events: list upcoming events (recurring ones expanded, by start time) in a time window, get one, " +
-			"create a meeting with attendees and an optional Google Meet link, update it, or delete it. Times are RFC 3339; " +
-			"all-day events use YYYY-MM-DD with an exclusive end day.",
+		Description: "List upcoming Google Calendar events in a time window, get one, or create, update or delete a meeting " +
+			"(attendees, optional Meet link).",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "events between time_min (default now) and time_max", Category: gtmgate.CategoryCalendarOp, List: true},
 			{Name: "get", Description: "one event", Category: gtmgate.CategoryCalendarOp, Required: []string{"event_id"}},
@@ -48,21 +47,20 @@ func eventsTool(c *upstream.Client) gtmgate.Tool {
 				Mutating: true, Destructive: true, Required: []string{"event_id"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"event_id":    str("Event id, for get, update and delete.", 1024),
-			"time_min":    {Type: "string", Format: "date-time", Description: "List: events ending after this RFC 3339 time (default now)."},
-			"time_max":    {Type: "string", Format: "date-time", Description: "List: events starting before this RFC 3339 time."},
-			"q":           str("List: free-text search in summary, description, location and attendees.", 500),
+			"event_id":    str("", 1024),
+			"time_min":    {Type: "string", Format: "date-time"},
+			"time_max":    {Type: "string", Format: "date-time"},
+			"q":           str("", 500),
 			"summary":     str("Title.", 1024),
-			"description": str("Description (may hold simple HTML).", 8192),
-			"location":    str("Location or address.", 1024),
-			"start":       str("Start: RFC 3339 date-time (2025-06-03T15:00:00+02:00) or all-day date (2025-06-03).", 64),
-			"end":         str("End: same kind as start; for all-day events the day after the last day.", 64),
-			"time_zone":   str("IANA time zone for start and end (Europe/Berlin); default the offset in the date-time.", 64),
-			"attendees": {Type: "array", MaxItems: jsonschema.Ptr(100), Description: "Guest email addresses (replace the whole list on update).",
+			"description": str("", 8192),
+			"location":    str("", 1024),
+			"start":       str("RFC 3339 date-time, or YYYY-MM-DD for all day.", 64),
+			"end":         str("As start; an all-day end is the day after.", 64),
+			"time_zone":   str("", 64),
+			"attendees": {Type: "array", MaxItems: jsonschema.Ptr(100), Description: "Emails; update replaces the list.",
 				Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(320)}},
-			"add_conference": {Type: "boolean", Description: "Create: add a Google Meet link."},
-			"send_updates": {Type: "string", Enum: []any{"all", "externalOnly", "none"},
-				Description: "Whom Google emails about the change: all guests, externalOnly, or none (default none)."},
+			"add_conference": {Type: "boolean"},
+			"send_updates":   {Type: "string", Enum: []any{"all", "externalOnly", "none"}},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) { return runEvents(ctx, c, call) },
 	}

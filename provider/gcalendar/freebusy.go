@@ -36,16 +36,15 @@ type FreeBusy struct {
 func freeBusyTool(c *upstream.Client) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "calendar_freebusy", Domain: "calendar", Provider: Provider, Title: "Google Calendar free/busy",
-		Description: "Busy intervals of one or more calendars (the account's by default; colleagues' by email) between time_min and time_max, " +
-			"to find a meeting slot. Free time is every gap between busy intervals.",
+		Description: "Busy intervals of calendars (the account's or colleagues' by email) between time_min and time_max, to find a meeting slot.",
 		Actions: []gtmgate.Action{{Name: "query", Description: "busy intervals per calendar", Category: gtmgate.CategoryCalendarOp,
 			Required: []string{"time_min", "time_max"}}},
 		Properties: map[string]*jsonschema.Schema{
-			"time_min": {Type: "string", Format: "date-time", Description: "Window start, RFC 3339."},
-			"time_max": {Type: "string", Format: "date-time", Description: "Window end, RFC 3339."},
-			"calendars": {Type: "array", MaxItems: jsonschema.Ptr(50), Description: "Calendar ids (emails); default the account's calendar.",
+			"time_min": {Type: "string", Format: "date-time"},
+			"time_max": {Type: "string", Format: "date-time"},
+			"calendars": {Type: "array", MaxItems: jsonschema.Ptr(50),
 				Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(255)}},
-			"time_zone": {Type: "string", Description: "Time zone of the returned intervals (default UTC)."},
+			"time_zone": {Type: "string"},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in freeBusyInput

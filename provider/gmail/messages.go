@@ -25,21 +25,19 @@ type listInput struct {
 // listProperties are the inputs shared by email_messages and email_threads.
 func listProperties() map[string]*jsonschema.Schema {
 	return map[string]*jsonschema.Schema{
-		"q": {Type: "string", MaxLength: jsonschema.Ptr(2000),
-			Description: `Gmail search query, as in the Gmail search box: from:dana@acme.example subject:renewal newer_than:7d has:attachment is:unread.`},
-		"label_ids": {Type: "array", MaxItems: jsonschema.Ptr(10), Description: "Only messages with all these label ids (INBOX, SENT, UNREAD, STARRED, Label_1…).",
+		"q": {Type: "string", MaxLength: jsonschema.Ptr(2000)},
+		"label_ids": {Type: "array", MaxItems: jsonschema.Ptr(10),
 			Items: &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1)}},
-		"include_spam_trash": {Type: "boolean", Description: "Include SPAM and TRASH (default false)."},
+		"include_spam_trash": {Type: "boolean"},
 	}
 }
 
 func messagesTool(c *upstream.Client) gtmgate.Tool {
 	props := listProperties()
-	props["message_id"] = &jsonschema.Schema{Type: "string", Description: "Gmail message id, for get."}
+	props["message_id"] = &jsonschema.Schema{Type: "string"}
 	return gtmgate.Tool{
 		Name: "email_messages", Domain: "email", Provider: Provider, Title: "Gmail messages",
-		Description: "Read a Gmail mailbox: list messages (newest first, with from, to, subject, date and snippet), " +
-			"get one message with its decoded text body and attachment names, or search with a Gmail query.",
+		Description: "Read Gmail messages: list them newest first, search them with a Gmail query q, or get one with its text body.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "list messages, optionally by label_ids or q", Category: gtmgate.CategoryCRMRead, List: true},
 			{Name: "get", Description: "one message with its text body", Category: gtmgate.CategoryCRMRead, Required: []string{"message_id"}},

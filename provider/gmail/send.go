@@ -41,29 +41,29 @@ type SendResult struct {
 }
 
 func sendTool(c *upstream.Client) gtmgate.Tool {
-	addrs := func(desc string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "array", MaxItems: jsonschema.Ptr(maxRecipients), Description: desc,
+	addrs := func() *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "array", MaxItems: jsonschema.Ptr(maxRecipients),
 			Items: &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(3), MaxLength: jsonschema.Ptr(maxAddressLen)}}
 	}
 	return gtmgate.Tool{
 		Name: "email_send", Domain: "email", Provider: Provider, Title: "Send Gmail",
-		Description: "Send an email from the Gmail mailbox, or save it as a draft for a person to review. Plain text body, optional HTML " +
-			"alternative. To reply in a thread, pass thread_id and in_reply_to (the message_id of the message answered) and keep its subject.",
+		Description: "Send an email from Gmail or save a draft. To reply, pass thread_id and in_reply_to (the answered message_id) " +
+			"and keep the subject.",
 		Actions: []gtmgate.Action{
 			{Name: "send", Description: "send the email now", Category: gtmgate.CategoryEmailSend, Mutating: true, Additive: true, Required: []string{"to", "subject"}},
 			{Name: "draft", Description: "save it as a Gmail draft, nothing is sent", Category: gtmgate.CategoryContentGenerate, Mutating: true, Additive: true},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"to":          addrs(`Recipients: "Dana Ortiz <dana@acme.example>" or "dana@acme.example".`),
-			"cc":          addrs("Carbon-copy recipients."),
-			"bcc":         addrs("Blind-copy recipients."),
-			"subject":     {Type: "string", MaxLength: jsonschema.Ptr(maxSubjectLen), Description: "Subject line (one line)."},
-			"text":        {Type: "string", MaxLength: jsonschema.Ptr(200000), Description: "Plain-text body."},
-			"html":        {Type: "string", MaxLength: jsonschema.Ptr(500000), Description: "Optional HTML body, sent as the alternative to text."},
-			"in_reply_to": {Type: "string", MaxLength: jsonschema.Ptr(250), Description: "message_id (<…@…>) of the message replied to."},
-			"references": {Type: "array", MaxItems: jsonschema.Ptr(50), Description: "Message ids of the conversation so far (default [in_reply_to]).",
+			"to":          addrs(),
+			"cc":          addrs(),
+			"bcc":         addrs(),
+			"subject":     {Type: "string", MaxLength: jsonschema.Ptr(maxSubjectLen)},
+			"text":        {Type: "string", MaxLength: jsonschema.Ptr(200000)},
+			"html":        {Type: "string", MaxLength: jsonschema.Ptr(500000)},
+			"in_reply_to": {Type: "string", MaxLength: jsonschema.Ptr(250)},
+			"references": {Type: "array", MaxItems: jsonschema.Ptr(50),
 				Items: &jsonschema.Schema{Type: "string", MaxLength: jsonschema.Ptr(250)}},
-			"thread_id": {Type: "string", Description: "Gmail thread id to add the message to."},
+			"thread_id": {Type: "string"},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) { return runSend(ctx, c, call) },
 	}

@@ -27,11 +27,10 @@ type ThreadDetail struct {
 
 func threadsTool(c *upstream.Client) gtmgate.Tool {
 	props := listProperties()
-	props["thread_id"] = &jsonschema.Schema{Type: "string", Description: "Gmail thread id, for get."}
+	props["thread_id"] = &jsonschema.Schema{Type: "string"}
 	return gtmgate.Tool{
 		Name: "email_threads", Domain: "email", Provider: Provider, Title: "Gmail threads",
-		Description: "Read Gmail conversations: list threads (newest activity first, with a snippet), optionally matching a Gmail query q, " +
-			"or get one thread with every message's headers and text body.",
+		Description: "Read Gmail conversations: list threads newest first, optionally matching a Gmail query q, or get one with all its messages.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "list threads", Category: gtmgate.CategoryCRMRead, List: true},
 			{Name: "get", Description: "one thread with its messages", Category: gtmgate.CategoryCRMRead, Required: []string{"thread_id"}},

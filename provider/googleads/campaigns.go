@@ -17,7 +17,7 @@ const campaignSelect = "SELECT campaign.id, campaign.name, campaign.status, camp
 
 // idSchema is the campaign_id property (a fresh schema per tool: schemas must form a tree).
 func idSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "string", Pattern: `^[0-9]{1,20}$`, Description: "Campaign id (digits)."}
+	return &jsonschema.Schema{Type: "string", Pattern: `^[0-9]{1,20}$`}
 }
 
 // checkCampaignID refuses a campaign id that is not digits, so ids can be put in GAQL and resource names.
@@ -31,7 +31,7 @@ func checkCampaignID(id string) error {
 func campaignsTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "google_ads_campaigns", Domain: "ads", Provider: Provider, Title: "Google Ads campaigns",
-		Description: "List and inspect Google Ads campaigns with their daily budgets, pause or enable them, and change their daily budget (in account currency units).",
+		Description: "List Google Ads campaigns with their daily budgets, pause or enable one, or change its daily budget.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "campaigns that are not removed; filter on any campaign field (status EQ PAUSED)", Category: gtmgate.CategoryAdsRead, List: true},
 			{Name: "get", Description: "one campaign by campaign_id", Category: gtmgate.CategoryAdsRead, Required: []string{"campaign_id"}},
@@ -40,9 +40,9 @@ func campaignsTool(a *api) gtmgate.Tool {
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id": idSchema(),
-			"status":      {Type: "string", Enum: []any{"ENABLED", "PAUSED"}, Description: "update_status: the new status."},
+			"status":      {Type: "string", Enum: []any{"ENABLED", "PAUSED"}},
 			"amount": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9),
-				Description: "update_budget: new daily budget in account currency units (e.g. 150.00), rounded to cents."},
+				Description: "In currency units, not micros."},
 		},
 		Run: a.runCampaigns,
 	}

@@ -20,7 +20,7 @@ var keywordPrefixes = []string{"ad_group_criterion.", "ad_group.", "campaign.", 
 func keywordsTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "google_ads_keywords", Domain: "ads", Provider: Provider, Title: "Google Ads keywords",
-		Description: "List search keywords with their performance over a date range, and add negative keywords to a campaign.",
+		Description: "List Google Ads search keywords with performance over a date range, or add a negative keyword to a campaign.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "keywords with impressions, clicks, cost and conversions (optionally of one campaign_id)", Category: gtmgate.CategoryAdsRead, List: true},
 			{Name: "add_negative", Description: "add a negative keyword (keyword_text, match_type) to campaign_id", Category: gtmgate.CategoryAdsMutate, Mutating: true,
@@ -29,8 +29,8 @@ func keywordsTool(a *api) gtmgate.Tool {
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id":  idSchema(),
 			"date_range":   presetSchema(),
-			"keyword_text": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(80), Description: "add_negative: the keyword text (at most 80 characters, 10 words)."},
-			"match_type":   {Type: "string", Enum: []any{"EXACT", "PHRASE", "BROAD"}, Description: "add_negative: keyword match type."},
+			"keyword_text": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(80)},
+			"match_type":   {Type: "string", Enum: []any{"EXACT", "PHRASE", "BROAD"}},
 		},
 		Run: a.runKeywords,
 	}

@@ -20,8 +20,8 @@ func fieldList(desc string) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string", Pattern: fieldPattern.String()}, MaxItems: jsonschema.Ptr(50), Description: desc}
 }
 
-var dateSchema = func(desc string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`, Description: desc}
+var dateSchema = func() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`}
 }
 
 func presetSchema() *jsonschema.Schema {
@@ -29,29 +29,26 @@ func presetSchema() *jsonschema.Schema {
 	for i, p := range DatePresets {
 		enum[i] = p
 	}
-	return &jsonschema.Schema{Type: "string", Enum: enum, Description: "GAQL date range preset (segments.date DURING …). Default LAST_30_DAYS when metrics are selected."}
+	return &jsonschema.Schema{Type: "string", Enum: enum}
 }
 
 func reportTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "google_ads_report", Domain: "ads", Provider: Provider, Title: "Google Ads report",
-		Description: "Run a read-only Google Ads Query Language (GAQL) report: either a raw SELECT query or a structured " +
-			"resource/fields/metrics/segments/date range. Rows are flat objects keyed by GAQL field path; money in micros " +
-			"is also given in account currency (metrics.cost_micros → metrics.cost) and the result carries the currency.",
-		Actions: []gtmgate.Action{{Name: "report", Description: "run a GAQL report", Category: gtmgate.CategoryAdsRead, List: true}},
+		Description: "Run a read-only Google Ads report: a raw GAQL SELECT, or resource, fields, metrics, segments and dates.",
+		Actions:     []gtmgate.Action{{Name: "report", Description: "run a GAQL report", Category: gtmgate.CategoryAdsRead, List: true}},
 		Properties: map[string]*jsonschema.Schema{
 			"query": {Type: "string", MaxLength: jsonschema.Ptr(10000),
-				Description: "Raw GAQL SELECT statement, e.g. SELECT campaign.name, metrics.clicks FROM campaign WHERE segments.date DURING LAST_7_DAYS. Only SELECT is accepted; filter does not apply to raw queries."},
-			"resource": {Type: "string", Pattern: resourcePattern.String(),
-				Description: "Structured form: the GAQL resource to report on (campaign, ad_group, ad_group_ad, keyword_view, search_term_view, customer…)."},
-			"fields":     fieldList("Structured form: attribute fields; bare names belong to resource (name → campaign.name)."),
-			"metrics":    fieldList("Structured form: metrics, with or without the metrics. prefix (clicks, impressions, cost_micros, conversions, ctr, average_cpc)."),
-			"segments":   fieldList("Structured form: segments, with or without the segments. prefix (date, device, ad_network_type)."),
+				Description: "filter does not apply to it."},
+			"resource":   {Type: "string", Pattern: resourcePattern.String()},
+			"fields":     fieldList("Bare names are the resource's."),
+			"metrics":    fieldList(""),
+			"segments":   fieldList(""),
 			"date_range": presetSchema(),
-			"start_date": dateSchema("Structured form: first day, YYYY-MM-DD (with end_date instead of date_range)."),
-			"end_date":   dateSchema("Structured form: last day, YYYY-MM-DD."),
-			"order_by":   {Type: "string", Pattern: fieldPattern.String(), Description: "Structured form: field to sort by (metrics.cost_micros)."},
-			"descending": {Type: "boolean", Description: "Structured form: sort descending."},
+			"start_date": dateSchema(),
+			"end_date":   dateSchema(),
+			"order_by":   {Type: "string", Pattern: fieldPattern.String()},
+			"descending": {Type: "boolean"},
 		},
 		Run: a.runReport,
 	}

@@ -51,14 +51,13 @@ func associationsTool(a *api) gtmgate.Tool {
 	for i, t := range associableTypes {
 		types[i] = t
 	}
-	typeSchema := func(desc string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "string", Enum: types, Description: desc}
+	typeSchema := func() *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "string", Enum: types}
 	}
 	return gtmgate.Tool{
 		Name: "crm_associations", Domain: domain, Provider: Provider, Title: "HubSpot associations",
-		Description: "See and create links between HubSpot records: which companies a contact works for, which contacts and company a deal " +
-			"belongs to, which notes and tasks sit on a record. list returns the ids of associated records (read them with crm_contacts, " +
-			"crm_companies or crm_deals get); create links two records with HubSpot's default association.",
+		Description: "List or create links between HubSpot records (a contact's companies, a deal's contacts, a record's notes and tasks); " +
+			"list returns ids.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true, Required: []string{"from_type", "from_id", "to_type"},
 				Description: "ids of the to_type records associated with the from record"},
@@ -66,10 +65,10 @@ func associationsTool(a *api) gtmgate.Tool {
 				Description: "associate the from record with the to record (default, unlabeled association)"},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"from_type": typeSchema("Object type of the record you start from."),
-			"from_id":   idSchema("record to start from", "list and create"),
-			"to_type":   typeSchema("Object type of the associated records."),
-			"to_id":     idSchema("record to associate with", "create"),
+			"from_type": typeSchema(),
+			"from_id":   idSchema(),
+			"to_type":   typeSchema(),
+			"to_id":     idSchema(),
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in associationInput

@@ -24,9 +24,7 @@ type noteInput struct {
 func notesTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "crm_notes", Domain: domain, Provider: Provider, Title: "HubSpot notes",
-		Description: "Read and write notes on the timeline of HubSpot contacts, companies and deals: call summaries, " +
-			"meeting outcomes, context for the next rep. List returns the newest notes first; pass contact_id, company_id or deal_id " +
-			"to see one record's notes. The note text is in the hs_note_body property (HTML allowed).",
+		Description: "Read and add notes on HubSpot contacts, companies and deals, newest first; contact_id, company_id or deal_id picks the record.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true,
 				Description: "page through notes, newest first, optionally only those on a contact, company or deal"},
@@ -34,15 +32,14 @@ func notesTool(a *api) gtmgate.Tool {
 				Description: "add a note, attached to the contact, company and/or deal given"},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"body": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(65536),
-				Description: "Note text (hs_note_body); simple HTML such as <p> and <ul> is kept. Required for create."},
-			"timestamp":  timestampSchema("When the noted activity happened (hs_timestamp); default now."),
-			"owner_id":   {Type: "string", Description: "HubSpot owner (user) id to assign the note to (hubspot_owner_id)."},
-			"contact_id": linkSchema("contact", "attach the note to this contact"),
-			"company_id": linkSchema("company", "attach the note to this company"),
-			"deal_id":    linkSchema("deal", "attach the note to this deal"),
-			"fields":     fieldsSchema(notes.defaultFields),
-			"sort":       sortSchema("hs_timestamp"),
+			"body":       {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(65536)},
+			"timestamp":  {Type: "string", Format: "date-time"},
+			"owner_id":   {Type: "string"},
+			"contact_id": linkSchema(),
+			"company_id": linkSchema(),
+			"deal_id":    linkSchema(),
+			"fields":     fieldsSchema(),
+			"sort":       sortSchema(),
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in noteInput

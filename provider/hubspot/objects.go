@@ -14,10 +14,6 @@ type recordTool struct {
 	name, title, description string
 	// searchHint says which properties free-text search matches.
 	searchHint string
-	// example shows a create body's properties.
-	example string
-	// sortExample is a sortable property.
-	sortExample string
 }
 
 var (
@@ -26,36 +22,26 @@ var (
 			defaultFields: []string{"firstname", "lastname", "email", "phone", "company", "jobtitle", "lifecyclestage", "hs_lead_status", "hubspot_owner_id", "createdate", "lastmodifieddate"}},
 		name:  "crm_contacts",
 		title: "HubSpot contacts",
-		description: "Find, read, create and update people (contacts) in the tenant's HubSpot CRM. " +
-			"Use search to find someone by name, email or phone; list with a filter for exact property matches " +
-			"(e.g. lifecyclestage EQ customer). Results keep HubSpot's internal property names.",
-		searchHint:  "name, email, phone and company name",
-		example:     `{"email": "dana@acme.io", "firstname": "Dana", "lastname": "Ito", "lifecyclestage": "lead"}`,
-		sortExample: "createdate",
+		description: "Find, read, create and update HubSpot contacts. search is free text on name, email, phone and company; " +
+			"list takes exact filters.",
+		searchHint: "name, email, phone and company name",
 	}
 	companies = recordTool{
 		objectKind: objectKind{path: "companies", singular: "company", typeID: "0-2",
 			defaultFields: []string{"name", "domain", "industry", "city", "country", "numberofemployees", "annualrevenue", "lifecyclestage", "hubspot_owner_id", "createdate", "hs_lastmodifieddate"}},
 		name:  "crm_companies",
 		title: "HubSpot companies",
-		description: "Find, read, create and update companies (accounts) in the tenant's HubSpot CRM. " +
-			"Use search to find a company by name or domain; list with a filter for exact matches " +
-			"(e.g. industry EQ COMPUTER_SOFTWARE, numberofemployees GT 200).",
-		searchHint:  "name, domain, website and phone",
-		example:     `{"name": "Acme Robotics", "domain": "acmerobotics.com", "industry": "COMPUTER_SOFTWARE"}`,
-		sortExample: "annualrevenue",
+		description: "Find, read, create and update HubSpot companies. search is free text on name, domain, website and phone; " +
+			"list takes exact filters.",
+		searchHint: "name, domain, website and phone",
 	}
 	deals = recordTool{
 		objectKind: objectKind{path: "deals", singular: "deal", typeID: "0-3",
 			defaultFields: []string{"dealname", "amount", "dealstage", "pipeline", "closedate", "hubspot_owner_id", "hs_priority", "createdate", "hs_lastmodifieddate"}},
-		name:  "crm_deals",
-		title: "HubSpot deals",
-		description: "Find, read, create and update deals (opportunities) in the tenant's HubSpot CRM. " +
-			"dealstage and pipeline hold internal ids: call crm_pipelines for stage ids and labels before filtering or moving a deal. " +
-			"Amounts are strings in the portal's currency.",
+		name:        "crm_deals",
+		title:       "HubSpot deals",
+		description: "Find, read, create and update HubSpot deals. dealstage and pipeline hold ids: read them from crm_pipelines first.",
 		searchHint:  "deal name",
-		example:     `{"dealname": "Acme – Growth plan", "amount": "24000", "pipeline": "default", "dealstage": "appointmentscheduled", "closedate": "2025-06-30T00:00:00Z"}`,
-		sortExample: "amount",
 	}
 )
 
@@ -86,12 +72,11 @@ func objectTool(a *api, rt recordTool) gtmgate.Tool {
 				Description: fmt.Sprintf("change properties of the %s with id; properties not named are left as they are", s)},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"id": idSchema(s, "get and update"),
-			"query": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(3000),
-				Description: fmt.Sprintf("Free text for search, matched against the %s's %s. Required for search.", s, rt.searchHint)},
-			"properties": propertyValuesSchema(rt.example),
-			"fields":     fieldsSchema(rt.defaultFields),
-			"sort":       sortSchema(rt.sortExample),
+			"id":         idSchema(),
+			"query":      {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(3000)},
+			"properties": propertyValuesSchema(),
+			"fields":     fieldsSchema(),
+			"sort":       sortSchema(),
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in recordInput

@@ -39,14 +39,12 @@ type PipelineList struct {
 func pipelinesTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "crm_pipelines", Domain: domain, Provider: Provider, Title: "HubSpot pipelines",
-		Description: "List the tenant's HubSpot deal (or ticket) pipelines with their stages in order: stage ids, labels, win probability " +
-			"and whether a stage is closed. Call it before filtering deals by dealstage or moving a deal, since deals hold stage ids " +
-			"(e.g. \"appointmentscheduled\"), not labels.",
+		Description: "List HubSpot deal or ticket pipelines with their stages' ids and labels. Use it before filtering or moving deals by dealstage.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Category: gtmgate.CategoryCRMRead, Description: "every pipeline of the object type with its stages"},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"object_type": {Type: "string", Enum: []any{"deals", "tickets"}, Description: "Pipelines of deals (default) or tickets."},
+			"object_type": {Type: "string", Enum: []any{"deals", "tickets"}},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in struct {

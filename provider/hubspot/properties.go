@@ -45,15 +45,14 @@ var propertyFilterFields = []string{"name", "label", "type", "field_type", "grou
 func propertiesTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "crm_properties", Domain: domain, Provider: Provider, Title: "HubSpot properties",
-		Description: "List the property definitions of a HubSpot object type: internal names to use in fields, filters and writes, " +
-			"labels, types, and the allowed values of enumeration properties (e.g. lifecyclestage, industry, hs_task_status). " +
-			"Filter on name, label, type, field_type, group_name, hubspot_defined or read_only, e.g. {\"property\": \"label\", \"operator\": \"CONTAINS_TOKEN\", \"value\": \"revenue\"}.",
+		Description: "List a HubSpot object type's properties: the internal names that fields, filters and writes take, " +
+			"with types and enumeration options.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true, Required: []string{"object_type"},
 				Description: "page through property definitions of object_type"},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"object_type": {Type: "string", Enum: []any{"contacts", "companies", "deals", "notes", "tasks"}, Description: "Object type whose properties to list."},
+			"object_type": {Type: "string", Enum: []any{"contacts", "companies", "deals", "notes", "tasks"}},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in struct {

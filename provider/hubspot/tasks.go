@@ -28,9 +28,8 @@ type taskInput struct {
 func tasksTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "crm_tasks", Domain: domain, Provider: Provider, Title: "HubSpot tasks",
-		Description: "Read, create and update sales tasks (to-dos, calls, emails to send) in HubSpot. List returns tasks by due date, " +
-			"soonest first; pass contact_id, company_id or deal_id for one record's tasks, or filter hs_task_status NEQ COMPLETED for open ones. " +
-			"Update to reschedule, reprioritise or complete a task (status COMPLETED).",
+		Description: "Read, create and update HubSpot tasks, soonest due first; contact_id, company_id or deal_id picks the record; " +
+			"status COMPLETED closes one.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Category: gtmgate.CategoryCRMRead, List: true,
 				Description: "page through tasks by due date, optionally only those on a contact, company or deal"},
@@ -40,20 +39,19 @@ func tasksTool(a *api) gtmgate.Tool {
 				Description: "change the subject, body, status, priority, type, due date or owner of the task with id"},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"id":      idSchema("task", "update"),
-			"subject": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(500), Description: "Task title (hs_task_subject). Required for create."},
-			"body":    {Type: "string", MaxLength: jsonschema.Ptr(65536), Description: "Task notes (hs_task_body)."},
-			"status": {Type: "string", Enum: []any{"NOT_STARTED", "IN_PROGRESS", "WAITING", "COMPLETED", "DEFERRED"},
-				Description: "hs_task_status; create defaults to NOT_STARTED. COMPLETED marks the task done."},
-			"priority":   {Type: "string", Enum: []any{"LOW", "MEDIUM", "HIGH"}, Description: "hs_task_priority: LOW, MEDIUM or HIGH, the values HubSpot documents."},
-			"task_type":  {Type: "string", Enum: []any{"CALL", "EMAIL", "TODO"}, Description: "hs_task_type; create defaults to TODO."},
-			"due":        timestampSchema("Due date and time (hs_timestamp); create defaults to now."),
-			"owner_id":   {Type: "string", Description: "HubSpot owner (user) id the task is assigned to (hubspot_owner_id)."},
-			"contact_id": linkSchema("contact", "attach the task to this contact"),
-			"company_id": linkSchema("company", "attach the task to this company"),
-			"deal_id":    linkSchema("deal", "attach the task to this deal"),
-			"fields":     fieldsSchema(tasks.defaultFields),
-			"sort":       sortSchema("hs_timestamp"),
+			"id":         idSchema(),
+			"subject":    {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(500)},
+			"body":       {Type: "string", MaxLength: jsonschema.Ptr(65536)},
+			"status":     {Type: "string", Enum: []any{"NOT_STARTED", "IN_PROGRESS", "WAITING", "COMPLETED", "DEFERRED"}},
+			"priority":   {Type: "string", Enum: []any{"LOW", "MEDIUM", "HIGH"}},
+			"task_type":  {Type: "string", Enum: []any{"CALL", "EMAIL", "TODO"}},
+			"due":        {Type: "string", Format: "date-time"},
+			"owner_id":   {Type: "string"},
+			"contact_id": linkSchema(),
+			"company_id": linkSchema(),
+			"deal_id":    linkSchema(),
+			"fields":     fieldsSchema(),
+			"sort":       sortSchema(),
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in taskInput

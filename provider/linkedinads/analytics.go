@@ -17,21 +17,20 @@ var DefaultMetrics = []string{"impressions", "clicks", "costInLocalCurrency", "l
 var metricName = regexp.MustCompile(`^[a-zA-Z]{1,60}$`)
 
 func analyticsTool(a *api) gtmgate.Tool {
-	date := func(d string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`, Description: d}
+	date := func() *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`}
 	}
 	return gtmgate.Tool{
 		Name: "linkedin_ads_analytics", Domain: "ads", Provider: Provider, Title: "LinkedIn Ads analytics",
-		Description: "Report LinkedIn ad performance (impressions, clicks, spend in account currency, conversions, leads) for the ad account, " +
-			"pivoted by campaign, campaign group, creative or account, as one total, daily or monthly rows.",
-		Actions: []gtmgate.Action{{Name: "report", Description: "run an adAnalytics query", Category: gtmgate.CategoryAdsRead, List: true}},
+		Description: "Report LinkedIn ad performance (impressions, clicks, spend, conversions, leads) per campaign, group, creative or account.",
+		Actions:     []gtmgate.Action{{Name: "report", Description: "run an adAnalytics query", Category: gtmgate.CategoryAdsRead, List: true}},
 		Properties: map[string]*jsonschema.Schema{
-			"start_date":       date("First day, YYYY-MM-DD (default 30 days ago)."),
-			"end_date":         date("Last day, YYYY-MM-DD (default yesterday)."),
-			"time_granularity": {Type: "string", Enum: []any{"ALL", "DAILY", "MONTHLY"}, Description: "ALL (one total per pivot, default), DAILY or MONTHLY."},
-			"pivot":            {Type: "string", Enum: []any{"CAMPAIGN", "CAMPAIGN_GROUP", "CREATIVE", "ACCOUNT"}, Description: "Row dimension (default CAMPAIGN)."},
-			"campaign_ids":     {Type: "array", MaxItems: jsonschema.Ptr(20), Items: &jsonschema.Schema{Type: "string", Pattern: `^[0-9]{1,20}$`}, Description: "Only these campaigns."},
-			"metrics":          {Type: "array", MaxItems: jsonschema.Ptr(18), Items: &jsonschema.Schema{Type: "string", Pattern: metricName.String()}, Description: "adAnalytics metric fields (default impressions, clicks, costInLocalCurrency, landingPageClicks, externalWebsiteConversions, oneClickLeads)."},
+			"start_date":       date(),
+			"end_date":         date(),
+			"time_granularity": {Type: "string", Enum: []any{"ALL", "DAILY", "MONTHLY"}},
+			"pivot":            {Type: "string", Enum: []any{"CAMPAIGN", "CAMPAIGN_GROUP", "CREATIVE", "ACCOUNT"}},
+			"campaign_ids":     {Type: "array", MaxItems: jsonschema.Ptr(20), Items: &jsonschema.Schema{Type: "string", Pattern: `^[0-9]{1,20}$`}},
+			"metrics":          {Type: "array", MaxItems: jsonschema.Ptr(18), Items: &jsonschema.Schema{Type: "string", Pattern: metricName.String()}},
 		},
 		Run: a.runAnalytics,
 	}

@@ -16,15 +16,14 @@ import (
 func campaignsTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "linkedin_ads_campaigns", Domain: "ads", Provider: Provider, Title: "LinkedIn Ads campaigns",
-		Description: "List LinkedIn ad campaigns with status, type and budgets in account currency; pause or activate a campaign. " +
-			"filter supports status, type and name with EQ or IN.",
+		Description: "List LinkedIn ad campaigns with status, type and budgets, or pause or activate one.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "campaigns of the ad account", Category: gtmgate.CategoryAdsRead, List: true},
 			{Name: "update_status", Description: "set status ACTIVE or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"campaign_id": {Type: "string", Pattern: `^[0-9]{1,20}$`, Description: "LinkedIn campaign id (digits of urn:li:sponsoredCampaign:…)."},
-			"status":      {Type: "string", Enum: []any{"ACTIVE", "PAUSED"}, Description: "update_status: the new status."},
+			"campaign_id": {Type: "string", Pattern: `^[0-9]{1,20}$`},
+			"status":      {Type: "string", Enum: []any{"ACTIVE", "PAUSED"}},
 		},
 		Run: a.runCampaigns,
 	}

@@ -19,7 +19,7 @@ var EffectiveStatuses = []string{"ACTIVE", "PAUSED", "DELETED", "ARCHIVED", "IN_
 func campaignsTool(a *api) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "meta_ads_campaigns", Domain: "ads", Provider: Provider, Title: "Meta Ads campaigns",
-		Description: "List Meta ad campaigns with budgets in account currency, pause or activate one, or change its daily or lifetime budget (campaign budget optimisation).",
+		Description: "List Meta ad campaigns with their budgets, pause or activate one, or change its daily or lifetime budget.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "campaigns of the ad account, by effective_status (default ACTIVE and PAUSED); filter on effective_status (EQ, IN) is Meta's, " +
 				"on another field (name, objective, id, budgets…) it is applied to each page Meta returns, so a page may hold fewer than limit items", Category: gtmgate.CategoryAdsRead, List: true},
@@ -27,11 +27,11 @@ func campaignsTool(a *api) gtmgate.Tool {
 			{Name: "update_budget", Description: "set daily_budget or lifetime_budget in currency units", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "amount"}},
 		},
 		Properties: map[string]*jsonschema.Schema{
-			"campaign_id":      {Type: "string", Pattern: `^[0-9]{1,25}$`, Description: "Meta campaign id."},
-			"status":           {Type: "string", Enum: []any{"ACTIVE", "PAUSED"}, Description: "update_status: the new status."},
-			"amount":           {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9), Description: "update_budget: new budget in account currency units (e.g. 75.50)."},
-			"budget_type":      {Type: "string", Enum: []any{"daily", "lifetime"}, Description: "update_budget: which budget to set (default: the one the campaign uses)."},
-			"effective_status": {Type: "array", Items: &jsonschema.Schema{Type: "string", Enum: enum(EffectiveStatuses)}, Description: "list: delivery states to include."},
+			"campaign_id":      {Type: "string", Pattern: `^[0-9]{1,25}$`},
+			"status":           {Type: "string", Enum: []any{"ACTIVE", "PAUSED"}},
+			"amount":           {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1e9), Description: "In currency units."},
+			"budget_type":      {Type: "string", Enum: []any{"daily", "lifetime"}},
+			"effective_status": {Type: "array", Items: &jsonschema.Schema{Type: "string", Enum: enum(EffectiveStatuses)}},
 		},
 		Run: a.runCampaigns,
 	}

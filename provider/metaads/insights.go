@@ -45,19 +45,17 @@ func insightsTool(a *api) gtmgate.Tool {
 	date := &jsonschema.Schema{Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`}
 	return gtmgate.Tool{
 		Name: "meta_ads_insights", Domain: "ads", Provider: Provider, Title: "Meta Ads insights",
-		Description: "Report Meta (Facebook/Instagram) ad performance: impressions, clicks, spend, reach, actions… for the ad account, " +
-			"by campaign, ad set or ad, over a date preset or since/until, optionally broken down by age, gender, country or placement.",
+		Description: "Report Meta ad performance (impressions, clicks, spend, reach, actions…) per account, campaign, ad set or ad, " +
+			"with optional breakdowns.",
 		Actions: []gtmgate.Action{{Name: "report", Description: "run an insights query", Category: gtmgate.CategoryAdsRead, List: true}},
 		Properties: map[string]*jsonschema.Schema{
-			"fields": {Type: "array", MaxItems: jsonschema.Ptr(40), Items: &jsonschema.Schema{Type: "string", Pattern: `^[a-z_]{1,60}$`},
-				Description: "Insights fields (default impressions, clicks, spend, reach, ctr, cpc, cpm, actions; ids and names of the level are added)."},
-			"level":       {Type: "string", Enum: enum([]string{"account", "campaign", "adset", "ad"}), Description: "Aggregation level (default account)."},
-			"date_preset": {Type: "string", Enum: enum(DatePresets), Description: "Relative date range (default last_30d)."},
-			"since":       date,
-			"until":       {Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`, Description: "Last day (YYYY-MM-DD) with since, instead of date_preset."},
-			"breakdowns": {Type: "array", MaxItems: jsonschema.Ptr(3), Items: &jsonschema.Schema{Type: "string", Enum: enum(Breakdowns)},
-				Description: "Split rows by these. Meta returns no reach with breakdowns for a range starting more than 13 months back, and since 2026-08-03 impression_device returns no rows for an ad account that has not opted in to it in Ads Manager."},
-			"time_increment": {Type: "string", Pattern: `^([1-9]|[1-8][0-9]|90|monthly|all_days)$`, Description: "1 for daily rows, 7 weekly, monthly, or all_days (default)."},
+			"fields":         {Type: "array", MaxItems: jsonschema.Ptr(40), Items: &jsonschema.Schema{Type: "string", Pattern: `^[a-z_]{1,60}$`}},
+			"level":          {Type: "string", Enum: enum([]string{"account", "campaign", "adset", "ad"})},
+			"date_preset":    {Type: "string", Enum: enum(DatePresets)},
+			"since":          date,
+			"until":          {Type: "string", Pattern: `^\d{4}-\d{2}-\d{2}$`, Description: "With since, instead of date_preset."},
+			"breakdowns":     {Type: "array", MaxItems: jsonschema.Ptr(3), Items: &jsonschema.Schema{Type: "string", Enum: enum(Breakdowns)}},
+			"time_increment": {Type: "string", Pattern: `^([1-9]|[1-8][0-9]|90|monthly|all_days)$`},
 		},
 		Run: a.runInsights,
 	}

@@ -67,23 +67,22 @@ func enum(desc string, values ...string) *jsonschema.Schema {
 }
 
 func queryTool(c *upstream.Client) gtmgate.Tool {
-	date := func(desc string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "string", Pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`, Description: desc}
+	date := func() *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "string", Pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`}
 	}
 	return gtmgate.Tool{
 		Name: "search_console_query", Domain: "analytics", Provider: Provider, Title: "Search Console performance",
-		Description: "Google Search performance of a site from Search Console: clicks, impressions, CTR and average position by query, " +
-			"page, country, device, date or search appearance. Filter with filter (EQ, NEQ, CONTAINS_TOKEN, NOT_CONTAINS_TOKEN on a dimension) " +
-			"or dimension_filter_groups for regular expressions. Data lag about 3 days.",
+		Description: "A site's Google Search clicks, impressions, CTR and position by query, page, country, device or date, " +
+			"from Search Console (about 3 days behind).",
 		Actions: []gtmgate.Action{{Name: "query", Description: "query search analytics", Category: gtmgate.CategoryAnalyticsReport, List: true}},
 		Properties: map[string]*jsonschema.Schema{
-			"start_date": date("First day, YYYY-MM-DD (default 28 days before end_date)."),
-			"end_date":   date("Last day, YYYY-MM-DD, inclusive (default 3 days ago)."),
-			"dimensions": {Type: "array", MaxItems: jsonschema.Ptr(5), Description: "Group rows by these dimensions, in key order.",
+			"start_date": date(),
+			"end_date":   date(),
+			"dimensions": {Type: "array", MaxItems: jsonschema.Ptr(5),
 				Items: enum("", Dimensions...)},
-			"type": enum("Search type (default web).", "web", "image", "video", "news", "discover", "googleNews"),
+			"type": enum("", "web", "image", "video", "news", "discover", "googleNews"),
 			"dimension_filter_groups": {Type: "array", MaxItems: jsonschema.Ptr(1),
-				Description: "Raw dimensionFilterGroups: [{groupType: and, filters: [{dimension, operator (equals, notEquals, contains, notContains, includingRegex, excludingRegex), expression}]}]; ANDed with filter.",
+				Description: "Search Console's own filters (regex too), ANDed with filter.",
 				Items: &jsonschema.Schema{Type: "object", Required: []string{"filters"}, AdditionalProperties: registry.Closed(), Properties: map[string]*jsonschema.Schema{
 					"groupType": enum("", "and"),
 					"filters": {Type: "array", MinItems: jsonschema.Ptr(1), Items: &jsonschema.Schema{Type: "object", Required: []string{"dimension", "expression"}, AdditionalProperties: registry.Closed(),
@@ -93,8 +92,8 @@ func queryTool(c *upstream.Client) gtmgate.Tool {
 							"expression": {Type: "string"},
 						}}},
 				}}},
-			"aggregation_type": enum("auto (default), byPage or byProperty.", "auto", "byPage", "byProperty"),
-			"data_state":       enum("final (default) or all (include fresh, incomplete data).", "final", "all"),
+			"aggregation_type": enum("", "auto", "byPage", "byProperty"),
+			"data_state":       enum("all adds fresh, incomplete data.", "final", "all"),
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) { return runQuery(ctx, c, call) },
 	}

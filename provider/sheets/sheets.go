@@ -38,8 +38,7 @@ func Tools(c *upstream.Client) []gtmgate.Tool {
 	cellValue := registry.Scalar("", true)
 	return []gtmgate.Tool{{
 		Name: "sheets_values", Domain: "data", Title: "Google Sheets values", Provider: Provider,
-		Description: "Read a range of a Google Sheets spreadsheet, or append rows below the table in a range " +
-			"(values are entered as if typed: numbers, dates and formulas are parsed).",
+		Description: "Read a range of a Google Sheet, or append rows below the table in a range (entered as if typed).",
 		Actions: []gtmgate.Action{
 			{Name: "get", Description: "Read the values of range.", Category: gtmgate.CategoryDataQuery,
 				Required: []string{"spreadsheet_id", "range"}},
@@ -48,16 +47,13 @@ func Tools(c *upstream.Client) []gtmgate.Tool {
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"spreadsheet_id": {Type: "string", Pattern: `^[A-Za-z0-9_-]{10,100}$`,
-				Description: "Spreadsheet id, the long segment of its URL: docs.google.com/spreadsheets/d/<id>/edit."},
+				Description: "The id in its URL."},
 			"range": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(250),
-				Description: "A1 notation: Pipeline!A1:E20, 'Lead list'!A:C, or a sheet name for the whole sheet."},
-			"value_render_option": {Type: "string", Enum: []any{"FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"},
-				Description: "get: how values are rendered (default FORMATTED_VALUE, as shown in the sheet)."},
-			"major_dimension": {Type: "string", Enum: []any{"ROWS", "COLUMNS"},
-				Description: "get: whether values are a list of rows (default) or of columns."},
+				Description: "A1 notation or a sheet name."},
+			"value_render_option": {Type: "string", Enum: []any{"FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"}},
+			"major_dimension":     {Type: "string", Enum: []any{"ROWS", "COLUMNS"}},
 			"values": {Type: "array", MinItems: jsonschema.Ptr(1), MaxItems: jsonschema.Ptr(maxAppendRows),
-				Items:       &jsonschema.Schema{Type: "array", MaxItems: jsonschema.Ptr(200), Items: cellValue},
-				Description: "append: rows to add, each a list of cell values, for example [[\"Globex\", \"proposal\", 120000]]."},
+				Items: &jsonschema.Schema{Type: "array", MaxItems: jsonschema.Ptr(200), Items: cellValue}},
 		},
 		Run: v.run,
 	}}

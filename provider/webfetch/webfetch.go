@@ -64,14 +64,11 @@ func Tools(opts Options) []gtmgate.Tool {
 func tool(f *fetcher) gtmgate.Tool {
 	return gtmgate.Tool{
 		Name: "web_fetch", Domain: "search", Title: "Fetch a web page as markdown", OpenWorld: true,
-		Description: "Read one public web page (http or https) and return its main content as markdown, " +
-			"with its title and final URL after redirects. Only public addresses; HTML, plain text and markdown pages; " +
-			"large pages are cut and marked truncated.",
+		Description: "Read one public web page as markdown, with its title and final URL; large pages come back truncated.",
 		Actions: []gtmgate.Action{{Name: "fetch", Description: "Fetch the page at url.",
 			Category: gtmgate.CategorySearchQuery, Required: []string{"url"}}},
 		Properties: map[string]*jsonschema.Schema{
-			"url": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(2048),
-				Description: "Absolute http(s) URL of a public page, for example https://example.com/pricing."},
+			"url": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(2048)},
 		},
 		Run: func(ctx context.Context, call *gtmgate.Call) (any, error) {
 			var in struct {
