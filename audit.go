@@ -110,8 +110,11 @@ type AuditCounts struct {
 
 // UsageEvent meters one tool or chat call for a tenant.
 type UsageEvent struct {
-	Time       time.Time
-	TenantID   string
+	Time     time.Time
+	TenantID string
+	// Key is the agent that made the call: its audit entry's Key (a token
+	// id, "oauth:<grant id>", "agent:<run id>"), "" when none.
+	Key        string `json:"key,omitempty"`
 	Source     string
 	Tool       string // tool name, or ChatUsageTool
 	Action     string // action, or the model for chat
@@ -132,6 +135,9 @@ const ChatUsageTool = "chat"
 // UsageQuery selects a tenant's usage over [From, To) days (UTC).
 type UsageQuery struct {
 	TenantID string
-	From     time.Time
-	To       time.Time
+	// Key selects one agent's events (UsageEvent.Key). Rollups are kept per
+	// tenant only, so ListUsageRollups refuses it.
+	Key  string
+	From time.Time
+	To   time.Time
 }

@@ -19,9 +19,11 @@ type LedgerEntry struct {
 	Time     time.Time `json:"time"`
 	TenantID string    `json:"tenant_id"`
 	Source   string    `json:"source"`
-	Tool     string    `json:"tool,omitempty"`
-	Action   string    `json:"action,omitempty"`
-	Mutating bool      `json:"mutating"`
+	// Key is the agent whose call failed: the call's audit entry's Key.
+	Key      string `json:"key,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+	Action   string `json:"action,omitempty"`
+	Mutating bool   `json:"mutating"`
 	// Input is the validated tool input (no credentials are ever part of it).
 	Input     json.RawMessage `json:"input,omitempty"`
 	ErrorCode string          `json:"error_code"`
@@ -53,8 +55,10 @@ type LedgerFilter struct {
 	Status string
 	// RequestID selects the entries of one request.
 	RequestID string
-	Since     time.Time
-	Limit     int
+	// Key selects the failures of one agent (LedgerEntry.Key).
+	Key   string
+	Since time.Time
+	Limit int
 }
 
 // Feedback severities.

@@ -8,10 +8,11 @@ import (
 	"github.com/gtmgate/gtmgate/jsonapi"
 )
 
-// listLedger serves GET /admin/errors?tenant&kind&since&limit.
+// listLedger serves GET /admin/errors?tenant&kind&request_id&key&since&limit;
+// key selects one agent's failures (its audit key).
 func (h *Handler) listLedger(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := gtmgate.LedgerFilter{TenantID: q.Get("tenant"), Kind: q.Get("kind"), RequestID: q.Get("request_id")}
+	f := gtmgate.LedgerFilter{TenantID: q.Get("tenant"), Kind: q.Get("kind"), RequestID: q.Get("request_id"), Key: q.Get("key")}
 	var err error
 	if f.Since, err = jsonapi.QuerySince(q.Get("since")); err == nil {
 		f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 100, 1000)

@@ -16,23 +16,27 @@ const maxUsageDays = 366
 
 // UsageSummary is GET /admin/usage/{tenant_id}'s answer.
 type UsageSummary struct {
-	TenantID string      `json:"tenant_id"`
-	From     string      `json:"from"`
-	To       string      `json:"to"`
-	Totals   UsageCounts `json:"totals"`
-	ByTool   []UsageRow  `json:"by_tool"`
-	ByDay    []UsageRow  `json:"by_day"`
-	Rows     []UsageRow  `json:"by_tool_and_day"`
-	Chat     []ChatUsage `json:"chat_by_model"`
+	TenantID string `json:"tenant_id"`
+	// Key, when asked for (?key=), is the one agent the summary covers.
+	Key    string      `json:"key,omitempty"`
+	From   string      `json:"from"`
+	To     string      `json:"to"`
+	Totals UsageCounts `json:"totals"`
+	ByTool []UsageRow  `json:"by_tool"`
+	ByDay  []UsageRow  `json:"by_day"`
+	Rows   []UsageRow  `json:"by_tool_and_day"`
+	Chat   []ChatUsage `json:"chat_by_model"`
 	// ByHour groups by UTC hour, only when asked for (?by_hour=true): a
 	// day's bars are too coarse for a chart of the last 24 hours.
 	ByHour []UsageRow `json:"by_hour,omitempty"`
 	// LatencyFrom, when set, is the first day whose raw usage events are
 	// still kept (GTMGATE_RETAIN_USAGE_EVENTS): latency percentiles cover
-	// from there on, counts and tokens the whole range.
+	// from there on, counts and tokens the whole range, except for one
+	// agent's summary, which comes from the raw events alone.
 	LatencyFrom string `json:"latency_percentiles_from,omitempty"`
 	// Billing prices the billing period (?period=YYYY-MM, the current one
-	// by default) under the tenant's plan.
+	// by default) under the tenant's plan; nil for one agent's summary, as
+	// a plan prices the tenant as a whole.
 	Billing *billing.Statement `json:"billing"`
 }
 
@@ -66,20 +70,31 @@ type ChatUsage struct {
 // usage serves GET /admin/usage/{tenant_id}?from=YYYY-MM-DD&to=YYYY-MM-DD
 // (inclusive days, UTC; default the last 30 days) with the billing
 // period's cost (?period=YYYY-MM), and by hour too with ?by_hour=true;
-// Accept: text/csv exports the period's line items instead.
+// Accept: text/csv exports the period's line items instead. ?key= sums
+// one agent's calls instead, from the raw usage events, without billing.
 func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("tenant_id")
+	id, key := r.PathValue("tenant_id"), r.URL.Query().Get("key")
+	csvExport := strings.Contains(r.Header.Get("Accept"), "text/csv")
+	if key != "" && csvExport {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "key cannot be combined with Accept: text/csv: "+
+			"the export is the billing period's line items, which a plan prices for the tenant as a whole").
+			WithHint("leave out key for the export, or Accept: application/json for the agent's usage"))
+		return
+	}
 	if _, err := h.tenant(r, id); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
 	h.flushRecorder(r)
-	st, err := h.statement(r, id)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
+	var st *billing.Statement
+	var err error
+	if key == "" {
+		if st, err = h.statement(r, id); err != nil {
+			jsonapi.WriteError(w, r, err)
+			return
+		}
 	}
-	if strings.Contains(r.Header.Get("Accept"), "text/csv") {
+	if csvExport {
 		writeCSV(w, st)
 		return
 	}
@@ -102,10 +117,12 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := gtmgate.UsageQuery{TenantID: id, From: from, To: to.AddDate(0, 0, 1)}
-	rollups, err := h.opts.Store.ListUsageRollups(r.Context(), q)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
+	var rollups []gtmgate.UsageRollup
+	if key == "" {
+		if rollups, err = h.opts.Store.ListUsageRollups(r.Context(), q); err != nil {
+			jsonapi.WriteError(w, r, err)
+			return
+		}
 	}
 	// Percentiles need the raw events, which retention drops first.
 	var latencyFrom string
@@ -116,17 +133,53 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 	}
 	var events []gtmgate.UsageEvent
 	if q.From.Before(q.To) {
+		q.Key = key
 		if events, err = h.opts.Store.ListUsage(r.Context(), q); err != nil {
 			jsonapi.WriteError(w, r, err)
 			return
 		}
 	}
+	if key != "" {
+		// Rollups are the tenant's as a whole: one agent's counts and
+		// tokens come from its raw events.
+		rollups = rollUp(events)
+	}
 	s := Summarize(rollups, events)
 	if r.URL.Query().Get("by_hour") != "true" {
 		s.ByHour = nil
 	}
-	s.TenantID, s.From, s.To, s.Billing, s.LatencyFrom = id, from.Format(time.DateOnly), to.Format(time.DateOnly), st, latencyFrom
+	s.TenantID, s.Key, s.From, s.To, s.Billing, s.LatencyFrom = id, key, from.Format(time.DateOnly), to.Format(time.DateOnly), st, latencyFrom
 	jsonapi.Write(w, http.StatusOK, s)
+}
+
+// rollUp sums usage events into hourly rollups, as the store does when it
+// writes them.
+func rollUp(events []gtmgate.UsageEvent) []gtmgate.UsageRollup {
+	type key struct {
+		hour         time.Time
+		tool, action string
+	}
+	at := map[key]int{}
+	var out []gtmgate.UsageRollup
+	for _, e := range events {
+		k := key{e.Time.UTC().Truncate(time.Hour), e.Tool, e.Action}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, gtmgate.UsageRollup{Hour: k.hour, TenantID: e.TenantID, Tool: e.Tool, Action: e.Action})
+		}
+		r := &out[i]
+		r.Calls++
+		if !e.OK {
+			r.Errors++
+		}
+		r.PromptTokens += e.PromptTokens
+		r.CompletionTokens += e.CompletionTokens
+		r.DurationMS += e.DurationMS
+		r.UpstreamMS += e.UpstreamMS
+	}
+	return out
 }
 
 type group struct {

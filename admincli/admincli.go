@@ -61,11 +61,12 @@ commands:
   approvals list [--tenant T] [--status S]
   approvals approve APPROVAL_ID
   approvals reject APPROVAL_ID --reason TEXT
-  errors list [--tenant T] [--kind K]
+  errors list [--tenant T] [--kind K] [--key K]
   errors replay ENTRY_ID [--force]
   feedback list [--tenant T] [--resolved true|false]
   feedback resolve FEEDBACK_ID
-  usage TENANT [--from DAY] [--to DAY] [--period YYYY-MM]
+  usage TENANT [--from DAY] [--to DAY] [--period YYYY-MM] [--key K]
+                                     --key: one agent's calls (a token id, oauth:<grant id>)
   providers check [--tenant T]       one harmless read per provider account (also: gtmgate providers check)
   oauth-apps list                    the OAuth apps connect links use, and the redirect URI
   oauth-apps get PROVIDER [--tenant T]
@@ -281,7 +282,7 @@ func (inv *invocation) dispatch(args []string) error {
 		}
 		return inv.send("POST", "/admin/approvals/"+url.PathEscape(p[0])+"/"+verb, map[string]string{"reason": *reason})
 	case cmd == "errors" && verb == "list":
-		return inv.list(args[2:], "errors list", "/admin/errors", "entries", []string{"tenant", "kind"},
+		return inv.list(args[2:], "errors list", "/admin/errors", "entries", []string{"tenant", "kind", "key"},
 			[]column{col("ID", "id"), col("TIME", "time"), col("TENANT", "tenant_id"), col("TOOL", "tool"), col("CODE", "error_code"), col("MESSAGE", "message")})
 	case cmd == "errors" && verb == "replay":
 		s := newSub("errors replay", "ENTRY_ID")
@@ -327,7 +328,7 @@ func (inv *invocation) dispatch(args []string) error {
 		return inv.checkProviders(args[2:])
 	case cmd == "usage":
 		s := newSub("usage", "TENANT")
-		q := queryFlags(s, "from", "to", "period")
+		q := queryFlags(s, "from", "to", "period", "key")
 		p, err := s.parse(args[1:])
 		if err != nil {
 			return err

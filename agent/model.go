@@ -172,7 +172,7 @@ func (a *Agents) recordTurn(ctx context.Context, r *gtmgate.AgentRun, start time
 	if err != nil {
 		entry.Outcome, entry.ErrorCode, entry.Status = gtmgate.OutcomeError, code, 502
 	}
-	usage := &gtmgate.UsageEvent{Time: start, TenantID: r.TenantID, Source: source(r), Tool: gtmgate.ChatUsageTool, Action: r.Model,
+	usage := &gtmgate.UsageEvent{Time: start, TenantID: r.TenantID, Key: entry.Key, Source: source(r), Tool: gtmgate.ChatUsageTool, Action: r.Model,
 		OK: err == nil, DurationMS: ms, UpstreamMS: ms}
 	if resp != nil && resp.Usage != nil {
 		usage.PromptTokens, usage.CompletionTokens = resp.Usage.PromptTokens, resp.Usage.CompletionTokens

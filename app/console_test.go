@@ -300,6 +300,54 @@ func TestConsolePages(t *testing.T) {
 	}
 }
 
+// TestConsoleAgentPage: a tenant token's calls through the gateway carry
+// its id into the audit log, the usage events and the error ledger, so the
+// admin API's key filters and the console's agent page show that agent's
+// activity alone.
+func TestConsoleAgentPage(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	const otherToken = "ads-agent-token-5f1c9e27b04d83a6"
+	reg := env.Admin("POST", "/admin/auth", map[string]any{"tenant_id": "demo", "token": otherToken, "label": "ads-agent"})
+	if reg.Status != 201 {
+		t.Fatalf("register a second token: %d %s", reg.Status, reg.Body)
+	}
+	otherID := reg.JSON(t)["id"].(string)
+	env.Tool(env.DemoToken, "demo", "crm", "crm_deals", map[string]any{"action": "list", "rationale": "pipeline review"})
+	env.Tool(env.DemoToken, "demo", "crm", "crm_deals", map[string]any{"action": "get", "id": "999999", "rationale": "missing deal"})
+	env.Tool(otherToken, "demo", "crm", "crm_deals", map[string]any{"action": "get", "id": "888888", "rationale": "another missing deal"})
+
+	demoID := ""
+	for _, tok := range env.Admin("GET", "/admin/auth/demo", nil).JSON(t)["tokens"].([]any) {
+		if m := tok.(map[string]any); m["id"] != otherID && m["revoked_at"] == nil {
+			demoID = m["id"].(string)
+		}
+	}
+	usage := env.Admin("GET", "/admin/usage/demo?key="+demoID, nil).JSON(t)
+	if totals := usage["totals"].(map[string]any); totals["calls"] != 2.0 || totals["errors"] != 1.0 || usage["billing"] != nil {
+		t.Errorf("usage of %s: %v, billing %v; want 2 calls, 1 error and no billing", demoID, totals, usage["billing"])
+	}
+	failures := env.Admin("GET", "/admin/errors?tenant=demo&key="+demoID, nil).JSON(t)["entries"].([]any)
+	if len(failures) != 1 || failures[0].(map[string]any)["key"] != demoID || failures[0].(map[string]any)["input"].(map[string]any)["id"] != "999999" {
+		t.Fatalf("failures of %s: %v, want the get of 999999", demoID, failures)
+	}
+
+	o := newOperator(t, env)
+	o.signIn(apptest.AdminKey)
+	code, page := o.get("/console/tenants/demo/agents/" + demoID)
+	if code != 200 || strings.Contains(page, `class="error"`) {
+		t.Fatalf("agent page: %d %s", code, page)
+	}
+	for _, want := range []string{"<strong>2</strong> metered calls, 1 errors", "crm_deals.list", "crm_deals.get", failures[0].(map[string]any)["id"].(string)} {
+		if !strings.Contains(page, want) {
+			t.Errorf("agent page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "888888") {
+		t.Errorf("agent page shows the other agent's failure")
+	}
+}
+
 // TestConsoleAPIVersions: the health page lists every provider's version and
 // setting; the overview warns of one past its sunset (202410 stays past it
 // whatever the day), and of none when all are current.

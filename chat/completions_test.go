@@ -64,7 +64,7 @@ func TestCompletionsPassThrough(t *testing.T) {
 	if got := normalize(rec.audit); got != want {
 		t.Errorf("audit = %+v, want %+v", got, want)
 	}
-	if u := rec.usage; u == nil || !u.OK || u.Tool != "chat" || u.Action != "small" || u.PromptTokens != 11 || u.CompletionTokens != 3 || u.TenantID != "acme" {
+	if u := rec.usage; u == nil || !u.OK || u.Tool != "chat" || u.Action != "small" || u.PromptTokens != 11 || u.CompletionTokens != 3 || u.TenantID != "acme" || u.Key != "tok_1" {
 		t.Errorf("usage = %+v", rec.usage)
 	}
 }

@@ -103,7 +103,7 @@ func (h *Handler) record(ctx context.Context, c *call) error {
 			upstream = millis(end.Sub(c.upstreamStart))
 		}
 		u = &gtmgate.UsageEvent{
-			Time: c.start, TenantID: tenantID, Source: gtmgate.SourceChat, Tool: gtmgate.ChatUsageTool,
+			Time: c.start, TenantID: tenantID, Key: keyID, Source: gtmgate.SourceChat, Tool: gtmgate.ChatUsageTool,
 			Action: c.model, OK: outcome == gtmgate.OutcomeOK, DurationMS: a.DurationMS,
 			UpstreamMS: upstream, PromptTokens: c.usage.PromptTokens, CompletionTokens: c.usage.CompletionTokens,
 			Reservation: c.quota,

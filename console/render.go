@@ -91,6 +91,11 @@ var funcs = template.FuncMap{
 	"ms":      func(v float64) string { return fmt.Sprintf("%.1f ms", v) },
 	"join":    joinList,
 	"split":   func(s string) []string { return strings.Split(s, "|") },
+	// tokenKey says an audit key is a tenant token's, which has an agent page.
+	"tokenKey": func(v any) bool {
+		s, _ := v.(string)
+		return strings.HasPrefix(s, "tok_")
+	},
 }
 
 // joinList joins a decoded JSON list's items with sep.

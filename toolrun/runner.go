@@ -405,7 +405,7 @@ func (r *Runner) finish(ctx context.Context, c *call, result any, err error) (fl
 	}
 	var usage *gtmgate.UsageEvent
 	if c.entry != nil && c.action.Name != "" && metered(code) {
-		usage = &gtmgate.UsageEvent{Time: c.start, TenantID: c.recordTenant(), Source: req.Source, Tool: c.entry.Name,
+		usage = &gtmgate.UsageEvent{Time: c.start, TenantID: c.recordTenant(), Key: entry.Key, Source: req.Source, Tool: c.entry.Name,
 			Action: c.action.Name, OK: err == nil, DurationMS: ms, Reservation: c.quota}
 		if c.upstream != nil {
 			usage.UpstreamMS = float64(c.upstream.Total().Microseconds()) / 1000

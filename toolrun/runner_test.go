@@ -26,11 +26,12 @@ type recorder struct {
 	mu        sync.Mutex
 	ledger    gtmgate.LedgerStore
 	entries   []gtmgate.AuditEntry
+	usage     []gtmgate.UsageEvent
 	checkErr  error
 	recordErr error
 }
 
-func (r *recorder) Record(ctx context.Context, a gtmgate.AuditEntry, _ *gtmgate.UsageEvent) error {
+func (r *recorder) Record(ctx context.Context, a gtmgate.AuditEntry, u *gtmgate.UsageEvent) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.recordErr != nil {
@@ -43,6 +44,9 @@ func (r *recorder) Record(ctx context.Context, a gtmgate.AuditEntry, _ *gtmgate.
 		}
 	}
 	r.entries = append(r.entries, a)
+	if u != nil {
+		r.usage = append(r.usage, *u)
+	}
 	return nil
 }
 func (r *recorder) Flush(context.Context) error { return nil }
@@ -323,5 +327,32 @@ func TestFailureTravelsWithTheAuditRecord(t *testing.T) {
 	}
 	if l := e.ledger(t); len(l) != 2 {
 		t.Fatalf("ledger has %d entries, want 2 (the second written straight to the store)", len(l))
+	}
+}
+
+// A call's usage event and, when it fails, its ledger entry name the agent
+// that made it, as its audit entry does, so each can be read per agent.
+func TestCallsCarryTheAgent(t *testing.T) {
+	e := newEnv(t)
+	e.ungated(t)
+	if _, err := e.call(t.Context()); err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	e.fail.Store(true)
+	if _, err := e.call(t.Context()); gtmgate.ErrorCode(err) != gtmgate.EUpstream {
+		t.Fatalf("failing call: %v, want UPSTREAM_ERROR", err)
+	}
+	if len(e.rec.entries) != 2 || e.rec.entries[0].Key != "tok_1" || e.rec.entries[1].Key != "tok_1" {
+		t.Fatalf("audit = %+v, want two entries of tok_1", e.rec.entries)
+	}
+	if len(e.rec.usage) != 2 || e.rec.usage[0].Key != "tok_1" || e.rec.usage[1].Key != "tok_1" || !e.rec.usage[0].OK || e.rec.usage[1].OK {
+		t.Errorf("usage = %+v, want an ok and a failed event of tok_1", e.rec.usage)
+	}
+	l, err := e.store.ListLedger(t.Context(), gtmgate.LedgerFilter{TenantID: "acme", Key: "tok_1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l) != 1 || l[0].Key != "tok_1" || l[0].ErrorCode != gtmgate.EUpstream {
+		t.Errorf("ledger of tok_1 = %+v, want the UPSTREAM_ERROR", l)
 	}
 }

@@ -14,7 +14,7 @@ import (
 const (
 	auditInsert = `INSERT INTO audit_log (time, tenant_id, action, source, key_id, outcome, status,
 		error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id, actor_via) VALUES `
-	usageInsert = `INSERT INTO usage_events (time, tenant_id, source, tool, action, ok, duration_ms,
+	usageInsert = `INSERT INTO usage_events (time, tenant_id, key_id, source, tool, action, ok, duration_ms,
 		upstream_ms, prompt_tokens, completion_tokens) VALUES `
 	auditCols = "id, time, tenant_id, action, source, key_id, outcome, status, error_code, duration_ms, request_id, detail, trace_id, parent_request_id, correlation_id, actor_via"
 )
@@ -104,9 +104,9 @@ func (s *Store) insertCalls(ctx context.Context, tx *sql.Tx, audit []gtmgate.Aud
 	if err := s.insertFailures(ctx, tx, audit); err != nil {
 		return err
 	}
-	err = s.insertMany(ctx, tx, usageInsert, "", 10, len(usage), func(i int, dst []any) []any {
+	err = s.insertMany(ctx, tx, usageInsert, "", 11, len(usage), func(i int, dst []any) []any {
 		u := &usage[i]
-		return append(dst, s.t(u.Time), u.TenantID, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
+		return append(dst, s.t(u.Time), u.TenantID, u.Key, u.Source, u.Tool, u.Action, u.OK, u.DurationMS,
 			u.UpstreamMS, u.PromptTokens, u.CompletionTokens)
 	})
 	if err != nil {

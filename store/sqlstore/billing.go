@@ -73,8 +73,13 @@ func scanPlan(r scanner) (*gtmgate.BillingPlan, error) {
 }
 
 // ListUsageRollups returns a tenant's hourly rollups with From <= hour < To
-// (no upper bound when To is zero), oldest first.
+// (no upper bound when To is zero), oldest first. Rollups are the tenant's
+// as a whole: a query for one agent (q.Key) is a VALIDATION_ERROR.
 func (s *Store) ListUsageRollups(ctx context.Context, q gtmgate.UsageQuery) ([]gtmgate.UsageRollup, error) {
+	if q.Key != "" {
+		return nil, fmt.Errorf("%s: list usage rollups: %w", s.d.Name(), gtmgate.Errorf(gtmgate.EValidation,
+			"usage rollups are kept per tenant, not per agent: read one agent's usage from its events"))
+	}
 	var c conditions
 	c.add("tenant_id = ?", q.TenantID)
 	c.add("hour >= ?", s.t(q.From))

@@ -11,7 +11,7 @@ import (
 )
 
 const ledgerCols = `id, kind, time, tenant_id, source, tool, action, mutating, input, error_code,
-	message, detail, request_id, replays, status, resolved_at, resolved_by`
+	message, detail, request_id, replays, status, resolved_at, resolved_by, key_id`
 
 // AddLedgerEntry stores a ledger entry; ErrConflict when its id exists.
 func (s *Store) AddLedgerEntry(ctx context.Context, e *gtmgate.LedgerEntry) error {
@@ -33,7 +33,7 @@ func (s *Store) AddLedgerEntry(ctx context.Context, e *gtmgate.LedgerEntry) erro
 
 const (
 	ledgerInsert   = "INSERT INTO error_ledger (" + ledgerCols + ") VALUES "
-	ledgerColCount = 17
+	ledgerColCount = 18
 )
 
 // ledgerArgs appends e's column values, in ledgerCols' order, to dst.
@@ -43,7 +43,7 @@ func (s *Store) ledgerArgs(e *gtmgate.LedgerEntry, dst []any) ([]any, error) {
 		return nil, err
 	}
 	return append(dst, e.ID, e.Kind, s.t(e.Time), e.TenantID, e.Source, e.Tool, e.Action, e.Mutating, jsonArg(e.Input),
-		e.ErrorCode, e.Message, jsonArg(e.Detail), e.RequestID, replays, e.Status, s.tp(e.ResolvedAt), e.ResolvedBy), nil
+		e.ErrorCode, e.Message, jsonArg(e.Detail), e.RequestID, replays, e.Status, s.tp(e.ResolvedAt), e.ResolvedBy, e.Key), nil
 }
 
 // GetLedgerEntry returns the entry with id, or ErrNotFound.
@@ -63,6 +63,7 @@ func (s *Store) ListLedger(ctx context.Context, f gtmgate.LedgerFilter) ([]*gtmg
 	c.eq("kind", f.Kind)
 	c.eq("status", f.Status)
 	c.eq("request_id", f.RequestID)
+	c.eq("key_id", f.Key)
 	if !f.Since.IsZero() {
 		c.add("time >= ?", s.t(f.Since))
 	}
@@ -125,7 +126,7 @@ func scanLedger(r scanner) (*gtmgate.LedgerEntry, error) {
 	var replays []byte
 	err := r.Scan(&e.ID, &e.Kind, timeCol{&e.Time}, &e.TenantID, &e.Source, &e.Tool, &e.Action, &e.Mutating,
 		jsonCol{&e.Input}, &e.ErrorCode, &e.Message, jsonCol{&e.Detail}, &e.RequestID, &replays,
-		&e.Status, nullTimeCol{&e.ResolvedAt}, &e.ResolvedBy)
+		&e.Status, nullTimeCol{&e.ResolvedAt}, &e.ResolvedBy, &e.Key)
 	if err != nil {
 		return nil, err
 	}

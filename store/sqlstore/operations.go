@@ -75,11 +75,11 @@ func (s *Store) MigrationVersion(ctx context.Context) (int, error) {
 // RecentUsage returns every tenant's usage events from since on, the newest
 // limit of them.
 func (s *Store) RecentUsage(ctx context.Context, since time.Time, limit int) ([]gtmgate.UsageEvent, error) {
-	return listRows(ctx, s, "recent usage", `SELECT time, tenant_id, source, tool, action, ok, duration_ms, upstream_ms,
+	return listRows(ctx, s, "recent usage", `SELECT time, tenant_id, key_id, source, tool, action, ok, duration_ms, upstream_ms,
 		prompt_tokens, completion_tokens FROM usage_events WHERE time >= ? ORDER BY time DESC LIMIT ?`, []any{s.t(since), limit},
 		func(r scanner) (gtmgate.UsageEvent, error) {
 			var u gtmgate.UsageEvent
-			err := r.Scan(timeCol{&u.Time}, &u.TenantID, &u.Source, &u.Tool, &u.Action, &u.OK, &u.DurationMS,
+			err := r.Scan(timeCol{&u.Time}, &u.TenantID, &u.Key, &u.Source, &u.Tool, &u.Action, &u.OK, &u.DurationMS,
 				&u.UpstreamMS, &u.PromptTokens, &u.CompletionTokens)
 			return u, err
 		})

@@ -7,16 +7,18 @@ import (
 )
 
 // ListUsage returns a tenant's usage events with From <= time < To, oldest
-// first. A zero To means no upper bound.
+// first, only q.Key's when set. A zero To means no upper bound.
 func (s *Store) ListUsage(ctx context.Context, q gtmgate.UsageQuery) ([]gtmgate.UsageEvent, error) {
-	query := `SELECT time, tenant_id, source, tool, action, ok, duration_ms, upstream_ms, prompt_tokens,
-		completion_tokens FROM usage_events WHERE tenant_id = ? AND time >= ?`
-	args := []any{q.TenantID, s.t(q.From)}
+	var c conditions
+	c.add("tenant_id = ?", q.TenantID)
+	c.eq("key_id", q.Key)
+	c.add("time >= ?", s.t(q.From))
 	if !q.To.IsZero() {
-		query += " AND time < ?"
-		args = append(args, s.t(q.To))
+		c.add("time < ?", s.t(q.To))
 	}
-	rows, err := s.read.QueryContext(ctx, s.q(query+" ORDER BY time, id"), args...)
+	query := `SELECT time, tenant_id, key_id, source, tool, action, ok, duration_ms, upstream_ms, prompt_tokens,
+		completion_tokens FROM usage_events` + c.where() + " ORDER BY time, id"
+	rows, err := s.read.QueryContext(ctx, s.q(query), c.args...)
 	if err != nil {
 		return nil, s.fail("list usage", err)
 	}
@@ -24,7 +26,7 @@ func (s *Store) ListUsage(ctx context.Context, q gtmgate.UsageQuery) ([]gtmgate.
 	events := []gtmgate.UsageEvent{}
 	for rows.Next() {
 		var u gtmgate.UsageEvent
-		if err := rows.Scan(timeCol{&u.Time}, &u.TenantID, &u.Source, &u.Tool, &u.Action, &u.OK, &u.DurationMS,
+		if err := rows.Scan(timeCol{&u.Time}, &u.TenantID, &u.Key, &u.Source, &u.Tool, &u.Action, &u.OK, &u.DurationMS,
 			&u.UpstreamMS, &u.PromptTokens, &u.CompletionTokens); err != nil {
 			return nil, s.fail("list usage", err)
 		}

@@ -154,10 +154,9 @@ func (s *Store) openIncident(ctx context.Context, tx *sql.Tx, v *gtmgate.GraderV
 	mutating := v.Trace != nil && v.Trace.Mutating
 	id := "inc_" + strings.TrimPrefix(v.ID, "vrd_")
 	msg := fmt.Sprintf("%d consecutive panel verdicts of quality %d or lower on %s.%s", len(streak), rules.BadQuality, v.Tool, v.Action)
-	_, err := tx.ExecContext(ctx, s.q("INSERT INTO error_ledger ("+ledgerCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+	_, err := tx.ExecContext(ctx, s.q(ledgerInsert+placeholders(1, ledgerColCount)),
 		id, gtmgate.LedgerIncident, s.t(v.Time), v.TenantID, "grader", v.Tool, v.Action, mutating, nil,
-		"QUALITY_DEGRADED", msg, string(detail), "", "[]", gtmgate.IncidentOpen, nil, "")
+		"QUALITY_DEGRADED", msg, string(detail), "", "[]", gtmgate.IncidentOpen, nil, "", "")
 	if err != nil {
 		return "", err
 	}

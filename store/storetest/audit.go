@@ -223,6 +223,50 @@ func testUsage(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	}
 }
 
+// testUsageByAgent: a usage event keeps the agent that made the call, by
+// WriteCalls and by ApplyJournal, and ListUsage selects one agent's events
+// within the tenant; rollups, the tenant's as a whole, refuse a key.
+func testUsageByAgent(t *testing.T, open func(t *testing.T) gtmgate.Store) {
+	s := open(t)
+	ctx := t.Context()
+	ev := func(tenant, key string, step int, ok bool) gtmgate.UsageEvent {
+		return gtmgate.UsageEvent{Time: t0.Add(timeStep(step)), TenantID: tenant, Key: key, Source: gtmgate.SourceMCP,
+			Tool: "crm_contacts", Action: "list", OK: ok, DurationMS: 3, UpstreamMS: 2}
+	}
+	in := []gtmgate.UsageEvent{
+		ev("acme", "tok_a", 1, true),
+		ev("acme", "tok_b", 2, false),
+		ev("acme", "oauth:grt_1", 3, true),
+		ev("acme", "", 4, true),
+		ev("beta", "tok_a", 5, true), // no key is two tenants', but the tenant still bounds a read
+	}
+	must(t, s.WriteCalls(ctx, nil, in[:3]))
+	must(t, s.ApplyJournal(ctx, "usage-by-agent", 0, 10, nil, in[3:]))
+	want := map[string][]gtmgate.UsageEvent{
+		"":            in[:4],
+		"tok_a":       {in[0]},
+		"tok_b":       {in[1]},
+		"oauth:grt_1": {in[2]},
+		"tok_nobody":  {},
+	}
+	for key, w := range want {
+		got, err := s.ListUsage(ctx, gtmgate.UsageQuery{TenantID: "acme", Key: key, From: t0})
+		must(t, err)
+		if diff := cmp.Diff(w, got); diff != "" {
+			t.Errorf("ListUsage key %q (-want +got):\n%s", key, diff)
+		}
+	}
+	recent, err := s.RecentUsage(ctx, t0, 10)
+	must(t, err)
+	if len(recent) != 5 || recent[0].Key != "tok_a" || recent[0].TenantID != "beta" {
+		t.Errorf("RecentUsage = %+v, want the newest first with its key", recent)
+	}
+	_, err = s.ListUsageRollups(ctx, gtmgate.UsageQuery{TenantID: "acme", Key: "tok_a", From: t0})
+	if gtmgate.ErrorCode(err) != gtmgate.EValidation {
+		t.Errorf("ListUsageRollups with a key: %v, want VALIDATION_ERROR", err)
+	}
+}
+
 // testFollowAudit: following the log forward returns every entry once, in
 // order, while several writers commit concurrently; a bad cursor is refused.
 func testFollowAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {

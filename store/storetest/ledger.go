@@ -30,6 +30,7 @@ func testLedgerWithCalls(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		a := auditEntry(0, "acme", "email_send.send", gtmgate.SourceREST, "k", gtmgate.OutcomeError, at)
 		a.RequestID = "req-" + id
 		a.Failure = ledgerEntry(id, "acme", gtmgate.LedgerFailure, true, 1)
+		a.Failure.Key = "tok_" + id
 		return a
 	}
 	ok := auditEntry(0, "acme", "crm_contacts.list", gtmgate.SourceREST, "k", gtmgate.OutcomeOK, at)
@@ -39,7 +40,9 @@ func testLedgerWithCalls(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	for _, id := range []string{"lw1", "lw2"} {
 		got, err := s.GetLedgerEntry(ctx, id)
 		must(t, err)
-		if diff := cmp.Diff(ledgerEntry(id, "acme", gtmgate.LedgerFailure, true, 1), got); diff != "" {
+		want := ledgerEntry(id, "acme", gtmgate.LedgerFailure, true, 1)
+		want.Key = "tok_" + id
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("ledger entry %s written with its call (-want +got):\n%s", id, diff)
 		}
 	}
@@ -60,7 +63,9 @@ func testLedger(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	e2 := ledgerEntry("l2", "beta", gtmgate.LedgerFailure, false, 2)
 	e3 := ledgerEntry("l3", "acme", gtmgate.LedgerIncident, false, 3)
 	e3.Input, e3.Detail, e3.Tool, e3.Action = nil, nil, "", ""
-	for _, e := range []*gtmgate.LedgerEntry{e1, e2, e3} {
+	e4 := ledgerEntry("l4", "acme", gtmgate.LedgerFailure, false, 4)
+	e1.Key, e2.Key, e4.Key = "tok_a", "tok_b", "oauth:grt_1"
+	for _, e := range []*gtmgate.LedgerEntry{e1, e2, e3, e4} {
 		must(t, s.AddLedgerEntry(ctx, e))
 	}
 	wantErr(t, s.AddLedgerEntry(ctx, ledgerEntry("l1", "acme", gtmgate.LedgerFailure, false, 9)), gtmgate.ErrConflict)
@@ -81,11 +86,14 @@ func testLedger(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		f    gtmgate.LedgerFilter
 		want []string
 	}{
-		{"all newest first", gtmgate.LedgerFilter{}, []string{"l3", "l2", "l1"}},
-		{"tenant", gtmgate.LedgerFilter{TenantID: "acme"}, []string{"l3", "l1"}},
+		{"all newest first", gtmgate.LedgerFilter{}, []string{"l4", "l3", "l2", "l1"}},
+		{"tenant", gtmgate.LedgerFilter{TenantID: "acme"}, []string{"l4", "l3", "l1"}},
 		{"kind", gtmgate.LedgerFilter{Kind: gtmgate.LedgerIncident}, []string{"l3"}},
-		{"since", gtmgate.LedgerFilter{Since: t0.Add(timeStep(2))}, []string{"l3", "l2"}},
-		{"limit", gtmgate.LedgerFilter{Limit: 2}, []string{"l3", "l2"}},
+		{"since", gtmgate.LedgerFilter{Since: t0.Add(timeStep(2))}, []string{"l4", "l3", "l2"}},
+		{"limit", gtmgate.LedgerFilter{Limit: 2}, []string{"l4", "l3"}},
+		{"key", gtmgate.LedgerFilter{Key: "tok_a"}, []string{"l1"}},
+		{"tenant and key", gtmgate.LedgerFilter{TenantID: "acme", Key: "oauth:grt_1"}, []string{"l4"}},
+		{"key of another tenant", gtmgate.LedgerFilter{TenantID: "acme", Key: "tok_b"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			list, err := s.ListLedger(ctx, tc.f)

@@ -49,6 +49,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"FollowAudit", testFollowAudit},
 		{"AuditStats", testAuditStats},
 		{"Usage", testUsage},
+		{"UsageByAgent", testUsageByAgent},
 		{"AuditJournal", testAuditJournal},
 		{"Ledger", testLedger},
 		{"LedgerWithCalls", testLedgerWithCalls},
