@@ -487,10 +487,12 @@ func (c *call) recordTenant() string {
 }
 
 // metered reports whether a call that ended with code is a usage event:
-// calls held, refused as invalid or refused by a limit never ran.
+// calls held, refused as invalid, refused by a limit or denied (the
+// credential, its scope or its agent's toolset) never ran.
 func metered(code string) bool {
 	switch code {
-	case gtmgate.EApprovalRequired, gtmgate.EValidation, gtmgate.EQuotaExceeded, gtmgate.ERateLimited:
+	case gtmgate.EApprovalRequired, gtmgate.EValidation, gtmgate.EQuotaExceeded, gtmgate.ERateLimited,
+		gtmgate.EForbidden, gtmgate.EUnauthorized, gtmgate.ETenantNotFound:
 		return false
 	}
 	return true

@@ -356,3 +356,32 @@ func TestCallsCarryTheAgent(t *testing.T) {
 		t.Errorf("ledger of tok_1 = %+v, want the UPSTREAM_ERROR", l)
 	}
 }
+
+// TestDeniedCallIsNotUsage: a call the agent's toolset refuses never ran,
+// so, like a held or invalid one, it is audited but neither billed nor
+// counted as usage.
+func TestDeniedCallIsNotUsage(t *testing.T) {
+	e := newEnv(t)
+	e.ungated(t)
+	tenant, err := e.store.GetTenant(t.Context(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tenant.Toolsets = map[string]*gtmgate.Toolset{"reader": {Allow: []string{"*"}, ReadOnly: true}}
+	if _, err := e.store.PutTenant(t.Context(), tenant); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.runner.Call(t.Context(), &toolrun.Request{
+		Principal: &gtmgate.Principal{TenantID: "acme", KeyID: "tok_r", Kind: gtmgate.PrincipalToken, Toolset: "reader"}, TenantID: "acme",
+		Tool: "email_send", Input: json.RawMessage(`{"action":"send","rationale":"r"}`), Source: "rest", RequestID: "req-denied",
+	})
+	if gtmgate.ErrorCode(err) != gtmgate.EForbidden || e.runs.Load() != 0 {
+		t.Fatalf("read-only agent sending mail: %v (ran %d times), want FORBIDDEN before it ran", err, e.runs.Load())
+	}
+	if len(e.rec.entries) != 1 || e.rec.entries[0].Outcome != gtmgate.OutcomeDenied {
+		t.Errorf("audit = %+v, want one denied entry", e.rec.entries)
+	}
+	if len(e.rec.usage) != 0 {
+		t.Errorf("usage = %+v, want none for a call that never ran", e.rec.usage)
+	}
+}
