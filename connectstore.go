@@ -48,8 +48,12 @@ type ConnectLink struct {
 	// Products are the provider keys of the family the link connects
 	// ("google_ads"); empty for every product of the family.
 	Products []string `json:"products,omitempty"`
-	Scopes   []string `json:"scopes"`
-	Status   string   `json:"status"`
+	// Person, when set, is the person ("p_…") whose own accounts the link
+	// connects: the rep connects their own mailbox, which only agents
+	// acting for them reach.
+	Person string   `json:"person,omitempty"`
+	Scopes []string `json:"scopes"`
+	Status string   `json:"status"`
 	// StateHash is the SHA-256 hex of the state sent to the provider, set
 	// when the link is opened.
 	StateHash string `json:"-"`

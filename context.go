@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // Principal is an authenticated caller of the gateway.
@@ -29,6 +30,9 @@ type Principal struct {
 	ConsentedBy string
 	// Toolset is the tenant toolset of a token or OAuth principal ("" none).
 	Toolset string
+	// Person is the person ("p_…") a token's or OAuth grant's agent acts
+	// for, whose own accounts it reaches; "" for none.
+	Person string
 }
 
 // AuditVia is what a call's audit entry says of who it acts for beyond
@@ -38,6 +42,17 @@ func (p *Principal) AuditVia() string {
 		return ""
 	}
 	return "consent:" + p.ConsentedBy
+}
+
+// ConsentingPerson is the person id ("p_…") of an OAuth grant's
+// consented_by ("person:p_…"): the person its agent acts for; "" when a
+// tenant token or a connect code consented.
+func ConsentingPerson(consentedBy string) string {
+	id, _ := strings.CutPrefix(consentedBy, ActorPerson+":")
+	if id == consentedBy {
+		return ""
+	}
+	return id
 }
 
 // PrincipalToken is the Kind of principals authenticated by a tenant bearer token.
@@ -53,9 +68,9 @@ func (p *Principal) Credential() Credential {
 	case p.OnBehalfOf != nil:
 		return *p.OnBehalfOf
 	case p.Kind == PrincipalToken:
-		return Credential{Kind: CredentialToken, ID: p.KeyID, Toolset: p.Toolset}
+		return Credential{Kind: CredentialToken, ID: p.KeyID, Toolset: p.Toolset, Person: p.Person}
 	case p.Kind == PrincipalOAuth:
-		return Credential{Kind: CredentialOAuth, ID: p.GrantID, ClientID: p.ClientID, Toolset: p.Toolset}
+		return Credential{Kind: CredentialOAuth, ID: p.GrantID, ClientID: p.ClientID, Toolset: p.Toolset, Person: p.Person}
 	}
 	return Credential{Kind: CredentialAdmin}
 }

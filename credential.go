@@ -29,6 +29,17 @@ type Credential struct {
 	// ("" none): runs and schedules it starts carry it, so they can never do
 	// more than the agent itself.
 	Toolset string `json:"toolset,omitempty"`
+	// Person is the person ("p_…") the credential's agent acts for: runs
+	// and schedules it starts reach that person's accounts and no other's.
+	Person string `json:"person,omitempty"`
+}
+
+// ReachesEveryAccount reports whether c acts for the tenant as a whole (the
+// admin key, an operator): every account, shared or a person's. An agent
+// (a token, an OAuth grant, what they start) reaches only the shared
+// accounts and those of the person it acts for.
+func (c Credential) ReachesEveryAccount() bool {
+	return c.Kind != CredentialToken && c.Kind != CredentialOAuth
 }
 
 // Revocable reports whether the credential can be revoked (a token or an

@@ -2,6 +2,7 @@ package gtmgate
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -236,4 +237,57 @@ func GrantsFor(idp *IdP, grants []*RoleGrant, id Identity) []RoleGrant {
 		out = append(out, *g)
 	}
 	return out
+}
+
+// PersonFinder is what PersonOfTenant reads of the people store.
+type PersonFinder interface {
+	GetPerson(ctx context.Context, id string) (*Person, error)
+	ListPeople(ctx context.Context) ([]*Person, error)
+	GetIdP(ctx context.Context, name string) (*IdP, error)
+}
+
+// PersonOfTenant finds the person ref names (their id "p_…", or the email
+// they signed in with) as someone an agent of tenantID may act for, or
+// whose own accounts a connect link of tenantID connects. They must have
+// signed in at least once, and not through another tenant's own IdP. The
+// error is a VALIDATION_ERROR naming field.
+func PersonOfTenant(ctx context.Context, s PersonFinder, tenantID, field, ref string) (*Person, error) {
+	ref = strings.TrimSpace(ref)
+	var found []*Person
+	if strings.HasPrefix(ref, "p_") {
+		p, err := s.GetPerson(ctx, ref)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		if p != nil {
+			found = append(found, p)
+		}
+	} else if strings.Contains(ref, "@") {
+		people, err := s.ListPeople(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range people {
+			if strings.EqualFold(p.Email, ref) {
+				found = append(found, p)
+			}
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return nil, Errorf(EValidation, "%s %q is nobody who has signed in: name a person by id (p_…) or email", field, ref).
+			WithHint("the person signs in to the console once; GET /admin/people lists who has")
+	case len(found) > 1:
+		return nil, Errorf(EValidation, "%s %q names %d people (one per IdP they signed in through)", field, ref, len(found)).
+			WithHint("name one by id (p_…); GET /admin/people lists them")
+	}
+	p := found[0]
+	idp, err := s.GetIdP(ctx, p.IdP)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	if idp != nil && idp.TenantID != "" && idp.TenantID != tenantID {
+		return nil, Errorf(EValidation, "%s %q signs in through tenant %q's own IdP, so cannot act in tenant %q", field, ref, idp.TenantID, tenantID)
+	}
+	return p, nil
 }

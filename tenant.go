@@ -46,6 +46,16 @@ type Account struct {
 	// LoginCustomerID is, for a Google Ads customer reached through a manager
 	// account, that manager's customer id (sent as login-customer-id).
 	LoginCustomerID string `json:"login_customer_id,omitempty"`
+	// Person is the person of the tenant ("p_…") whose own account this is
+	// (their mailbox, their calendar): only agents acting for that person
+	// reach it, and it is their default. "" for an account the tenant shares.
+	Person string `json:"person,omitempty"`
+}
+
+// MayUse reports whether an agent acting for person ("" for none) may act
+// on a: a shared account, or the person's own.
+func (a Account) MayUse(person string) bool {
+	return a.Person == "" || a.Person == person
 }
 
 // Account returns the account with the given id, or the default when id is empty.
@@ -85,7 +95,14 @@ type TenantToken struct {
 	Label    string `json:"label,omitempty"`
 	// Toolset names the tenant toolset that limits what the token's agent
 	// sees and calls; "" for every tool and account.
-	Toolset   string     `json:"toolset,omitempty"`
+	Toolset string `json:"toolset,omitempty"`
+	// Person is the person of the tenant ("p_…") the token's agent acts
+	// for: it reaches their own accounts and the shared ones, never another
+	// person's. "" for an agent of the tenant (shared accounts only).
+	Person string `json:"person,omitempty"`
+	// CreatedBy is the agent's owner: who issued the token, as the audit
+	// names actors ("person:p_…", "api-key:ak_…", "admin-key").
+	CreatedBy string     `json:"created_by,omitempty"`
 	CreatedAt time.Time  `json:"created_at"`
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 }

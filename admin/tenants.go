@@ -17,6 +17,7 @@ import (
 var (
 	tenantIDPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
 	providerKeyPattrn = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+	personIDPattern   = regexp.MustCompile(`^p_[0-9a-f]{1,64}$`)
 )
 
 // TenantBody is the tenant configuration of the spec plus gtmgate's options.
@@ -169,6 +170,9 @@ func (h *Handler) validateTenant(id string, b *TenantBody) error {
 				return bad("providers.%s.accounts[%d].id %q appears twice", key, i, a.ID)
 			}
 			seen[a.ID] = true
+			if a.Person != "" && !personIDPattern.MatchString(a.Person) {
+				return bad("providers.%s.accounts[%d].person %q must be a person's id (p_…, as GET /admin/people lists them), or empty for a shared account", key, i, a.Person)
+			}
 		}
 		if len(p.Accounts) > 0 && !seen[p.Default] {
 			return bad("providers.%s.default %q must be the id of one of its accounts", key, p.Default)

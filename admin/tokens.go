@@ -23,6 +23,10 @@ type RegisterTokenBody struct {
 	Label    string `json:"label,omitempty"`
 	// Toolset limits the token's agent to one of the tenant's toolsets.
 	Toolset string `json:"toolset,omitempty"`
+	// Person is the person the token's agent acts for (id "p_…" or the
+	// email they sign in with): it reaches their own accounts and the
+	// shared ones, never another person's. Empty: an agent of the tenant.
+	Person string `json:"person,omitempty"`
 }
 
 // registerToken serves POST /admin/auth. Only the token's hash is kept.
@@ -58,7 +62,18 @@ func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := &gtmgate.TenantToken{ID: gtmgate.NewID("tok_"), TenantID: b.TenantID, Hash: secret.HashToken(b.Token),
-		Prefix: secret.TokenPrefix(b.Token), Label: b.Label, Toolset: b.Toolset, CreatedAt: h.opts.Now().UTC()}
+		Prefix: secret.TokenPrefix(b.Token), Label: b.Label, Toolset: b.Toolset, CreatedBy: gtmgate.ActorBreakGlass, CreatedAt: h.opts.Now().UTC()}
+	if a := gtmgate.ActorFromContext(r.Context()); a != nil {
+		t.CreatedBy = a.AuditKey()
+	}
+	if b.Person != "" {
+		p, err := gtmgate.PersonOfTenant(r.Context(), h.opts.Store, b.TenantID, "person", b.Person)
+		if err != nil {
+			jsonapi.WriteError(w, r, err)
+			return
+		}
+		t.Person = p.ID
+	}
 	if err := h.opts.Store.CreateTenantToken(r.Context(), t); err != nil {
 		if errors.Is(err, gtmgate.ErrConflict) {
 			err = gtmgate.Errorf(gtmgate.EConflict, "this token is already registered")
@@ -66,7 +81,11 @@ func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	setAuditDetail(w, "token "+t.ID)
+	detail := "token " + t.ID
+	if t.Person != "" {
+		detail += " acting for person " + t.Person
+	}
+	setAuditDetail(w, detail)
 	jsonapi.Write(w, http.StatusCreated, t)
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/admin"
@@ -282,6 +283,38 @@ func TestToolsetTokens(t *testing.T) {
 	if a := e.do("GET", "/admin/tenants/acme/toolsets", ""); strings.TrimSpace(a.Body) != `{"toolsets":{}}` {
 		t.Fatalf("after the replace: %s", a.Body)
 	}
+}
+
+// TestTokenForAPerson: a token's agent may act for a person who has signed
+// in (named by id or email, never someone of another tenant's own IdP);
+// the token records who issued it.
+func TestTokenForAPerson(t *testing.T) {
+	t.Parallel()
+	e := startToolsets(t)
+	ctx := t.Context()
+	wantError(t, e.do("POST", "/admin/auth", `{"tenant_id": "acme", "token": "rep-token-0123456789abcdef", "person": "rep@acme.example"}`),
+		400, "VALIDATION_ERROR", `person "rep@acme.example" is nobody who has signed in`)
+	rep, err := e.store.SignedIn(ctx, "corp", gtmgate.Identity{Issuer: "https://idp.example", Subject: "rep-1", Email: "rep@acme.example"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"rep@acme.example", rep.ID} {
+		a := e.do("POST", "/admin/auth", `{"tenant_id": "acme", "token": "rep-token-`+ref+`-0123456789abcdef", "person": "`+ref+`"}`)
+		if got := a.Object(t); a.Status != 201 || got["person"] != rep.ID || got["created_by"] != "admin-key" {
+			t.Errorf("token for %s: %d %s", ref, a.Status, a.Body)
+		}
+	}
+	if _, err := e.store.PutTenant(ctx, &gtmgate.Tenant{ID: "beta", Name: "Beta", Status: gtmgate.TenantActive}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.PutIdP(ctx, &gtmgate.IdP{Name: "beta-idp", Issuer: "https://beta.example", ClientID: "c", ClientSecret: "s", TenantID: "beta"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.SignedIn(ctx, "beta-idp", gtmgate.Identity{Issuer: "https://beta.example", Subject: "b-1", Email: "b@beta.example"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, e.do("POST", "/admin/auth", `{"tenant_id": "acme", "token": "beta-token-0123456789abcdef", "person": "b@beta.example"}`),
+		400, "VALIDATION_ERROR", `signs in through tenant "beta"'s own IdP`)
 }
 
 // TestToolsetAccess: reading a tenant's toolsets needs read access,

@@ -29,6 +29,7 @@ import (
 // Store is what the flow needs of gtmgate.Store.
 type Store interface {
 	gtmgate.ConnectStore
+	gtmgate.PersonFinder
 	GetTenant(ctx context.Context, id string) (*gtmgate.Tenant, error)
 	PutTenant(ctx context.Context, t *gtmgate.Tenant) (bool, error)
 	PutProviderToken(ctx context.Context, t *gtmgate.ProviderToken) error

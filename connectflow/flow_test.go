@@ -126,15 +126,21 @@ func (e *env) replica() *connectflow.Flow {
 // link stores a link the way the admin route does and returns its secret.
 func (e *env) link(t testing.TB) string {
 	t.Helper()
-	mux := http.NewServeMux()
-	e.flow.MountAdmin(mux)
-	w := httptest.NewRecorder()
-	mux.ServeHTTP(w, httptest.NewRequest("POST", "/admin/tenants/acme/connect-links", strings.NewReader(`{"provider":"hubspot"}`)))
+	w := e.createLink(`{"provider":"hubspot"}`)
 	var c connectflow.Created
 	if err := json.Unmarshal(w.Body.Bytes(), &c); err != nil || w.Code != 201 {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
 	return strings.TrimPrefix(c.URL, "https://gw.example/connect/")
+}
+
+// createLink answers POST /admin/tenants/acme/connect-links with body.
+func (e *env) createLink(body string) *httptest.ResponseRecorder {
+	mux := http.NewServeMux()
+	e.flow.MountAdmin(mux)
+	w := httptest.NewRecorder()
+	mux.ServeHTTP(w, httptest.NewRequest("POST", "/admin/tenants/acme/connect-links", strings.NewReader(body)))
+	return w
 }
 
 func (e *env) do(method, target string, cookie *http.Cookie) *httptest.ResponseRecorder {
@@ -225,6 +231,48 @@ func TestFlowKeepsSecrets(t *testing.T) {
 	}
 	if len(e.seeder.recs) != 1 {
 		t.Errorf("replay seeded again")
+	}
+}
+
+// TestLinkForAPerson: a link issued for a person connects their own
+// account (only agents acting for them reach it); a person must have
+// signed in to be named; and an account that is one person's own is never
+// taken over by a link for the tenant's shared accounts.
+func TestLinkForAPerson(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	if w := e.createLink(`{"provider":"hubspot","person":"rep@acme.example"}`); w.Code != 400 || !strings.Contains(w.Body.String(), "nobody who has signed in") {
+		t.Fatalf("link for someone who never signed in: %d %s", w.Code, w.Body)
+	}
+	rep, err := e.store.SignedIn(ctx, "corp", gtmgate.Identity{Issuer: "https://idp.example", Subject: "rep-1", Email: "rep@acme.example"}, e.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.createLink(`{"provider":"hubspot","person":"REP@acme.example"}`)
+	var c connectflow.Created
+	if err := json.Unmarshal(w.Body.Bytes(), &c); err != nil || w.Code != 201 || c.Person != rep.ID {
+		t.Fatalf("link for the rep: %d %s", w.Code, w.Body)
+	}
+	secret := strings.TrimPrefix(c.URL, "https://gw.example/connect/")
+	state, cookie := e.open(t, secret)
+	if done := e.do("GET", "/connect/callback?code=the-code-1234567&state="+url.QueryEscape(state), cookie); done.Code != 200 {
+		t.Fatalf("callback: %d %s", done.Code, done.Body)
+	}
+	tenant, _ := e.store.GetTenant(ctx, "acme")
+	if pa := tenant.Providers["hubspot"]; len(pa.Accounts) != 1 || pa.Accounts[0].Person != rep.ID {
+		t.Fatalf("the portal is not the rep's own: %+v", tenant.Providers)
+	}
+
+	// The same portal through a link for the tenant: refused, kept the rep's.
+	state, cookie = e.open(t, e.link(t))
+	done := e.do("GET", "/connect/callback?code=the-code-7654321&state="+url.QueryEscape(state), cookie)
+	if done.Code != http.StatusConflict || !strings.Contains(done.Body.String(), "one person") {
+		t.Fatalf("a shared link over the rep's portal: %d %s", done.Code, done.Body)
+	}
+	tenant, _ = e.store.GetTenant(ctx, "acme")
+	if pa := tenant.Providers["hubspot"]; len(pa.Accounts) != 1 || pa.Accounts[0].Person != rep.ID {
+		t.Errorf("the portal changed owner: %+v", tenant.Providers)
 	}
 }
 

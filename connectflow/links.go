@@ -39,6 +39,10 @@ type CreateBody struct {
 	ExpiresIn int64 `json:"expires_in,omitempty"`
 	// ReadOnly asks for read scopes only.
 	ReadOnly bool `json:"read_only,omitempty"`
+	// Person, when set (id "p_…" or the email they sign in with), makes
+	// the accounts the link connects that person's own: only agents acting
+	// for them reach them.
+	Person string `json:"person,omitempty"`
 }
 
 // Created is the answer to POST …/connect-links: URL holds the link's
@@ -50,6 +54,7 @@ type Created struct {
 	Provider    string    `json:"provider"`
 	AccountHint string    `json:"account_hint,omitempty"`
 	Products    []string  `json:"products,omitempty"`
+	Person      string    `json:"person,omitempty"`
 	Scopes      []string  `json:"scopes"`
 	ExpiresAt   time.Time `json:"expires_at"`
 	RedirectURI string    `json:"redirect_uri"`
@@ -81,6 +86,15 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	person := ""
+	if body.Person != "" {
+		who, err := gtmgate.PersonOfTenant(r.Context(), f.opts.Store, tenantID, "person", body.Person)
+		if err != nil {
+			jsonapi.WriteError(w, r, err)
+			return
+		}
+		person = who.ID
+	}
 	app, err := f.app(r.Context(), tenantID, p.Name)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -94,16 +108,20 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 		createdBy = a.AuditKey()
 	}
 	l := &gtmgate.ConnectLink{ID: gtmgate.NewID("cl_"), TokenHash: hash(secret), TenantID: tenantID, Provider: p.Name,
-		AccountHint: body.AccountHint, Products: body.Products, Scopes: connect.Scopes(p, needs, app.ExtraScopes),
+		AccountHint: body.AccountHint, Products: body.Products, Person: person, Scopes: connect.Scopes(p, needs, app.ExtraScopes),
 		Status: gtmgate.ConnectCreated, CreatedBy: createdBy, CreatedAt: now, ExpiresAt: now.Add(expiry)}
 	if err := f.opts.Store.CreateConnectLink(r.Context(), l); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
 	// The detail is set here so the link's secret never reaches the audit.
-	admin.SetAuditDetail(w, "connect link created: tenant "+tenantID+", provider "+p.Name+", id "+l.ID)
+	detail := "connect link created: tenant " + tenantID + ", provider " + p.Name + ", id " + l.ID
+	if person != "" {
+		detail += ", for person " + person
+	}
+	admin.SetAuditDetail(w, detail)
 	jsonapi.Write(w, http.StatusCreated, Created{ID: l.ID, URL: f.LinkURL(secret), TenantID: tenantID, Provider: p.Name,
-		AccountHint: l.AccountHint, Products: l.Products, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
+		AccountHint: l.AccountHint, Products: l.Products, Person: person, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
 }
 
 // validate checks the body and returns the family and the lifetime. A

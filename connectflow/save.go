@@ -14,9 +14,13 @@ import (
 // choosing, which the callback has claimed).
 func (f *Flow) complete(w http.ResponseWriter, r *http.Request, l *gtmgate.ConnectLink, t *gtmgate.Tenant, app *gtmgate.OAuthApp, h *held, chosen []connect.Account) {
 	p, _ := connect.Lookup(l.Provider)
-	if err := f.save(r.Context(), t.ID, app, h, chosen); err != nil {
+	if err := f.save(r.Context(), t.ID, l.Person, app, h, chosen); err != nil {
 		f.opts.Logger.Error("connect flow: store accounts", "err", err, "link", l.ID)
-		f.fail(w, r, l, gtmgate.ConnectChoosing, http.StatusInternalServerError, "Not connected",
+		status := http.StatusInternalServerError
+		if gtmgate.ErrorCode(err) == gtmgate.EConflict {
+			status = http.StatusConflict
+		}
+		f.fail(w, r, l, gtmgate.ConnectChoosing, status, "Not connected",
 			"the accounts could not be stored: "+gtmgate.AsError(err).Message)
 		return
 	}
@@ -39,8 +43,11 @@ func (f *Flow) complete(w http.ResponseWriter, r *http.Request, l *gtmgate.Conne
 
 // save adds the accounts to the tenant's configuration (one PutTenant),
 // stores the access token of each, and seeds the refresher where the grant
-// has a refresh token.
-func (f *Flow) save(ctx context.Context, tenantID string, app *gtmgate.OAuthApp, h *held, chosen []connect.Account) error {
+// has a refresh token. A link for a person connects that person's own
+// accounts: it never takes over an account the tenant shares or another
+// person owns (their agents would lose it, or reach this person's token)
+// (an operator's calls may default to it; agents of nobody skip it).
+func (f *Flow) save(ctx context.Context, tenantID, person string, app *gtmgate.OAuthApp, h *held, chosen []connect.Account) error {
 	t, err := f.opts.Store.GetTenant(ctx, tenantID)
 	if err != nil {
 		return err
@@ -53,6 +60,9 @@ func (f *Flow) save(ctx context.Context, tenantID string, app *gtmgate.OAuthApp,
 		found := false
 		for i := range pa.Accounts {
 			if pa.Accounts[i].ID == a.ID {
+				if owner := pa.Accounts[i].Person; owner != person {
+					return ownedElsewhere(a, owner, person)
+				}
 				found = true
 				if a.LoginCustomerID != "" {
 					pa.Accounts[i].LoginCustomerID = a.LoginCustomerID
@@ -64,7 +74,7 @@ func (f *Flow) save(ctx context.Context, tenantID string, app *gtmgate.OAuthApp,
 			if label == "" {
 				label = a.ID
 			}
-			pa.Accounts = append(pa.Accounts, gtmgate.Account{ID: a.ID, Label: label, LoginCustomerID: a.LoginCustomerID})
+			pa.Accounts = append(pa.Accounts, gtmgate.Account{ID: a.ID, Label: label, LoginCustomerID: a.LoginCustomerID, Person: person})
 		}
 		if pa.Default == "" {
 			pa.Default = a.ID
@@ -90,6 +100,21 @@ func (f *Flow) save(ctx context.Context, tenantID string, app *gtmgate.OAuthApp,
 		}
 	}
 	return nil
+}
+
+// ownedElsewhere refuses to connect account a for person (or, "", for the
+// tenant) when it is already the tenant's shared account or owner's own.
+func ownedElsewhere(a connect.Account, owner, person string) error {
+	var err *gtmgate.Error
+	switch {
+	case owner == "":
+		err = gtmgate.Errorf(gtmgate.EConflict, "%s %s is already the tenant's shared account, so it cannot become one person's own", noun(a.Provider), a.ID)
+	case person == "":
+		err = gtmgate.Errorf(gtmgate.EConflict, "%s %s is already one person's own account, so it cannot become the tenant's shared one", noun(a.Provider), a.ID)
+	default:
+		err = gtmgate.Errorf(gtmgate.EConflict, "%s %s is already another person's own account", noun(a.Provider), a.ID)
+	}
+	return err.WithHint("an operator changes who owns an account in the tenant's configuration (providers." + a.Provider + ".accounts[].person)")
 }
 
 // noun names one account of a provider key for a person.

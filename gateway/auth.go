@@ -65,7 +65,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*gtmgate.Principal, error
 	}
 	t, err := a.Tokens.FindTenantToken(r.Context(), secret.HashToken(token))
 	if err == nil {
-		return &gtmgate.Principal{TenantID: t.TenantID, KeyID: t.ID, Kind: gtmgate.PrincipalToken, Toolset: t.Toolset}, nil
+		return &gtmgate.Principal{TenantID: t.TenantID, KeyID: t.ID, Kind: gtmgate.PrincipalToken, Toolset: t.Toolset, Person: t.Person}, nil
 	}
 	if !errors.Is(err, gtmgate.ErrNotFound) {
 		return nil, err

@@ -43,7 +43,7 @@ func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) er
 	a := &gtmgate.Approval{
 		ID: gtmgate.NewID("apr_"), TenantID: c.tenant.ID, Status: gtmgate.ApprovalPending,
 		Tool: c.entry.Name, Action: c.action.Name, Category: string(c.action.Category), AccountID: c.account.ID,
-		Input: c.req.Input, Source: c.req.Source, RequestID: c.req.RequestID,
+		Input: c.storedInput(), Source: c.req.Source, RequestID: c.req.RequestID,
 		CreatedAt: now, ExpiresAt: now.Add(r.opts.ApprovalTTL), Gate: gtmgate.GatePolicy, ParentRequestID: c.req.ParentRequestID,
 	}
 	if p := c.req.Principal; p != nil {

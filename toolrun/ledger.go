@@ -29,7 +29,7 @@ func failure(ctx context.Context, c *call, err error) *gtmgate.LedgerEntry {
 		entry.Key = c.req.Principal.KeyID // the agent, as its audit entry names it
 	}
 	if json.Valid(c.req.Input) {
-		entry.Input = c.req.Input
+		entry.Input = c.storedInput()
 	}
 	if c.entry != nil {
 		entry.Action = c.action.Name

@@ -286,19 +286,36 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 			WithHint("add one under providers." + entry.Provider + " with PUT /admin/tenants/" + t.ID)
 	}
 	id, _ := c.input["account_id"].(string)
-	if _, known := accounts.Account(id); !known {
+	if _, known := accounts.Account(id); id != "" && !known {
 		return gtmgate.Errorf(gtmgate.EValidation, "account_id %q is not a %s account of tenant %q; known: %s",
 			id, entry.Provider, t.ID, strings.Join(accountIDs(accounts), ", "))
 	}
-	acct, ok := toolset.Account(ts, entry.Provider, accounts, id)
-	if !ok {
-		allowed := toolset.AllowedAccounts(ts, entry.Provider)
-		return gtmgate.Errorf(gtmgate.EForbidden, "this agent's toolset %q does not allow %s account %q; it may use: %s",
-			cred.Toolset, entry.Provider, id, strings.Join(allowed, ", ")).
-			WithHint("name one of those accounts in account_id, or leave it out")
+	acct, err := toolset.Account(ts, cred, entry.Provider, accounts, id)
+	if err != nil {
+		return err
 	}
 	c.account = acct
 	return nil
+}
+
+// storedInput is the call's input as a held gate or a ledger entry keeps
+// it: naming the account it resolved to when the caller named none, so an
+// approval or a replay (an operator's credential, which would pick the
+// tenant's default) acts on the same account, the person's own included.
+func (c *call) storedInput() json.RawMessage {
+	if c.account.ID == "" {
+		return c.req.Input
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(c.req.Input, &fields) != nil || fields == nil || fields["account_id"] != nil {
+		return c.req.Input
+	}
+	fields["account_id"], _ = json.Marshal(c.account.ID)
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return c.req.Input
+	}
+	return b
 }
 
 // authorize checks the credential against the tenant of the call, then that

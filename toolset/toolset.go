@@ -79,35 +79,79 @@ func Check(ts *gtmgate.Toolset, tenantID, name string, e *registry.Entry, a gtmg
 	return err.WithHint("list what the agent may call with tools/list; an operator widens the toolset with PUT /admin/tenants/" + tenantID + "/toolsets/" + name)
 }
 
-// Account returns the account of provider that a call may act on: the one
-// requested (or the tenant's default) when ts allows it, else, with none
-// requested, the first account ts allows. ok is false when the requested
-// account is not allowed.
-func Account(ts *gtmgate.Toolset, provider string, accounts gtmgate.ProviderAccounts, requested string) (acct gtmgate.Account, ok bool) {
-	acct, found := accounts.Account(requested)
+// Account returns the account of provider that a call by credential c,
+// limited to ts, acts on. An agent acting for a person reaches the shared
+// accounts and that person's own, never another person's; an agent acting
+// for nobody reaches the shared ones; an operator's credential reaches
+// every account. ts may narrow that further.
+//
+// With an account requested, it is that account or a FORBIDDEN naming what
+// the agent may use instead. With none: the person's own account (the
+// tenant's default when it is theirs, else their first), else the tenant's
+// default, else the first usable account in the tenant's order.
+// requested must be one of accounts (the caller checks that first).
+func Account(ts *gtmgate.Toolset, c gtmgate.Credential, provider string, accounts gtmgate.ProviderAccounts, requested string) (gtmgate.Account, error) {
 	allowed, limited := accountsOf(ts, provider)
-	if !limited {
-		return acct, found
-	}
-	if found && slices.Contains(allowed, acct.ID) {
-		return acct, true
+	usable := func(a gtmgate.Account) bool {
+		if limited && !slices.Contains(allowed, a.ID) {
+			return false
+		}
+		return c.ReachesEveryAccount() || a.MayUse(c.Person)
 	}
 	if requested != "" {
-		return gtmgate.Account{}, false
+		a, _ := accounts.Account(requested)
+		if usable(a) {
+			return a, nil
+		}
+		return gtmgate.Account{}, refusal(c, provider, accounts, a, usable)
 	}
-	for _, a := range accounts.Accounts {
-		if slices.Contains(allowed, a.ID) {
-			return a, true
+	def, _ := accounts.Account("")
+	if c.Person != "" && !c.ReachesEveryAccount() {
+		own := slices.IndexFunc(accounts.Accounts, func(a gtmgate.Account) bool { return a.Person == c.Person && usable(a) })
+		switch {
+		case def.Person == c.Person && usable(def):
+			return def, nil
+		case own >= 0:
+			return accounts.Accounts[own], nil
 		}
 	}
-	return gtmgate.Account{}, false
+	if def.ID != "" && usable(def) {
+		return def, nil
+	}
+	if i := slices.IndexFunc(accounts.Accounts, usable); i >= 0 {
+		return accounts.Accounts[i], nil
+	}
+	return gtmgate.Account{}, refusal(c, provider, accounts, gtmgate.Account{}, usable)
 }
 
-// AllowedAccounts lists the account ids of provider that ts allows, nil
-// when it does not limit them.
-func AllowedAccounts(ts *gtmgate.Toolset, provider string) []string {
-	allowed, _ := accountsOf(ts, provider)
-	return allowed
+// refusal says why the account an agent asked for (a; empty when it named
+// none and none was usable) is out of its reach, and what it may use.
+func refusal(c gtmgate.Credential, provider string, accounts gtmgate.ProviderAccounts, a gtmgate.Account, usable func(gtmgate.Account) bool) error {
+	var may []string
+	for _, u := range accounts.Accounts {
+		if usable(u) {
+			may = append(may, u.ID)
+		}
+	}
+	mayUse := "it may use: " + strings.Join(may, ", ")
+	if len(may) == 0 {
+		mayUse = "it may use none"
+	}
+	var err *gtmgate.Error
+	switch {
+	case a.ID == "":
+		err = gtmgate.Errorf(gtmgate.EForbidden, "this agent may use none of the tenant's %s accounts", provider)
+	case !a.MayUse(c.Person) && c.Person == "":
+		err = gtmgate.Errorf(gtmgate.EForbidden, "%s account %q is a person's own, and this agent acts for no person; %s", provider, a.ID, mayUse)
+	case !a.MayUse(c.Person):
+		err = gtmgate.Errorf(gtmgate.EForbidden, "%s account %q is another person's own; this agent acts for %s; %s", provider, a.ID, c.Person, mayUse)
+	default:
+		err = gtmgate.Errorf(gtmgate.EForbidden, "this agent's toolset %q does not allow %s account %q; %s", c.Toolset, provider, a.ID, mayUse)
+	}
+	if c.Person != "" && len(may) == 0 {
+		return err.WithHint("the person connects their own " + provider + " account through a connect link issued for them (POST /admin/tenants/{id}/connect-links with \"person\")")
+	}
+	return err.WithHint("name one of those accounts in account_id, or leave it out")
 }
 
 func accountsOf(ts *gtmgate.Toolset, provider string) ([]string, bool) {

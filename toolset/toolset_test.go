@@ -142,32 +142,60 @@ func TestActions(t *testing.T) {
 	}
 }
 
-// TestAccount: an agent limited to some accounts acts on them only; the
-// tenant's default when allowed, else the first allowed one.
+// TestAccount: which account a call acts on, by toolset and by the person
+// the agent acts for. A toolset narrows; a person's own account is theirs
+// alone and their default; an operator reaches every account.
 func TestAccount(t *testing.T) {
 	pa := gtmgate.ProviderAccounts{Default: "ceo@acme.example", Accounts: []gtmgate.Account{
 		{ID: "ceo@acme.example"}, {ID: "rep@acme.example"}, {ID: "ops@acme.example"}}}
+	owned := gtmgate.ProviderAccounts{Default: "ceo@acme.example", Accounts: []gtmgate.Account{
+		{ID: "ceo@acme.example", Person: "p_ceo"}, {ID: "team@acme.example"}, {ID: "rep@acme.example", Person: "p_rep"},
+		{ID: "rep2@acme.example", Person: "p_rep"}}}
+	onlyPersonal := gtmgate.ProviderAccounts{Default: "ceo@acme.example", Accounts: []gtmgate.Account{{ID: "ceo@acme.example", Person: "p_ceo"}}}
 	rep := &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {"ops@acme.example", "rep@acme.example"}}}
+	onlyTeam := &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {"team@acme.example"}}}
+	token := gtmgate.Credential{Kind: gtmgate.CredentialToken, ID: "tok_1", Toolset: "x"}
+	repAgent := gtmgate.Credential{Kind: gtmgate.CredentialOAuth, ID: "fam_1", Person: "p_rep"}
+	ceoAgent := gtmgate.Credential{Kind: gtmgate.CredentialToken, ID: "tok_2", Person: "p_ceo"}
+	admin := gtmgate.Credential{Kind: gtmgate.CredentialAdmin}
 	for _, tc := range []struct {
 		name      string
 		ts        *gtmgate.Toolset
+		cred      gtmgate.Credential
+		accounts  gtmgate.ProviderAccounts
 		provider  string
 		requested string
-		want      string
-		ok        bool
+		want      string // "" for a refusal
+		wantErr   string
 	}{
-		{"no toolset: the default", nil, "gmail", "", "ceo@acme.example", true},
-		{"no toolset: any account", nil, "gmail", "rep@acme.example", "rep@acme.example", true},
-		{"unknown account", nil, "gmail", "x@acme.example", "", false},
-		{"limited: default not allowed, the first allowed in the tenant's order", rep, "gmail", "", "rep@acme.example", true},
-		{"limited: an allowed account", rep, "gmail", "ops@acme.example", "ops@acme.example", true},
-		{"limited: another person's mailbox", rep, "gmail", "ceo@acme.example", "", false},
-		{"a provider the toolset does not limit", rep, "hubspot", "", "ceo@acme.example", true},
+		{"no toolset: the default", nil, token, pa, "gmail", "", "ceo@acme.example", ""},
+		{"no toolset: any account", nil, token, pa, "gmail", "rep@acme.example", "rep@acme.example", ""},
+		{"limited: default not allowed, the first allowed in the tenant's order", rep, token, pa, "gmail", "", "rep@acme.example", ""},
+		{"limited: an allowed account", rep, token, pa, "gmail", "ops@acme.example", "ops@acme.example", ""},
+		{"limited: an account outside the toolset", rep, token, pa, "gmail", "ceo@acme.example", "", `toolset "x" does not allow gmail account "ceo@acme.example"; it may use: rep@acme.example, ops@acme.example`},
+		{"a provider the toolset does not limit", rep, token, pa, "hubspot", "", "ceo@acme.example", ""},
+
+		{"person: their own account is their default", nil, repAgent, owned, "gmail", "", "rep@acme.example", ""},
+		{"person: the tenant's default when it is theirs", nil, ceoAgent, owned, "gmail", "", "ceo@acme.example", ""},
+		{"person: another of their own", nil, repAgent, owned, "gmail", "rep2@acme.example", "rep2@acme.example", ""},
+		{"person: a shared account by name", nil, repAgent, owned, "gmail", "team@acme.example", "team@acme.example", ""},
+		{"person: never another person's", nil, repAgent, owned, "gmail", "ceo@acme.example", "", `"ceo@acme.example" is another person's own; this agent acts for p_rep; it may use: team@acme.example, rep@acme.example, rep2@acme.example`},
+		{"person: the toolset narrows their own away", onlyTeam, repAgent, owned, "gmail", "", "team@acme.example", ""},
+		{"person without an account of theirs: the shared one", nil, gtmgate.Credential{Kind: gtmgate.CredentialToken, Person: "p_new"}, owned, "gmail", "", "team@acme.example", ""},
+		{"person: nothing usable", nil, repAgent, onlyPersonal, "gmail", "", "", "may use none of the tenant's gmail accounts"},
+		{"nobody's agent: the tenant's default is a person's, so the first shared", nil, token, owned, "gmail", "", "team@acme.example", ""},
+		{"nobody's agent: never a person's", nil, token, owned, "gmail", "rep@acme.example", "", `"rep@acme.example" is a person's own, and this agent acts for no person`},
+		{"operator: every account", nil, admin, owned, "gmail", "rep@acme.example", "rep@acme.example", ""},
+		{"operator: the tenant's default", nil, admin, owned, "gmail", "", "ceo@acme.example", ""},
+		{"an agent run carries its starter's person", nil, gtmgate.Credential{Kind: gtmgate.CredentialOAuth, Person: "p_ceo"}, owned, "gmail", "rep@acme.example", "", "another person's own"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := Account(tc.ts, tc.provider, pa, tc.requested)
-			if ok != tc.ok || got.ID != tc.want {
-				t.Errorf("Account = %q %v, want %q %v", got.ID, ok, tc.want, tc.ok)
+			got, err := Account(tc.ts, tc.cred, tc.provider, tc.accounts, tc.requested)
+			if got.ID != tc.want || (err == nil) != (tc.wantErr == "") {
+				t.Fatalf("Account = %q, %v; want %q, error %q", got.ID, err, tc.want, tc.wantErr)
+			}
+			if err != nil && (!strings.Contains(err.Error(), tc.wantErr) || gtmgate.ErrorCode(err) != gtmgate.EForbidden) {
+				t.Errorf("error = %v, want FORBIDDEN containing %q", err, tc.wantErr)
 			}
 		})
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 const connectLinkCols = `id, token_hash, tenant_id, provider, account_hint, scopes, status, state_hash, secret,
-	created_by, created_at, expires_at, opened_at, finished_at, result, products`
+	created_by, created_at, expires_at, opened_at, finished_at, result, products, person`
 
 // CreateConnectLink stores a new link, its secret sealed. Status defaults to
 // created and CreatedAt to now. It returns ErrConflict when the id, token
@@ -32,9 +32,9 @@ func (s *Store) CreateConnectLink(ctx context.Context, l *gtmgate.ConnectLink) e
 		return s.fail("create connect link", err)
 	}
 	_, err = s.write.ExecContext(ctx, s.q("INSERT INTO connect_links ("+connectLinkCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		l.ID, l.TokenHash, l.TenantID, l.Provider, l.AccountHint, strings.Join(l.Scopes, " "), l.Status, l.StateHash, sealed,
-		l.CreatedBy, s.t(l.CreatedAt), s.t(l.ExpiresAt), s.tp(l.OpenedAt), s.tp(l.FinishedAt), l.Result, strings.Join(l.Products, " "))
+		l.CreatedBy, s.t(l.CreatedAt), s.t(l.ExpiresAt), s.tp(l.OpenedAt), s.tp(l.FinishedAt), l.Result, strings.Join(l.Products, " "), l.Person)
 	if err != nil {
 		return s.fail("create connect link", err)
 	}
@@ -140,7 +140,7 @@ func (s *Store) scanConnectLink(r scanner) (*gtmgate.ConnectLink, error) {
 	var l gtmgate.ConnectLink
 	var scopes, sealed, products string
 	err := r.Scan(&l.ID, &l.TokenHash, &l.TenantID, &l.Provider, &l.AccountHint, &scopes, &l.Status, &l.StateHash, &sealed,
-		&l.CreatedBy, timeCol{&l.CreatedAt}, timeCol{&l.ExpiresAt}, nullTimeCol{&l.OpenedAt}, nullTimeCol{&l.FinishedAt}, &l.Result, &products)
+		&l.CreatedBy, timeCol{&l.CreatedAt}, timeCol{&l.ExpiresAt}, nullTimeCol{&l.OpenedAt}, nullTimeCol{&l.FinishedAt}, &l.Result, &products, &l.Person)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-const tokenCols = "id, tenant_id, hash, prefix, label, created_at, revoked_at, toolset"
+const tokenCols = "id, tenant_id, hash, prefix, label, created_at, revoked_at, toolset, person, created_by"
 
 // CreateTenantToken stores a tenant bearer token (its hash only). It returns
 // ErrConflict when the id or hash exists and ErrNotFound when the tenant does
@@ -21,8 +21,8 @@ func (s *Store) CreateTenantToken(ctx context.Context, t *gtmgate.TenantToken) e
 	if t.CreatedAt.IsZero() {
 		t.CreatedAt = s.now()
 	}
-	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO tenant_tokens ("+tokenCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-		t.ID, t.TenantID, t.Hash, t.Prefix, t.Label, s.t(t.CreatedAt), s.tp(t.RevokedAt), t.Toolset)
+	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO tenant_tokens ("+tokenCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		t.ID, t.TenantID, t.Hash, t.Prefix, t.Label, s.t(t.CreatedAt), s.tp(t.RevokedAt), t.Toolset, t.Person, t.CreatedBy)
 	if err != nil {
 		return s.fail("create tenant token", err)
 	}
@@ -83,7 +83,7 @@ func (s *Store) RevokeTenantToken(ctx context.Context, tenantID, tokenID string,
 
 func scanToken(r scanner) (*gtmgate.TenantToken, error) {
 	var t gtmgate.TenantToken
-	err := r.Scan(&t.ID, &t.TenantID, &t.Hash, &t.Prefix, &t.Label, timeCol{&t.CreatedAt}, nullTimeCol{&t.RevokedAt}, &t.Toolset)
+	err := r.Scan(&t.ID, &t.TenantID, &t.Hash, &t.Prefix, &t.Label, timeCol{&t.CreatedAt}, nullTimeCol{&t.RevokedAt}, &t.Toolset, &t.Person, &t.CreatedBy)
 	if err != nil {
 		return nil, err
 	}

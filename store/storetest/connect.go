@@ -108,6 +108,7 @@ func testConnectLinks(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 
 	wantErr(t, s.CreateConnectLink(ctx, connectLink("l0", "nobody", t0)), gtmgate.ErrNotFound)
 	l1, l2, l3 := connectLink("l1", "acme", t0), connectLink("l2", "acme", t0.Add(timeStep(1))), connectLink("l3", "beta", t0.Add(timeStep(2)))
+	l1.Person = "p_0a1b" // a link for a person keeps whose accounts it connects
 	for _, l := range []*gtmgate.ConnectLink{l1, l2, l3} {
 		must(t, s.CreateConnectLink(ctx, l))
 	}

@@ -22,7 +22,8 @@ func testTenantTokens(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	}
 	a1 := tok("tok1", "acme", "gtm_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 1)
 	a2 := tok("tok2", "acme", "gtm_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", 2)
-	a2.Toolset = "meeting-prep" // an agent's token keeps its toolset
+	a2.Toolset = "meeting-prep" // an agent's token keeps its toolset, person and owner
+	a2.Person, a2.CreatedBy = "p_0a1b", "person:p_ffee"
 	o1 := tok("tok3", "other", "gtm_cccccccccccccccccccccccccccccccccc", 3)
 	for _, x := range []*gtmgate.TenantToken{a2, a1, o1} {
 		must(t, s.CreateTenantToken(ctx, x))
@@ -47,8 +48,8 @@ func testTenantTokens(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	if diff := cmp.Diff(a1, got); diff != "" {
 		t.Errorf("FindTenantToken (-want +got):\n%s", diff)
 	}
-	if got, err := s.FindTenantToken(ctx, a2.Hash); err != nil || got.Toolset != "meeting-prep" {
-		t.Errorf("FindTenantToken of an agent's token = %+v, %v; want its toolset", got, err)
+	if got, err := s.FindTenantToken(ctx, a2.Hash); err != nil || got.Toolset != "meeting-prep" || got.Person != "p_0a1b" || got.CreatedBy != "person:p_ffee" {
+		t.Errorf("FindTenantToken of an agent's token = %+v, %v; want its toolset, person and owner", got, err)
 	}
 	_, err = s.FindTenantToken(ctx, secret.HashToken("unknown"))
 	wantErr(t, err, gtmgate.ErrNotFound)
