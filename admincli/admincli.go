@@ -52,9 +52,11 @@ commands:
   tenants get TENANT
   tenants put TENANT FILE            FILE: the tenant as JSON or YAML ("-": stdin)
   tokens list TENANT
-  tokens issue TENANT [--label L] [--toolset NAME]
+  tokens issue TENANT [--label L] [--toolset NAME] [--person P]
                                      prints the new token once; --toolset limits its agent
-                                     to one of the tenant's toolsets
+                                     to one of the tenant's toolsets; --person (an id p_… or
+                                     an email) makes it act for that person: their own
+                                     accounts and the shared ones, never another person's
   tokens revoke TENANT TOKEN_ID
   provider-token put TENANT PROVIDER ACCOUNT --token-file FILE
   audit [--tenant T] [--action A] [--source S] [--key K] [--since TIME] [--limit N] [--follow]
@@ -78,11 +80,12 @@ commands:
                                      without it, a replace keeps the stored secret
   oauth-apps delete PROVIDER [--tenant T]
 ` + toolsetsUsage + peopleUsage + adminKeysUsage + mcpServersUsage + `  connect-link TENANT PROVIDER [--product P]... [--hint ACCOUNT] [--expires 15m]
-                       [--read-only]
+                       [--read-only] [--person P]
                                      prints a single-use link through which the account's
                                      owner connects a google, hubspot, meta or linkedin account;
                                      a product (google_ads, ga4, gmail…) or --product asks only
-                                     for those products' scopes
+                                     for those products' scopes; --person (p_… or an email)
+                                     connects that person's own accounts
   connect-links [--tenant T] [--limit N]
   reauth [--tenant T]                accounts whose owner must connect them again (refresh
                                      refused, or a token that cannot be refreshed expiring)
@@ -469,6 +472,7 @@ func (inv *invocation) issueToken(args []string) error {
 	s := newSub("tokens issue", "TENANT")
 	label := s.fs.String("label", "", "")
 	toolset := s.fs.String("toolset", "", "")
+	person := s.fs.String("person", "", "")
 	p, err := s.parse(args)
 	if err != nil {
 		return err
@@ -477,7 +481,7 @@ func (inv *invocation) issueToken(args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := inv.c.do(inv.ctx, "POST", "/admin/auth", map[string]string{"tenant_id": p[0], "token": token, "label": *label, "toolset": *toolset})
+	b, err := inv.c.do(inv.ctx, "POST", "/admin/auth", map[string]string{"tenant_id": p[0], "token": token, "label": *label, "toolset": *toolset, "person": *person})
 	if err != nil {
 		return err
 	}
@@ -490,11 +494,14 @@ func (inv *invocation) issueToken(args []string) error {
 		out, _ := json.Marshal(v)
 		return inv.printJSON(out)
 	}
-	var t struct{ ID string }
+	var t struct{ ID, Person string }
 	_ = json.Unmarshal(b, &t)
 	fmt.Fprintf(inv.opts.Stdout, "token %s (id %s)\n", token, t.ID)
 	if *toolset != "" {
 		fmt.Fprintf(inv.opts.Stdout, "Its agent is limited to toolset %s.\n", *toolset)
+	}
+	if t.Person != "" {
+		fmt.Fprintf(inv.opts.Stdout, "Its agent acts for person %s.\n", t.Person)
 	}
 	fmt.Fprintln(inv.opts.Stdout, "It is shown once; only its hash is kept.")
 	return nil

@@ -19,6 +19,7 @@ func (inv *invocation) connectLink(args []string) error {
 	hint := s.fs.String("hint", "", "")
 	expires := s.fs.Duration("expires", 0, "")
 	readOnly := s.fs.Bool("read-only", false, "")
+	person := s.fs.String("person", "", "")
 	products := &listFlag{split: true}
 	s.fs.Var(products, "product", "")
 	p, err := s.parse(args)
@@ -40,6 +41,9 @@ func (inv *invocation) connectLink(args []string) error {
 	}
 	if *readOnly {
 		body["read_only"] = true
+	}
+	if *person != "" {
+		body["person"] = *person
 	}
 	return inv.createConnectLink(p[0], body)
 }

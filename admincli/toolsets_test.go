@@ -107,6 +107,12 @@ func TestToolsetsCLI(t *testing.T) {
 	if code, _, errs := c.run("", "tokens", "issue", "demo", "--toolset", "nope"); code != admincli.ExitRefused || !strings.Contains(errs, `toolset "nope"`) {
 		t.Fatalf("issue with an unknown toolset: exit %d %s", code, errs)
 	}
+	if code, _, errs := c.run("", "tokens", "issue", "demo", "--person", "rep@demo.example"); code != admincli.ExitRefused || !strings.Contains(errs, "nobody who has signed in") {
+		t.Fatalf("issue for someone who never signed in: exit %d %s", code, errs)
+	}
+	if code, _, errs := c.run("", "connect-link", "demo", "gmail", "--person", "rep@demo.example"); code != admincli.ExitRefused || !strings.Contains(errs, "nobody who has signed in") {
+		t.Fatalf("a link for someone who never signed in: exit %d %s", code, errs)
+	}
 	out = c.ok("tokens", "issue", "demo", "--label", "prep", "--toolset", "meeting-prep")
 	token := strings.Fields(out)[1]
 	if !strings.Contains(out, "limited to toolset meeting-prep") {

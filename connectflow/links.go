@@ -86,7 +86,8 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	person := ""
+	// A link hinted at a person's own account reconnects it for them.
+	person := ownerOf(t, p, body.AccountHint)
 	if body.Person != "" {
 		who, err := gtmgate.PersonOfTenant(r.Context(), f.opts.Store, tenantID, "person", body.Person)
 		if err != nil {
@@ -122,6 +123,20 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 	admin.SetAuditDetail(w, detail)
 	jsonapi.Write(w, http.StatusCreated, Created{ID: l.ID, URL: f.LinkURL(secret), TenantID: tenantID, Provider: p.Name,
 		AccountHint: l.AccountHint, Products: l.Products, Person: person, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
+}
+
+// ownerOf is the person whose own account of family p the tenant's
+// account hint names, "" when it names none of a person's.
+func ownerOf(t *gtmgate.Tenant, p connect.Provider, hint string) string {
+	if hint == "" {
+		return ""
+	}
+	for _, key := range p.Covers {
+		if a, ok := t.Providers[key].Account(hint); ok && a.Person != "" {
+			return a.Person
+		}
+	}
+	return ""
 }
 
 // validate checks the body and returns the family and the lifetime. A
