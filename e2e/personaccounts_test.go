@@ -117,10 +117,10 @@ func TestPersonsOwnAccounts(t *testing.T) {
 		return fmt.Sprint(c.Body)
 	}
 	for _, tc := range []struct {
-		who       string
-		agent, i  int
-		want      string
-		mailbox   string // whose mail a call that ran read (the messages' To)
+		who      string
+		agent, i int
+		want     string
+		mailbox  string // whose mail a call that ran read (the messages' To)
 	}{
 		{"Ada's agent, no account: her own mailbox", 0, 0, "ok", "alex@ledgerly.example"},
 		{"Ada's agent, the shared inbox", 0, 1, "ok", "sales@ledgerly.example"},
