@@ -188,6 +188,11 @@ func TestConsolePages(t *testing.T) {
 	if !strings.Contains(page, "Tenant globex saved.") {
 		t.Errorf("no flash after create")
 	}
+	// A token for someone who never signed in is refused with the reason.
+	o.do("POST", "/console/tenants/globex/tokens", url.Values{"label": {"rep"}, "person": {"rep@globex.example"}, "csrf": {o.csrf}})
+	if _, page := o.get("/console/tenants/globex"); !strings.Contains(page, "nobody who has signed in") {
+		t.Errorf("a token for someone who never signed in: no refusal shown")
+	}
 	form := url.Values{"label": {"laptop"}, "csrf": {o.csrf}}
 	resp, page := o.do("POST", "/console/tenants/globex/tokens", form)
 	token := regexp.MustCompile(`id="new-token" class="secret">(gtm_[A-Za-z0-9_-]+)<`).FindStringSubmatch(page)
@@ -422,7 +427,7 @@ func TestConsoleConnectAccount(t *testing.T) {
 		t.Fatalf("connect link: %d %s", resp.StatusCode, page)
 	}
 	_, again := o.get("/console/tenants/demo")
-	if strings.Contains(again, link[1]) || !regexp.MustCompile(`<code>cl_[A-Za-z0-9_-]+</code></td><td>hubspot</td><td>created</td>`).MatchString(again) {
+	if strings.Contains(again, link[1]) || !regexp.MustCompile(`<code>cl_[A-Za-z0-9_-]+</code></td><td>hubspot</td><td><span class="muted">the tenant</span></td><td>created</td>`).MatchString(again) {
 		t.Fatalf("after: the URL is shown again, or the link is not listed:\n%s", again)
 	}
 	secretPath := link[1][strings.Index(link[1], "/connect/"):]

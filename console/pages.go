@@ -281,7 +281,8 @@ func (c *Console) issueToken(w http.ResponseWriter, r *http.Request, _ *session)
 		return
 	}
 	var out obj
-	if err := c.call(r, http.MethodPost, "/admin/auth", obj{"tenant_id": id, "token": token, "label": strings.TrimSpace(r.PostForm.Get("label"))}, &out); err != nil {
+	if err := c.call(r, http.MethodPost, "/admin/auth", obj{"tenant_id": id, "token": token, "label": strings.TrimSpace(r.PostForm.Get("label")),
+		"person": strings.TrimSpace(r.PostForm.Get("person"))}, &out); err != nil {
 		c.done(w, r, "/console/tenants/"+esc(id), "Refused: "+err.Error())
 		return
 	}
@@ -299,6 +300,9 @@ func (c *Console) connectLink(w http.ResponseWriter, r *http.Request, _ *session
 	}
 	if r.PostForm.Get("read_only") != "" {
 		body["read_only"] = true
+	}
+	if person := strings.TrimSpace(r.PostForm.Get("person")); person != "" {
+		body["person"] = person
 	}
 	var link obj
 	if err := c.call(r, http.MethodPost, "/admin/tenants/"+esc(id)+"/connect-links", body, &link); err != nil {
