@@ -385,3 +385,59 @@ func TestDeniedCallIsNotUsage(t *testing.T) {
 		t.Errorf("usage = %+v, want none for a call that never ran", e.rec.usage)
 	}
 }
+
+// TestHeldCallKeepsThePersonsAccount: a call of an agent acting for a
+// person, naming no account, acts on the person's own; when it is held,
+// the gate stores that account in its input, so the approval (an
+// operator's credential, which would take the tenant's default) sends from
+// the same mailbox.
+func TestHeldCallKeepsThePersonsAccount(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive,
+		Providers: map[string]gtmgate.ProviderAccounts{"gmail": {Default: "team@acme.example", Accounts: []gtmgate.Account{
+			{ID: "team@acme.example"}, {ID: "ada@acme.example", Person: "p_ada"}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	var sentFrom []string
+	reg := registry.MustNew(gtmgate.Tool{
+		Name: "email_send", Domain: "email", Provider: "gmail", Title: "Send", Description: "send mail",
+		Actions: []gtmgate.Action{{Name: "send", Category: gtmgate.CategoryEmailSend, Mutating: true}},
+		Run: func(_ context.Context, c *gtmgate.Call) (any, error) {
+			sentFrom = append(sentFrom, c.Account.ID)
+			return map[string]any{"sent": true}, nil
+		},
+	})
+	runner := toolrun.New(toolrun.Options{Registry: reg, Store: st, Recorder: &recorder{ledger: st}, Tokens: noTokens{}, CallTimeout: time.Minute})
+	_, err = runner.Call(t.Context(), &toolrun.Request{
+		Principal: &gtmgate.Principal{TenantID: "acme", KeyID: "tok_ada", Kind: gtmgate.PrincipalToken, Person: "p_ada"}, TenantID: "acme",
+		Tool: "email_send", Input: json.RawMessage(`{"action":"send","rationale":"r"}`), Source: "rest", RequestID: "req-ada",
+	})
+	var ge *gtmgate.Error
+	if !errors.As(err, &ge) || ge.Code != gtmgate.EApprovalRequired {
+		t.Fatalf("call: %v, want APPROVAL_REQUIRED", err)
+	}
+	a, err := st.GetApproval(t.Context(), ge.ApprovalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.AccountID != "ada@acme.example" || !strings.Contains(string(a.Input), `"account_id":"ada@acme.example"`) {
+		t.Fatalf("gate: account %q, input %s; want Ada's mailbox in both", a.AccountID, a.Input)
+	}
+	if _, err := runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: true, DecidedBy: "op", RequestID: "req-ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(sentFrom) != 1 || sentFrom[0] != "ada@acme.example" {
+		t.Errorf("the approved call sent from %v, want Ada's mailbox", sentFrom)
+	}
+}
+
+// noTokens gives every account a token source that the test's tools never read.
+type noTokens struct{}
+
+func (noTokens) TokenSource(context.Context, string, string, string) (gtmgate.TokenSource, error) {
+	return nil, nil
+}
