@@ -89,32 +89,17 @@ func TestPersonsOwnAccounts(t *testing.T) {
 			"call": map[string]any{"tool": "email_messages", "input": map[string]any{"action": "list", "account_id": "me", "rationale": "peek"}}}}}},
 		{"token": tokens["nobody"], "calls": []map[string]any{list(""), list("me")}},
 	}
-	b, _ := json.Marshal(agents)
-	var sum struct {
-		Agents []struct {
-			Calls []struct {
-				IsError       bool
-				ProtocolError string
-				Body          map[string]any
-			}
-		}
-	}
-	runNodeScript(t, p, "mcp-agents.mjs", &sum, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_AGENTS="+string(b))
-	if len(sum.Agents) != 3 {
-		t.Fatalf("summary of %d agents", len(sum.Agents))
-	}
+	sum := runAgents(t, p, agents)
 	outcome := func(agent, i int) string {
 		c := sum.Agents[agent].Calls[i]
-		if c.ProtocolError != "" {
-			return "protocol: " + c.ProtocolError
+		if code := c.code(); code != "" {
+			e, _ := c.Body["error"].(map[string]any)
+			return fmt.Sprintf("%s: %v", code, e["message"])
 		}
-		if e, ok := c.Body["error"].(map[string]any); ok {
-			return fmt.Sprintf("%v: %v", e["code"], e["message"])
+		if c.IsError {
+			return fmt.Sprint(c.Body)
 		}
-		if !c.IsError {
-			return "ok"
-		}
-		return fmt.Sprint(c.Body)
+		return "ok"
 	}
 	for _, tc := range []struct {
 		who      string

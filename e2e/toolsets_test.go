@@ -57,25 +57,7 @@ func TestAgentsWithToolsets(t *testing.T) {
 				"arguments": map[string]any{"id": "n1", "rationale": "e2e: a write a read-only agent may not make"}}},
 		}},
 	}
-	b, _ := json.Marshal(agents)
-	var got struct {
-		Agents []struct {
-			Tools []struct {
-				Name     string
-				Actions  []string
-				ReadOnly *bool
-			}
-			Calls []struct {
-				IsError       bool
-				ProtocolError string
-				Body          map[string]any
-			}
-		}
-	}
-	runNodeScript(t, p, "mcp-agents.mjs", &got, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_AGENTS="+string(b))
-	if len(got.Agents) != 4 {
-		t.Fatalf("summary of %d agents", len(got.Agents))
-	}
+	got := runAgents(t, p, agents)
 	names := func(i int) []string {
 		var out []string
 		for _, tool := range got.Agents[i].Tools {
@@ -107,18 +89,7 @@ func TestAgentsWithToolsets(t *testing.T) {
 		t.Errorf("ads-ops %v, all %d", ads, len(all))
 	}
 
-	code := func(c struct {
-		IsError       bool
-		ProtocolError string
-		Body          map[string]any
-	}) string {
-		if c.ProtocolError != "" {
-			return "protocol: " + c.ProtocolError
-		}
-		e, _ := c.Body["error"].(map[string]any)
-		s, _ := e["code"].(string)
-		return s
-	}
+	code := agentCall.code
 	calls := got.Agents[0].Calls
 	if calls[0].IsError {
 		t.Errorf("meeting-prep's calendar read failed: %v", calls[0].Body)
@@ -159,4 +130,47 @@ func TestAgentsWithToolsets(t *testing.T) {
 	if len(audit.Entries) == 0 {
 		t.Errorf("no audit entry of meeting-prep's calendar read")
 	}
+}
+
+// agentsSummary is what mcp-agents.mjs prints: for each agent, the tools
+// it lists and the outcome of each of its calls.
+type agentsSummary struct {
+	Agents []struct {
+		Tools []struct {
+			Name     string
+			Actions  []string
+			ReadOnly *bool
+		}
+		Calls []agentCall
+	}
+}
+
+// agentCall is the outcome of one tools/call of mcp-agents.mjs.
+type agentCall struct {
+	IsError       bool
+	ProtocolError string
+	Body          map[string]any
+}
+
+// code is the call's error code, "" when it succeeded, or its protocol error.
+func (c agentCall) code() string {
+	if c.ProtocolError != "" {
+		return "protocol: " + c.ProtocolError
+	}
+	e, _ := c.Body["error"].(map[string]any)
+	s, _ := e["code"].(string)
+	return s
+}
+
+// runAgents drives agents (each {token, calls}) with the official MCP
+// TypeScript SDK client through mcp-agents.mjs.
+func runAgents(t *testing.T, p *process, agents []map[string]any) agentsSummary {
+	t.Helper()
+	b, _ := json.Marshal(agents)
+	var got agentsSummary
+	runNodeScript(t, p, "mcp-agents.mjs", &got, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_AGENTS="+string(b))
+	if len(got.Agents) != len(agents) {
+		t.Fatalf("summary of %d agents, want %d", len(got.Agents), len(agents))
+	}
+	return got
 }
