@@ -549,3 +549,44 @@ func joinAny(v any) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// TestConsoleToolsets: an operator creates a toolset on the tenant page (an
+// unknown tool is refused with the API's reason), issues a token limited to
+// it, cannot delete it while the token uses it, and deletes it once the
+// token is revoked.
+func TestConsoleToolsets(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	o := newOperator(t, env)
+	o.signIn(apptest.AdminKey)
+	o.get("/console/tenants/demo")
+	o.do("POST", "/console/tenants/demo/toolsets", url.Values{"csrf": {o.csrf}, "name": {"prep"}, "toolset": {`{"allow": ["crm_dealz"]}`}})
+	if _, page := o.get("/console/tenants/demo"); !strings.Contains(page, "Toolset prep not saved:") || !strings.Contains(page, "unknown tool") {
+		t.Fatalf("an unknown tool: no refusal shown")
+	}
+	o.do("POST", "/console/tenants/demo/toolsets", url.Values{"csrf": {o.csrf}, "name": {"prep"}, "toolset": {`{"allow": ["crm_*"], "read_only": true}`}})
+	_, page := o.get("/console/tenants/demo")
+	if !strings.Contains(page, "Toolset prep saved.") || !strings.Contains(page, `<option value="prep">prep</option>`) {
+		t.Fatalf("the toolset was not saved, or is not offered for tokens:\n%s", page)
+	}
+	resp, page := o.do("POST", "/console/tenants/demo/tokens", url.Values{"csrf": {o.csrf}, "label": {"prep"}, "toolset": {"prep"}})
+	token := regexp.MustCompile(`id="new-token" class="secret">(gtm_[A-Za-z0-9_-]+)<`).FindStringSubmatch(page)
+	if resp.StatusCode != 201 || token == nil {
+		t.Fatalf("issue with a toolset: %d", resp.StatusCode)
+	}
+	if r := env.Tool(token[1], "demo", "email", "email_threads", map[string]any{"action": "list", "rationale": "console toolset"}); r.Status != 403 {
+		t.Errorf("a call outside the toolset: %d %s", r.Status, r.Body)
+	}
+	o.do("POST", "/console/tenants/demo/toolsets/prep/delete", url.Values{"csrf": {o.csrf}})
+	if _, page := o.get("/console/tenants/demo"); !strings.Contains(page, "Refused: toolset prep is used by tokens tok_") {
+		t.Fatalf("deleting a used toolset: no refusal shown:\n%s", regexp.MustCompile(`(?s)<main.{0,900}`).FindString(page))
+	}
+	tokID := regexp.MustCompile(`/console/tenants/demo/tokens/(tok_[a-z0-9]+)/revoke`).FindAllStringSubmatch(page, -1)
+	for _, m := range tokID {
+		o.post("/console/tenants/demo/tokens/"+m[1]+"/revoke", nil)
+	}
+	o.do("POST", "/console/tenants/demo/toolsets/prep/delete", url.Values{"csrf": {o.csrf}})
+	if _, page := o.get("/console/tenants/demo"); !strings.Contains(page, "Toolset prep deleted.") {
+		t.Fatalf("deleting an unused toolset: not done:\n%s", regexp.MustCompile(`(?s)<main.{0,400}`).FindString(page))
+	}
+}

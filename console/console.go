@@ -401,7 +401,7 @@ func (c *Console) call(r *http.Request, method, path string, body, out any) erro
 		json.Unmarshal(answer, &env)
 		return &apiError{Status: status, Code: env.Error.Code, Message: cmp.Or(env.Error.Message, http.StatusText(status)), Hint: env.Error.Hint}
 	}
-	if out == nil {
+	if out == nil || status == http.StatusNoContent {
 		return nil
 	}
 	if err := json.Unmarshal(answer, out); err != nil {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -19,43 +21,45 @@ type obj = map[string]any
 
 func (c *Console) pageRoutes() map[string]handler {
 	return map[string]handler{
-		"GET /console/{$}":                                 c.overview,
-		"POST /console/signout":                            c.signOut,
-		"GET /console/tenants":                             c.tenants,
-		"POST /console/tenants":                            c.createTenant,
-		"GET /console/tenants/{id}":                        c.tenant,
-		"POST /console/tenants/{id}":                       c.saveTenant,
-		"POST /console/tenants/{id}/billing":               c.saveBilling,
-		"POST /console/tenants/{id}/tokens":                c.issueToken,
-		"POST /console/tenants/{id}/tokens/{token}/revoke": c.revokeToken,
-		"GET /console/tenants/{id}/agents/{token}":         c.agent,
-		"POST /console/tenants/{id}/grants/revoke":         c.revokeGrant,
-		"POST /console/tenants/{id}/connect-links":         c.connectLink,
-		"POST /console/tenants/{id}/mcp-servers/refresh":   c.refreshMCPServer,
-		"GET /console/oauth-apps":                          c.oauthApps,
-		"POST /console/oauth-apps":                         c.saveOAuthApp,
-		"POST /console/oauth-apps/{provider}/delete":       c.deleteOAuthApp,
-		"GET /console/approvals":                           c.approvals,
-		"POST /console/approvals/{id}/{decision}":          c.decide,
-		"GET /console/audit":                               c.audit,
-		"GET /console/calls/{request_id}":                  c.call_,
-		"GET /console/errors":                              c.errorsPage,
-		"POST /console/errors/{id}/replay":                 c.replay,
-		"GET /console/incidents":                           c.incidents,
-		"POST /console/incidents/{id}/resolve":             c.resolveIncident,
-		"GET /console/quality":                             c.quality,
-		"POST /console/quality/verdicts/{id}/label":        c.label,
-		"GET /console/feedback":                            c.feedback,
-		"POST /console/feedback/{id}/resolve":              c.resolveFeedback,
-		"GET /console/schedules":                           c.schedules,
-		"POST /console/schedules/{id}/run":                 c.runSchedule,
-		"GET /console/brief":                               c.brief,
-		"POST /console/brief":                              c.triggerBrief,
-		"GET /console/health":                              c.health,
-		"GET /console/people":                              c.people,
-		"POST /console/people/grants":                      c.grant,
-		"POST /console/people/grants/{id}/revoke":          c.revokeRoleGrant,
-		"POST /console/people/{id}/remove":                 c.removePerson,
+		"GET /console/{$}":                                  c.overview,
+		"POST /console/signout":                             c.signOut,
+		"GET /console/tenants":                              c.tenants,
+		"POST /console/tenants":                             c.createTenant,
+		"GET /console/tenants/{id}":                         c.tenant,
+		"POST /console/tenants/{id}":                        c.saveTenant,
+		"POST /console/tenants/{id}/billing":                c.saveBilling,
+		"POST /console/tenants/{id}/tokens":                 c.issueToken,
+		"POST /console/tenants/{id}/tokens/{token}/revoke":  c.revokeToken,
+		"GET /console/tenants/{id}/agents/{token}":          c.agent,
+		"POST /console/tenants/{id}/grants/revoke":          c.revokeGrant,
+		"POST /console/tenants/{id}/connect-links":          c.connectLink,
+		"POST /console/tenants/{id}/mcp-servers/refresh":    c.refreshMCPServer,
+		"POST /console/tenants/{id}/toolsets":               c.saveToolset,
+		"POST /console/tenants/{id}/toolsets/{name}/delete": c.deleteToolset,
+		"GET /console/oauth-apps":                           c.oauthApps,
+		"POST /console/oauth-apps":                          c.saveOAuthApp,
+		"POST /console/oauth-apps/{provider}/delete":        c.deleteOAuthApp,
+		"GET /console/approvals":                            c.approvals,
+		"POST /console/approvals/{id}/{decision}":           c.decide,
+		"GET /console/audit":                                c.audit,
+		"GET /console/calls/{request_id}":                   c.call_,
+		"GET /console/errors":                               c.errorsPage,
+		"POST /console/errors/{id}/replay":                  c.replay,
+		"GET /console/incidents":                            c.incidents,
+		"POST /console/incidents/{id}/resolve":              c.resolveIncident,
+		"GET /console/quality":                              c.quality,
+		"POST /console/quality/verdicts/{id}/label":         c.label,
+		"GET /console/feedback":                             c.feedback,
+		"POST /console/feedback/{id}/resolve":               c.resolveFeedback,
+		"GET /console/schedules":                            c.schedules,
+		"POST /console/schedules/{id}/run":                  c.runSchedule,
+		"GET /console/brief":                                c.brief,
+		"POST /console/brief":                               c.triggerBrief,
+		"GET /console/health":                               c.health,
+		"GET /console/people":                               c.people,
+		"POST /console/people/grants":                       c.grant,
+		"POST /console/people/grants/{id}/revoke":           c.revokeRoleGrant,
+		"POST /console/people/{id}/remove":                  c.removePerson,
 	}
 }
 
@@ -72,11 +76,14 @@ var tenantPages = map[string]bool{
 	"POST /console/tenants/{id}/grants/revoke":         true,
 	"POST /console/tenants/{id}/connect-links":         true,
 	"POST /console/tenants/{id}/mcp-servers/refresh":   true,
-	"GET /console/approvals":                           true,
-	"POST /console/approvals/{id}/{decision}":          true,
-	"GET /console/audit":                               true,
-	"GET /console/schedules":                           true,
-	"POST /console/schedules/{id}/run":                 true,
+	// The admin API lets a tenant's owner change its toolsets.
+	"POST /console/tenants/{id}/toolsets":               true,
+	"POST /console/tenants/{id}/toolsets/{name}/delete": true,
+	"GET /console/approvals":                            true,
+	"POST /console/approvals/{id}/{decision}":           true,
+	"GET /console/audit":                                true,
+	"GET /console/schedules":                            true,
+	"POST /console/schedules/{id}/run":                  true,
 }
 
 // operatorOnly refuses an operator's page to a tenant's people.
@@ -167,6 +174,9 @@ type tenantView struct {
 	// MCPServersShown is false when the gateway has no such routes.
 	MCPServers      []obj
 	MCPServersShown bool
+	// Toolsets are the tenant's toolsets by name, each as editable JSON
+	// with the unrevoked tokens that use it.
+	Toolsets []toolsetView
 	// Usage is this billing period's usage and statement.
 	Usage obj
 	// Operator says the viewer may change the tenant's configuration and
@@ -192,6 +202,7 @@ func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
 	var tokens struct{ Tokens []obj }
 	f.get("/admin/auth/"+esc(id), &tokens)
 	v.Tokens = tokens.Tokens
+	v.Toolsets = toolsetViews(t.Tenant, v.Tokens)
 	var pts struct {
 		ProviderTokens []obj `json:"provider_tokens"`
 	}
@@ -282,7 +293,7 @@ func (c *Console) issueToken(w http.ResponseWriter, r *http.Request, _ *session)
 	}
 	var out obj
 	if err := c.call(r, http.MethodPost, "/admin/auth", obj{"tenant_id": id, "token": token, "label": strings.TrimSpace(r.PostForm.Get("label")),
-		"person": strings.TrimSpace(r.PostForm.Get("person"))}, &out); err != nil {
+		"toolset": r.PostForm.Get("toolset"), "person": strings.TrimSpace(r.PostForm.Get("person"))}, &out); err != nil {
 		c.done(w, r, "/console/tenants/"+esc(id), "Refused: "+err.Error())
 		return
 	}
@@ -316,6 +327,50 @@ func (c *Console) connectLink(w http.ResponseWriter, r *http.Request, _ *session
 	}
 	v.NewLink = link
 	c.render(w, r, http.StatusCreated, "tenant", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg, Data: v})
+}
+
+// toolsetView is one toolset on the tenant page.
+type toolsetView struct {
+	Name, JSON string
+	UsedBy     []string
+}
+
+// toolsetViews lists tenant's toolsets by name with the unrevoked tokens
+// that use each.
+func toolsetViews(tenant obj, tokens []obj) []toolsetView {
+	sets, _ := tenant["toolsets"].(map[string]any)
+	var out []toolsetView
+	for _, name := range slices.Sorted(maps.Keys(sets)) {
+		v := toolsetView{Name: name, JSON: indent(sets[name])}
+		for _, t := range tokens {
+			if t["toolset"] == name && t["revoked_at"] == nil {
+				v.UsedBy = append(v.UsedBy, fmt.Sprint(t["id"]))
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// saveToolset creates or replaces a toolset from its JSON; the admin API
+// validates it and its refusal is shown as the flash.
+func (c *Console) saveToolset(w http.ResponseWriter, r *http.Request, _ *session) {
+	id, name := r.PathValue("id"), strings.TrimSpace(r.PostForm.Get("name"))
+	to := "/console/tenants/" + esc(id) + "#toolsets"
+	ts, err := decodeObject(r.PostForm.Get("toolset"))
+	if err == nil {
+		err = c.call(r, http.MethodPut, "/admin/tenants/"+esc(id)+"/toolsets/"+esc(name), ts, nil)
+	}
+	if err != nil {
+		c.done(w, r, to, "Toolset "+name+" not saved: "+err.Error())
+		return
+	}
+	c.done(w, r, to, "Toolset "+name+" saved.")
+}
+
+func (c *Console) deleteToolset(w http.ResponseWriter, r *http.Request, _ *session) {
+	id, name := r.PathValue("id"), r.PathValue("name")
+	c.act(w, r, http.MethodDelete, "/admin/tenants/"+esc(id)+"/toolsets/"+esc(name), nil, "/console/tenants/"+esc(id)+"#toolsets", "Toolset "+name+" deleted.")
 }
 
 func (c *Console) revokeToken(w http.ResponseWriter, r *http.Request, _ *session) {
