@@ -52,6 +52,10 @@ type Trace struct {
 	Mutating        bool     `json:"mutating"`
 	Source          string   `json:"source"`
 	RequestID       string   `json:"request_id"`
+	// Key is the agent whose call this is, as the call's audit entry names
+	// it (a token id, "oauth:<grant id>", "agent:<run id>"). The judges do
+	// not see it: a verdict is about the call, not about who made it.
+	Key string `json:"key,omitempty"`
 	// ParentRequestID links a call made by an agent run to the run's request.
 	ParentRequestID string          `json:"parent_request_id,omitempty"`
 	Input           json.RawMessage `json:"input"`
@@ -171,6 +175,8 @@ type VerdictLabel struct {
 type VerdictFilter struct {
 	TenantID string
 	Tool     string
+	// Key selects the verdicts of one agent's calls (Trace.Key).
+	Key string
 	// MaxQuality keeps verdicts whose panel quality is at most this (0 = any).
 	MaxQuality    int
 	Issue         Issue
@@ -278,7 +284,9 @@ type FinishedCall struct {
 	Source          string
 	RequestID       string
 	ParentRequestID string
-	Sample          Sample
+	// Key is the agent whose call it was (the audit entry's key).
+	Key    string
+	Sample Sample
 	// ToolDescription is, for a tool of an upstream MCP server, what the
 	// upstream says the tool does: the judges know nothing else of it.
 	ToolDescription string

@@ -49,6 +49,21 @@ func TestDemoGradingAlertsIncidentAndQualityGate(t *testing.T) {
 			JSON(t)["verdicts"].([]any)
 		return len(verdicts) == 3
 	})
+	// Each verdict names the agent whose call it graded, and reads by it.
+	var demoKey string
+	for _, v := range verdicts {
+		key, _ := v.(map[string]any)["trace"].(map[string]any)["key"].(string)
+		if !strings.HasPrefix(key, "tok_") || (demoKey != "" && key != demoKey) {
+			t.Fatalf("verdict of the demo token's call names agent %q", key)
+		}
+		demoKey = key
+	}
+	for key, want := range map[string]int{demoKey: 3, "tok_someoneelse": 0} {
+		got := env.Admin("GET", "/admin/grader/verdicts?tool=crm_tasks&key="+key, nil).JSON(t)["verdicts"].([]any)
+		if len(got) != want {
+			t.Errorf("verdicts of agent %s: %d, want %d", key, len(got), want)
+		}
+	}
 	for _, v := range verdicts {
 		panel := v.(map[string]any)["panel"].(map[string]any)
 		if panel["quality"].(float64) != 2 || len(v.(map[string]any)["judges"].([]any)) != 3 {

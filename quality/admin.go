@@ -77,7 +77,7 @@ func (a *Admin) status(w http.ResponseWriter, r *http.Request) {
 }
 
 // listVerdicts serves GET /admin/grader/verdicts?limit (default 50, max
-// 500)&tenant&tool&max_quality&issue&routing_defect&labelled&since.
+// 500)&tenant&tool&key&max_quality&issue&routing_defect&labelled&since.
 func (a *Admin) listVerdicts(w http.ResponseWriter, r *http.Request) {
 	f, err := verdictFilter(r)
 	if err != nil {
@@ -90,7 +90,7 @@ func (a *Admin) listVerdicts(w http.ResponseWriter, r *http.Request) {
 
 func verdictFilter(r *http.Request) (gtmgate.VerdictFilter, error) {
 	q := r.URL.Query()
-	f := gtmgate.VerdictFilter{TenantID: q.Get("tenant"), Tool: q.Get("tool"), Issue: gtmgate.Issue(q.Get("issue"))}
+	f := gtmgate.VerdictFilter{TenantID: q.Get("tenant"), Tool: q.Get("tool"), Key: q.Get("key"), Issue: gtmgate.Issue(q.Get("issue"))}
 	var err error
 	if f.Limit, err = jsonapi.QueryLimit(q.Get("limit"), 50, 500); err != nil {
 		return f, err

@@ -86,7 +86,9 @@ var verdictTools = []modelgw.Tool{modelgw.FunctionTool(VerdictTool, "Submit your
 // JSON encoder escapes <, > and &, so no text in the trace can close the
 // block or pose as the prompt around it, and the id cannot be guessed.
 func tracePrompt(tr *gtmgate.Trace) (string, error) {
-	b, err := json.MarshalIndent(tr, "", "  ")
+	anonymous := *tr
+	anonymous.Key = "" // the judges grade the call, whoever made it
+	b, err := json.MarshalIndent(&anonymous, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("encode trace: %w", err)
 	}

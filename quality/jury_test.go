@@ -212,3 +212,20 @@ func TestTracePromptDelimitsData(t *testing.T) {
 		t.Fatal("the rubric does not tell the judges the trace is data")
 	}
 }
+
+// TestJudgesDoNotSeeTheAgent: a trace names the agent whose call it is, so
+// verdicts can be read per agent, but the judges grade the call alone.
+func TestJudgesDoNotSeeTheAgent(t *testing.T) {
+	tr := testTrace()
+	tr.Key = "tok_meetingprep0123"
+	p, err := tracePrompt(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p, tr.Key) || tr.Key != "tok_meetingprep0123" {
+		t.Errorf("the prompt names the agent, or the trace lost its key: %s", p)
+	}
+	if got := NewTrace(&gtmgate.FinishedCall{Tool: "crm_deals", Action: gtmgate.Action{Name: "list"}, Key: "oauth:fam_1"}); got.Key != "oauth:fam_1" {
+		t.Errorf("NewTrace key = %q, want the call's", got.Key)
+	}
+}

@@ -18,7 +18,7 @@ func NewTrace(c *gtmgate.FinishedCall) *gtmgate.Trace {
 	t := &gtmgate.Trace{
 		ID: gtmgate.NewID("trc_"), Time: c.Time, TenantID: c.TenantID, Tool: c.Tool, Action: c.Action.Name,
 		Expected: c.Action.Category, Mutating: c.Action.Mutating, Source: c.Source, RequestID: c.RequestID,
-		ParentRequestID: c.ParentRequestID, LatencyMS: c.DurationMS, Sample: c.Sample, ToolDescription: c.ToolDescription,
+		ParentRequestID: c.ParentRequestID, Key: c.Key, LatencyMS: c.DurationMS, Sample: c.Sample, ToolDescription: c.ToolDescription,
 	}
 	clean := Redact(c.Input)
 	t.Input, _ = json.Marshal(clean)

@@ -25,9 +25,7 @@ func failure(ctx context.Context, c *call, err error) *gtmgate.LedgerEntry {
 		TenantID: c.recordTenant(), Source: c.req.Source, Tool: c.req.Tool, ErrorCode: e.Code,
 		Message: jsonapi.NewErrorBody(e, "").Error.Message, RequestID: c.req.RequestID,
 	}
-	if c.req.Principal != nil {
-		entry.Key = c.req.Principal.KeyID // the agent, as its audit entry names it
-	}
+	entry.Key = c.key() // the agent, as its audit entry names it
 	if json.Valid(c.req.Input) {
 		entry.Input = c.storedInput()
 	}

@@ -298,6 +298,14 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 	return nil
 }
 
+// key names the agent whose call this is, as its audit entry does.
+func (c *call) key() string {
+	if c.req.Principal == nil {
+		return ""
+	}
+	return c.req.Principal.KeyID
+}
+
 // storedInput is the call's input as a held gate or a ledger entry keeps
 // it: naming the account it resolved to when the caller named none, so an
 // approval or a replay (an operator's credential, which would pick the
@@ -467,7 +475,7 @@ func (r *Runner) observe(c *call, now time.Time, ms float64, result any, err err
 	}
 	fc := &gtmgate.FinishedCall{Time: c.start, TenantID: c.tenant.ID, Tool: c.entry.Name, Action: c.action, Input: c.input,
 		Result: result, Err: err, DurationMS: ms, Source: c.req.Source, RequestID: c.req.RequestID,
-		ParentRequestID: c.req.ParentRequestID, Sample: smp}
+		ParentRequestID: c.req.ParentRequestID, Key: c.key(), Sample: smp}
 	if c.entry.Federated() != nil {
 		fc.ToolDescription = c.entry.Description
 	}

@@ -77,9 +77,13 @@ func (s *Store) insertVerdict(ctx context.Context, tx *sql.Tx, v *gtmgate.Grader
 			issues += string(i) + ","
 		}
 	}
+	key := ""
+	if v.Trace != nil {
+		key = v.Trace.Key
+	}
 	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO grader_verdicts (id, trace_id, time, tenant_id, tool, action, status,
-		quality, routing_defect, issues, labelled, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		v.ID, v.TraceID, s.t(v.Time), v.TenantID, v.Tool, v.Action, v.Status, quality, defect, issues, v.Label != nil, string(body))
+		quality, routing_defect, issues, labelled, body, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		v.ID, v.TraceID, s.t(v.Time), v.TenantID, v.Tool, v.Action, v.Status, quality, defect, issues, v.Label != nil, string(body), key)
 	return err
 }
 
@@ -219,6 +223,9 @@ func (s *Store) ListVerdicts(ctx context.Context, f gtmgate.VerdictFilter) ([]*g
 	}
 	if f.Tool != "" {
 		add("tool = ?", f.Tool)
+	}
+	if f.Key != "" {
+		add("key_id = ?", f.Key)
 	}
 	if f.MaxQuality > 0 {
 		add("quality <= ?", f.MaxQuality)

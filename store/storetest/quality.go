@@ -53,6 +53,7 @@ func testVerdictsAndIncidents(t *testing.T, open func(t *testing.T) gtmgate.Stor
 	wantErr(t, err, gtmgate.ErrNotFound)
 
 	third := gradedVerdict("b3", "acme", 1, 4, gtmgate.IssueUnsafeAction)
+	third.Trace.Key = "tok_agent" // the agent whose call it graded
 	v, err := s.RecordVerdict(ctx, third, pathRules)
 	must(t, err)
 	if v.IncidentID == "" || v.IncidentEvent != "opened" {
@@ -92,6 +93,11 @@ func testVerdictsAndIncidents(t *testing.T, open func(t *testing.T) gtmgate.Stor
 	must(t, err)
 	if len(unsafe) != 1 || unsafe[0].ID != "vrd_b3" {
 		t.Fatalf("issue filter = %v", ids(unsafe))
+	}
+	agent, err := s.ListVerdicts(ctx, gtmgate.VerdictFilter{Key: "tok_agent"})
+	must(t, err)
+	if len(agent) != 1 || agent[0].ID != "vrd_b3" || agent[0].Trace.Key != "tok_agent" {
+		t.Fatalf("key filter = %v", ids(agent))
 	}
 	all, err := s.ListVerdicts(ctx, gtmgate.VerdictFilter{Limit: 2})
 	must(t, err)
