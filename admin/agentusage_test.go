@@ -11,8 +11,8 @@ import (
 )
 
 // TestUsageAndErrorsOfOneAgent: ?key= narrows the usage summary to one
-// agent's calls, counted from its raw events and without the tenant's
-// billing, and the error ledger to its failures.
+// agent's calls, counted from its raw events and priced as its share of the
+// tenant's bill, and the error ledger to its failures.
 func TestUsageAndErrorsOfOneAgent(t *testing.T) {
 	t.Parallel()
 	e := startToolsets(t)
@@ -42,6 +42,9 @@ func TestUsageAndErrorsOfOneAgent(t *testing.T) {
 		}
 	}
 
+	if a := e.do("PUT", "/admin/billing/acme", `{"currency": "EUR", "tool_call_price": {"default": 0.5}}`); a.Status >= 300 {
+		t.Fatalf("billing plan: %d %s", a.Status, a.Body)
+	}
 	whole := e.do("GET", "/admin/usage/acme", "").Object(t)
 	if calls := whole["totals"].(map[string]any)["calls"]; calls != 5.0 || whole["billing"] == nil || whole["key"] != nil {
 		t.Fatalf("the tenant's usage: %v calls, billing %v, key %v; want 5 calls with billing and no key", calls, whole["billing"], whole["key"])
@@ -52,8 +55,17 @@ func TestUsageAndErrorsOfOneAgent(t *testing.T) {
 	}
 	o := one.Object(t)
 	totals := o["totals"].(map[string]any)
-	if o["key"] != "tok_1" || totals["calls"] != 3.0 || totals["errors"] != 1.0 || o["billing"] != nil {
-		t.Errorf("tok_1's usage: key %v, totals %v, billing %v; want 3 calls, 1 error, no billing", o["key"], totals, o["billing"])
+	if o["key"] != "tok_1" || totals["calls"] != 3.0 || totals["errors"] != 1.0 {
+		t.Errorf("tok_1's usage: key %v, totals %v; want 3 calls, 1 error", o["key"], totals)
+	}
+	// Its share of the bill, at the tenant's prices, without the tenant's quotas.
+	share, _ := o["billing"].(map[string]any)
+	tenantBill := whole["billing"].(map[string]any)["totals"].(map[string]any)
+	if share == nil || share["quotas"] != nil || share["currency"] != "EUR" {
+		t.Fatalf("tok_1's billing: %v, want its share in EUR without quotas", o["billing"])
+	}
+	if st := share["totals"].(map[string]any); st["cost"].(float64) <= 0 || st["cost"].(float64) >= tenantBill["cost"].(float64) {
+		t.Errorf("tok_1's cost %v, the tenant's %v: want a part of it", st["cost"], tenantBill["cost"])
 	}
 	if chat := o["chat_by_model"].([]any); len(chat) != 1 || chat[0].(map[string]any)["prompt_tokens"] != 120.0 {
 		t.Errorf("tok_1's chat usage: %v, want 120 prompt tokens of gpt-4o", chat)

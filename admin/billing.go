@@ -94,7 +94,7 @@ func (h *Handler) putBilling(w http.ResponseWriter, r *http.Request) {
 // statement prices a tenant's usage over the period named by ?period=
 // (the current one by default) under its plan; a tenant without a plan is
 // priced at zero.
-func (h *Handler) statement(r *http.Request, id string) (*billing.Statement, error) {
+func (h *Handler) statement(r *http.Request, id, key string) (*billing.Statement, error) {
 	plan, err := h.opts.Store.GetBillingPlan(r.Context(), id)
 	if errors.Is(err, gtmgate.ErrNotFound) {
 		plan, err = &gtmgate.BillingPlan{TenantID: id}, nil
@@ -109,12 +109,27 @@ func (h *Handler) statement(r *http.Request, id string) (*billing.Statement, err
 			return nil, err
 		}
 	}
-	rollups, err := h.opts.Store.ListUsageRollups(r.Context(), gtmgate.UsageQuery{TenantID: id, From: period.Start, To: period.End})
+	q := gtmgate.UsageQuery{TenantID: id, From: period.Start, To: period.End}
+	var rollups []gtmgate.UsageRollup
+	if key == "" {
+		rollups, err = h.opts.Store.ListUsageRollups(r.Context(), q)
+	} else {
+		// One agent's share, priced as the tenant's plan prices it: its
+		// raw usage events summed as the store sums the tenant's.
+		q.Key = key
+		var events []gtmgate.UsageEvent
+		events, err = h.opts.Store.ListUsage(r.Context(), q)
+		rollups = rollUp(events)
+	}
 	if err != nil {
 		return nil, err
 	}
 	pr := billing.Pricing{Plan: plan, Category: h.opts.Runner.Registry().Category}
-	return billing.Compute(pr, id, period, rollups, now), nil
+	st := billing.Compute(pr, id, period, rollups, now)
+	if key != "" {
+		st.Quotas = nil // quotas bound the tenant as a whole, never one agent
+	}
+	return st, nil
 }
 
 // writeCSV exports a statement's line items.

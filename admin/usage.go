@@ -71,7 +71,8 @@ type ChatUsage struct {
 // (inclusive days, UTC; default the last 30 days) with the billing
 // period's cost (?period=YYYY-MM), and by hour too with ?by_hour=true;
 // Accept: text/csv exports the period's line items instead. ?key= sums
-// one agent's calls instead, from the raw usage events, without billing.
+// one agent's calls instead, from the raw usage events, and prices them
+// for the period as the tenant's plan does (its share, without quotas).
 func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 	id, key := r.PathValue("tenant_id"), r.URL.Query().Get("key")
 	csvExport := strings.Contains(r.Header.Get("Accept"), "text/csv")
@@ -86,13 +87,10 @@ func (h *Handler) usage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flushRecorder(r)
-	var st *billing.Statement
-	var err error
-	if key == "" {
-		if st, err = h.statement(r, id); err != nil {
-			jsonapi.WriteError(w, r, err)
-			return
-		}
+	st, err := h.statement(r, id, key)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
 	}
 	if csvExport {
 		writeCSV(w, st)
