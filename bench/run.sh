@@ -351,6 +351,17 @@ if want toollist; then
 	else
 		"$BIN/toollist" -url "$GATEWAY/mcp" -agent "all=$TOKEN" -agent "meeting-prep=$PREP_TOKEN" -agent "discovery=$FIND_TOKEN" \
 			-out "$OUT/toollist-$STAMP.jsonl" | tee "$OUT/toollist-$STAMP.txt" || die "toollist failed"
+		# The same agents on a 150-tool tenant: the demo's 37 and a hosted
+		# MCP server's 113 (the floors' wide_mcp), removed afterwards.
+		WIDE_MCP=$(field "$WORK/floors.out" wide_mcp)
+		if [ "$(http_status PUT "$GATEWAY/admin/tenants/demo/mcp-servers/wide" -H "x-admin-key: $ADMIN_KEY" \
+			-d "{\"url\":\"$WIDE_MCP\",\"auth\":{\"kind\":\"none\"}}")" -ge 300 ]; then
+			unavailable toollist "the 150-tool upstream could not be registered: $(cat "$WORK/probe.body")"
+		else
+			"$BIN/toollist" -scenario 150-tools -url "$GATEWAY/mcp" -agent "all=$TOKEN" -agent "meeting-prep=$PREP_TOKEN" -agent "discovery=$FIND_TOKEN" \
+				-out "$OUT/toollist-$STAMP.jsonl" | tee -a "$OUT/toollist-$STAMP.txt" || die "toollist (150 tools) failed"
+			http_status DELETE "$GATEWAY/admin/tenants/demo/mcp-servers/wide" -H "x-admin-key: $ADMIN_KEY" >/dev/null
+		fi
 	fi
 fi
 

@@ -95,7 +95,8 @@ func run(args []string, out io.Writer) error {
 		}
 	default:
 		floors = append(floors, floor{"hubspot", "", hubspot.NewSandbox().Handler},
-			floor{"chat", "/v1", newChatUpstream(*chunks, *chunkDelay, *chatKey)}, floor{"mcp", "/mcp", newMCPFloor()})
+			floor{"chat", "/v1", newChatUpstream(*chunks, *chunkDelay, *chatKey)}, floor{"mcp", "/mcp", newMCPFloor()},
+			floor{"wide_mcp", "/mcp", newWideMCP()})
 	}
 	if *addr != "127.0.0.1:0" && len(floors) != 1 {
 		return fmt.Errorf("-addr needs exactly one floor (-static, or one -proxy)")

@@ -44,6 +44,7 @@ type listing struct {
 func main() {
 	url := flag.String("url", "", "the gateway's MCP endpoint")
 	out := flag.String("out", "", "append one JSON line per agent to this file")
+	scenario := flag.String("scenario", "toollist", "the scenario name the JSON lines carry")
 	var list agents
 	flag.Var(&list, "agent", "NAME=TOKEN of an agent to measure (repeatable)")
 	flag.Parse()
@@ -61,7 +62,7 @@ func main() {
 		if err != nil {
 			fail(fmt.Errorf("agent %s: %w", name, err))
 		}
-		l.Agent = name
+		l.Agent, l.Scenario = name, *scenario
 		results = append(results, l)
 	}
 	report(os.Stdout, results)
@@ -113,7 +114,7 @@ func measure(url, token string) (listing, error) {
 	if err := json.Unmarshal(raw, &answer); err != nil {
 		return listing{}, fmt.Errorf("tools/list answer: %w", err)
 	}
-	l := listing{Scenario: "toollist", Tools: len(answer.Result.Tools), PerTool: map[string]int{}}
+	l := listing{Tools: len(answer.Result.Tools), PerTool: map[string]int{}}
 	for _, t := range answer.Result.Tools {
 		var compact bytes.Buffer
 		if err := json.Compact(&compact, t); err != nil {
