@@ -59,4 +59,18 @@ type OAuthGrant struct {
 	// ConsentedBy lists the people who consented to the client's live
 	// grants ("person:<id>"); empty when tenant tokens or connect codes did.
 	ConsentedBy []string `json:"consented_by,omitempty"`
+	// Agents are the client's live grants: each grant is an agent, and its
+	// calls carry its key.
+	Agents []OAuthAgent `json:"agents"`
+}
+
+// OAuthAgent is one OAuth grant as an agent.
+type OAuthAgent struct {
+	// Key is "oauth:<grant id>", what its calls' audit entries carry.
+	Key string `json:"key"`
+	// ConsentedBy is the person who consented to it ("person:<id>"), the
+	// person it acts for; empty when a tenant token or connect code did.
+	ConsentedBy string `json:"consented_by,omitempty"`
+	// Toolset is the tenant toolset the grant is limited to ("" none).
+	Toolset string `json:"toolset,omitempty"`
 }

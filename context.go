@@ -44,6 +44,11 @@ func (p *Principal) AuditVia() string {
 	return "consent:" + p.ConsentedBy
 }
 
+// OAuthAgentKey is the key an OAuth grant's calls carry in audit entries,
+// usage events, the error ledger and verdicts: "oauth:<grant id>", the
+// same through every refresh of the grant's tokens.
+func OAuthAgentKey(grantID string) string { return "oauth:" + grantID }
+
 // ConsentingPerson is the person id ("p_…") of an OAuth grant's
 // consented_by ("person:p_…"): the person its agent acts for; "" when a
 // tenant token or a connect code consented.

@@ -296,6 +296,22 @@ func TestConsentWithSSO(t *testing.T) {
 	if n := strings.Count(string(audit.Body), `"via":"consent:`+person[1]+`"`); n != 2 {
 		t.Errorf("%d of the grant's two calls name the consenting person: %s", n, audit.Body)
 	}
+	// The grant is one agent through the refresh: both calls carry its key,
+	// and the console's agent page of that key shows them, acting for the
+	// person who consented.
+	agent := regexp.MustCompile(`"agents":\[\{"key":"(oauth:[^"]+)","consented_by":"` + person[1] + `"`).FindStringSubmatch(string(grants.Body))
+	if agent == nil {
+		t.Fatalf("the grant lists no agent of %s: %s", person[1], grants.Body)
+	}
+	if n := strings.Count(string(audit.Body), `"key":"`+agent[1]+`"`); n != 2 {
+		t.Errorf("%d of the grant's two calls carry its agent key %s: %s", n, agent[1], audit.Body)
+	}
+	op := newOperator(t, env)
+	op.signIn(apptest.AdminKey)
+	if code, page := op.get("/console/tenants/demo/agents/" + agent[1]); code != 200 || strings.Count(page, "crm_contacts.list") < 2 ||
+		!strings.Contains(page, strings.TrimPrefix(person[1], "person:")) {
+		t.Errorf("the grant's agent page: %d, want both calls and the consenting person", code)
+	}
 
 	// An approver may decide calls but not connect applications.
 	ada := newOperator(t, env)

@@ -1,10 +1,13 @@
 package console
 
 import (
+	"cmp"
 	"encoding/json"
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -28,7 +31,36 @@ type agentView struct {
 	Chart template.HTML
 }
 
-// agent is one agent's page: a tenant token with its label and toolset,
+// grantAgent is the agent of an OAuth grant (key "oauth:<grant id>") as
+// the page shows a token: the client's name as its label, whom it acts
+// for and who consented (the grant's consenting person is both); nil when
+// no live grant of the tenant has the key.
+func (c *Console) grantAgent(f *fetch, tenantID, key string) obj {
+	var grants struct {
+		Grants []struct {
+			ClientID    string               `json:"client_id"`
+			ClientName  string               `json:"client_name"`
+			Agents      []gtmgate.OAuthAgent `json:"agents"`
+			FirstIssued string               `json:"first_issued_at"`
+		} `json:"oauth_grants"`
+	}
+	f.get("/admin/tenants/"+esc(tenantID)+"/oauth-grants", &grants)
+	for _, g := range grants.Grants {
+		i := slices.IndexFunc(g.Agents, func(a gtmgate.OAuthAgent) bool { return a.Key == key })
+		if i < 0 {
+			continue
+		}
+		a := obj{"id": key, "label": "OAuth client " + cmp.Or(g.ClientName, g.ClientID), "created_at": g.FirstIssued, "toolset": g.Agents[i].Toolset}
+		if by := g.Agents[i].ConsentedBy; by != "" {
+			a["created_by"], a["person"] = by, gtmgate.ConsentingPerson(by)
+		}
+		return a
+	}
+	return nil
+}
+
+// agent is one agent's page: a tenant token with its label and toolset
+// (or an OAuth grant, by its key),
 // what it did (the audit entries of its key), what failed (the error
 // ledger's entries of its key) and its calls and errors per day (its usage
 // events). Every figure is an admin API read filtered by the token id.
@@ -46,6 +78,9 @@ func (c *Console) agent(w http.ResponseWriter, r *http.Request, _ *session) {
 		if anyString(t["id"]) == key {
 			v.Token = t
 		}
+	}
+	if strings.HasPrefix(key, "oauth:") {
+		v.Token = c.grantAgent(f, id, key)
 	}
 	if v.Token == nil {
 		c.render(w, r, http.StatusNotFound, "notfound", &page{Title: title, Nav: "tenants", Error: "Tenant " + id + " has no token " + key + "."})

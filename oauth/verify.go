@@ -36,6 +36,6 @@ func (s *Server) Verify(ctx context.Context, token string) (*gtmgate.Principal, 
 	case t.Resource != s.resource:
 		return nil, unauthorized("the access token is not for this resource")
 	}
-	return &gtmgate.Principal{TenantID: t.TenantID, KeyID: "oauth:" + t.ID, Kind: gtmgate.PrincipalOAuth, ClientID: t.ClientID, Scopes: t.Scopes,
+	return &gtmgate.Principal{TenantID: t.TenantID, KeyID: gtmgate.OAuthAgentKey(t.FamilyID), Kind: gtmgate.PrincipalOAuth, ClientID: t.ClientID, Scopes: t.Scopes,
 		GrantID: t.FamilyID, ConsentedBy: t.ConsentedBy, Toolset: t.Toolset, Person: gtmgate.ConsentingPerson(t.ConsentedBy)}, nil
 }

@@ -87,23 +87,23 @@ func (s *Store) ListProviderTokens(ctx context.Context, tenantID string) ([]gtmg
 // client: a rotated refresh token (used) or a revoked or expired one is not
 // live.
 func (s *Store) ListOAuthGrants(ctx context.Context, tenantID string, at time.Time) ([]gtmgate.OAuthGrant, error) {
-	rows, err := s.read.QueryContext(ctx, s.q(`SELECT t.client_id, COALESCE(c.name, ''), t.scopes, t.created_at, t.expires_at, t.consented_by
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT t.client_id, COALESCE(c.name, ''), t.scopes, t.created_at, t.expires_at, t.consented_by, t.family_id, t.toolset
 		FROM oauth_tokens t LEFT JOIN oauth_clients c ON c.id = t.client_id
 		WHERE t.tenant_id = ? AND t.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > ?
-		ORDER BY t.client_id, t.created_at`), tenantID, s.t(at))
+		ORDER BY t.client_id, t.created_at, t.id`), tenantID, s.t(at))
 	if err != nil {
 		return nil, s.fail("list oauth grants", err)
 	}
 	defer rows.Close()
 	out := []gtmgate.OAuthGrant{}
 	for rows.Next() {
-		var clientID, name, scopes, consentedBy string
+		var clientID, name, scopes, consentedBy, family, toolset string
 		var created, expires time.Time
-		if err := rows.Scan(&clientID, &name, &scopes, timeCol{&created}, timeCol{&expires}, &consentedBy); err != nil {
+		if err := rows.Scan(&clientID, &name, &scopes, timeCol{&created}, timeCol{&expires}, &consentedBy, &family, &toolset); err != nil {
 			return nil, s.fail("list oauth grants", err)
 		}
 		if len(out) == 0 || out[len(out)-1].ClientID != clientID {
-			out = append(out, gtmgate.OAuthGrant{ClientID: clientID, ClientName: name, Scopes: []string{}, FirstIssued: created})
+			out = append(out, gtmgate.OAuthGrant{ClientID: clientID, ClientName: name, Scopes: []string{}, FirstIssued: created, Agents: []gtmgate.OAuthAgent{}})
 		}
 		g := &out[len(out)-1]
 		g.ActiveTokens++
@@ -115,6 +115,10 @@ func (s *Store) ListOAuthGrants(ctx context.Context, tenantID string, at time.Ti
 			if !slices.Contains(g.Scopes, sc) {
 				g.Scopes = append(g.Scopes, sc)
 			}
+		}
+		key := gtmgate.OAuthAgentKey(family)
+		if !slices.ContainsFunc(g.Agents, func(a gtmgate.OAuthAgent) bool { return a.Key == key }) {
+			g.Agents = append(g.Agents, gtmgate.OAuthAgent{Key: key, ConsentedBy: consentedBy, Toolset: toolset})
 		}
 		if consentedBy != "" && !slices.Contains(g.ConsentedBy, consentedBy) {
 			g.ConsentedBy = append(g.ConsentedBy, consentedBy)

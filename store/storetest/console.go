@@ -101,6 +101,10 @@ func testOAuthGrants(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		!a.FirstIssued.Equal(t0) || !a.LastIssued.Equal(t0.Add(timeStep(1))) || !a.ExpiresAt.Equal(t0.Add(timeStep(601))) {
 		t.Errorf("grant of cli_a: %+v", a)
 	}
+	// Each grant (token family) is an agent: two of cli_a's, however many tokens.
+	if !slices.Equal(a.Agents, []gtmgate.OAuthAgent{{Key: "oauth:fcli_aacme"}, {Key: "oauth:f-ada", ConsentedBy: "person:p_ada"}}) {
+		t.Errorf("agents of cli_a: %v", a.Agents)
+	}
 	if got[1].ClientName != "" || got[1].ActiveTokens != 1 {
 		t.Errorf("grant of the metadata-URL client: %+v", got[1])
 	}
