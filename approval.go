@@ -1,7 +1,12 @@
 package gtmgate
 
 import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -47,6 +52,16 @@ type Approval struct {
 	// RunID is the agent run whose step the gate holds; cancelling the run
 	// withdraws the gate.
 	RunID string `json:"run_id,omitempty"`
+	// Digest binds the gate to the exact call it holds (see CallDigest):
+	// an approval executes that call or nothing.
+	Digest string `json:"digest,omitempty"`
+	// PolicyVersion names the approval policy that held the call (see
+	// PolicyVersion); "" for a quality gate.
+	PolicyVersion string `json:"policy_version,omitempty"`
+	// Agent is the key of the agent whose call it is, as its audit entries
+	// name it; Person the person that agent acts for ("" for none).
+	Agent  string `json:"agent,omitempty"`
+	Person string `json:"person,omitempty"`
 }
 
 // Gate kinds.
@@ -95,4 +110,64 @@ type ApprovalDecision struct {
 	DecidedBy string
 	Reason    string
 	At        time.Time
+}
+
+// DigestPrefix starts every call digest: the scheme, so a later one can
+// be told apart.
+const DigestPrefix = "v1:"
+
+// CallDigest is what binds a gate to the call it holds: an HMAC-SHA256,
+// under key, of the tenant, tool, action, account and the input in
+// canonical form (keys sorted, no insignificant space, numbers as
+// written), so the same call always has the same digest and any change to
+// what is stored (a field of the input, the account, the action) has
+// another. Without a key it is a plain SHA-256, which notices a damaged
+// row but not one rewritten by someone who can recompute it.
+func CallDigest(key []byte, tenantID, tool, action, accountID string, input json.RawMessage) (string, error) {
+	canonical, err := canonicalJSON(input)
+	if err != nil {
+		return "", fmt.Errorf("call digest: %w", err)
+	}
+	fields, _ := json.Marshal([]any{tenantID, tool, action, accountID, json.RawMessage(canonical)})
+	mac := sha256.New
+	if len(key) > 0 {
+		h := hmac.New(mac, key)
+		h.Write(fields)
+		return DigestPrefix + hex.EncodeToString(h.Sum(nil)), nil
+	}
+	sum := sha256.Sum256(fields)
+	return DigestPrefix + hex.EncodeToString(sum[:]), nil
+}
+
+// canonicalJSON re-encodes a JSON value with object keys sorted and
+// numbers kept as written.
+func canonicalJSON(raw json.RawMessage) ([]byte, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return []byte("null"), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // maps encode with sorted keys
+		return nil, err
+	}
+	return bytes.TrimRight(out.Bytes(), "\n"), nil
+}
+
+// PolicyVersion names an approval policy by its content: "pol_" and the
+// first 12 hex digits of the SHA-256 of its JSON. A gate records the
+// version that held it, so a later change of policy is visible beside it.
+func PolicyVersion(p ApprovalPolicy) string {
+	b, _ := json.Marshal(p)
+	sum := sha256.Sum256(b)
+	return "pol_" + hex.EncodeToString(sum[:6])
 }

@@ -79,6 +79,9 @@ type ApprovalPolicy struct {
 	Actions []string `json:"actions"`
 	// Destructive gates every action marked destructive.
 	Destructive bool `json:"destructive"`
+	// NoSelfApproval refuses an approval from the person the held call's
+	// agent acts for: someone else must decide their agent's call.
+	NoSelfApproval bool `json:"no_self_approval,omitempty"`
 }
 
 // DefaultApprovalPolicy gates ad changes, outgoing email and destructive actions.

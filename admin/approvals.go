@@ -133,13 +133,24 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) {
 	if typed := strings.TrimSpace(b.DecidedBy); typed != "" && typed != actor.Name {
 		reason = strings.TrimSpace(reason + " (typed decided_by, not verified: " + typed + ")")
 	}
-	a, err := h.opts.Runner.Decide(r.Context(), toolrun.Decision{ApprovalID: held.ID, Approve: approve, DecidedBy: actor.Name,
-		Reason: reason, RequestID: gtmgate.RequestIDFromContext(r.Context())})
+	d := toolrun.Decision{ApprovalID: held.ID, Approve: approve, DecidedBy: actor.Name,
+		Reason: reason, RequestID: gtmgate.RequestIDFromContext(r.Context())}
+	if actor.Kind == gtmgate.ActorPerson {
+		d.DeciderPerson = actor.ID
+	}
+	a, err := h.opts.Runner.Decide(r.Context(), d)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
 	setAuditTenant(w, held.TenantID)
-	setAuditDetail(w, a.Status+" "+held.ID+" by "+actor.Name+" ("+actor.AuditKey()+" via "+actor.Via+")")
+	detail := a.Status + " " + held.ID + " by " + actor.Name + " (" + actor.AuditKey() + " via " + actor.Via + ")"
+	if a.Digest != "" {
+		detail += "; call " + a.Digest + " of agent " + a.Agent
+		if a.PolicyVersion != "" {
+			detail += " held by policy " + a.PolicyVersion
+		}
+	}
+	setAuditDetail(w, detail)
 	jsonapi.Write(w, http.StatusOK, a)
 }

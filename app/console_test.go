@@ -329,8 +329,8 @@ func TestConsoleAgentPage(t *testing.T) {
 		}
 	}
 	usage := env.Admin("GET", "/admin/usage/demo?key="+demoID, nil).JSON(t)
-	if totals := usage["totals"].(map[string]any); totals["calls"] != 2.0 || totals["errors"] != 1.0 || usage["billing"] != nil {
-		t.Errorf("usage of %s: %v, billing %v; want 2 calls, 1 error and no billing", demoID, totals, usage["billing"])
+	if totals := usage["totals"].(map[string]any); totals["calls"] != 2.0 || totals["errors"] != 1.0 || usage["billing"].(map[string]any)["quotas"] != nil {
+		t.Errorf("usage of %s: %v, billing %v; want 2 calls, 1 error and its share of the bill without quotas", demoID, totals, usage["billing"])
 	}
 	failures := env.Admin("GET", "/admin/errors?tenant=demo&key="+demoID, nil).JSON(t)["entries"].([]any)
 	if len(failures) != 1 || failures[0].(map[string]any)["key"] != demoID || failures[0].(map[string]any)["input"].(map[string]any)["id"] != "999999" {

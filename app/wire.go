@@ -105,6 +105,8 @@ func (a *App) buildTools(ctx context.Context) error {
 		Tokens:      &toolrun.StoredTokens{Store: a.store, Refresher: a.refresher},
 		CallTimeout: a.callTimeout(),
 		ApprovalTTL: a.cfg.ApprovalTTL, Logger: a.logger, Decided: a.agents.Decided, Federated: a.federation,
+		// Every replica derives the same key from the shared encryption key.
+		GateKey: a.derivedKey("gtmgate approval gate digest"),
 	}
 	if a.harness != nil {
 		// Set only when on: a nil *Harness in the interface would not be nil.

@@ -11,12 +11,17 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
+// policy is the tenant's approval policy: its own, else the default.
+func policy(t *gtmgate.Tenant) gtmgate.ApprovalPolicy {
+	if t.Approval != nil {
+		return *t.Approval
+	}
+	return gtmgate.DefaultApprovalPolicy()
+}
+
 // gated reports whether the tenant's approval policy holds this action for a human.
 func gated(t *gtmgate.Tenant, tool *gtmgate.Tool, a gtmgate.Action) bool {
-	p := gtmgate.DefaultApprovalPolicy()
-	if t.Approval != nil {
-		p = *t.Approval
-	}
+	p := policy(t)
 	return slices.Contains(p.Categories, string(a.Category)) ||
 		slices.Contains(p.Actions, tool.Name+"."+a.Name) ||
 		(p.Destructive && a.Destructive)
@@ -50,10 +55,19 @@ func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) er
 		// An agent run's step: cancelling the run withdraws the gate.
 		a.RunID = p.RunID
 	}
+	// Bound to the call: what exactly runs if it is approved, under which
+	// policy, for whom.
+	digest, err := gtmgate.CallDigest(r.opts.GateKey, a.TenantID, a.Tool, a.Action, a.AccountID, a.Input)
+	if err != nil {
+		return err
+	}
+	a.Digest, a.Agent, a.Person = digest, c.key(), c.req.Principal.Credential().Person
 	why := ""
 	if inc != nil {
 		a.Gate, a.IncidentID = gtmgate.GateQuality, inc.ID
 		why = " while quality incident " + inc.ID + " on " + inc.Tool + "." + inc.Action + " is open"
+	} else {
+		a.PolicyVersion = gtmgate.PolicyVersion(policy(c.tenant))
 	}
 	if err := r.opts.Store.CreateApproval(ctx, a); err != nil {
 		return err
@@ -71,8 +85,12 @@ type Decision struct {
 	ApprovalID string
 	Approve    bool
 	DecidedBy  string
-	Reason     string
-	RequestID  string
+	// DeciderPerson is the deciding person's id ("p_…"), "" for a key:
+	// under no_self_approval, the person a held call's agent acts for may
+	// not approve it.
+	DeciderPerson string
+	Reason        string
+	RequestID     string
 }
 
 // Decide approves (and then executes, exactly once) or rejects a pending gate.
@@ -83,6 +101,11 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 		status = gtmgate.ApprovalApproved
 	} else if d.Reason == "" {
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "reason is required to reject an approval")
+	}
+	if d.Approve && d.DeciderPerson != "" {
+		if err := r.selfApproval(ctx, d); err != nil {
+			return nil, err
+		}
 	}
 	a, err := r.opts.Store.DecideApproval(ctx, gtmgate.ApprovalDecision{
 		ID: d.ApprovalID, Status: status, DecidedBy: d.DecidedBy, Reason: d.Reason, At: r.opts.Now(),
@@ -119,10 +142,58 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 	return a, nil
 }
 
+// selfApproval refuses d when the tenant's policy forbids self-approval
+// and the deciding person is the one the held call's agent acts for.
+func (r *Runner) selfApproval(ctx context.Context, d Decision) error {
+	a, err := r.opts.Store.GetApproval(ctx, d.ApprovalID)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return nil // Decide answers NOT_FOUND
+	} else if err != nil {
+		return err
+	}
+	if a.Person == "" || a.Person != d.DeciderPerson {
+		return nil
+	}
+	t, err := r.opts.Store.GetTenant(ctx, a.TenantID)
+	if err != nil {
+		return err
+	}
+	if !policy(t).NoSelfApproval {
+		return nil
+	}
+	return gtmgate.Errorf(gtmgate.EForbidden, "approval %s holds a call of your own agent (%s), and tenant %q's policy lets someone else approve it", a.ID, a.Agent, a.TenantID).
+		WithHint("ask another approver of the tenant; rejecting it stays yours")
+}
+
+// boundCall checks a gate's stored call against the digest taken when it
+// was held: "" when it matches (or the gate predates digests), else why
+// it may not run.
+func (r *Runner) boundCall(a *gtmgate.Approval) string {
+	if a.Digest == "" {
+		return ""
+	}
+	got, err := gtmgate.CallDigest(r.opts.GateKey, a.TenantID, a.Tool, a.Action, a.AccountID, a.Input)
+	if err != nil || got != a.Digest {
+		return "the stored call no longer matches the one that was held (digest " + a.Digest + "): nothing was executed"
+	}
+	return ""
+}
+
 // executeApproved runs an approved gate's call once and stores its outcome.
 // The call's audit entry carries the key "approval:<id>", which is how a
 // gate left approved by a stopped process is matched to what it did.
 func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, requestID string) (*gtmgate.Approval, error) {
+	if why := r.boundCall(a); why != "" {
+		r.opts.Logger.Error("approval: refused a gate whose stored call changed", "approval", a.ID, "tenant", a.TenantID)
+		result, _ := json.Marshal(map[string]any{"error": map[string]string{"code": gtmgate.EConflict, "message": why}})
+		fctx, cancel := context.WithTimeout(ctx, finishTimeout)
+		defer cancel()
+		if err := r.opts.Store.FinishApproval(fctx, a.ID, gtmgate.ApprovalFailed, result); err != nil {
+			return nil, err
+		}
+		a.Status, a.Result = gtmgate.ApprovalFailed, result
+		return a, nil
+	}
 	p := &gtmgate.Principal{TenantID: a.TenantID, KeyID: approvalKey(a.ID), Kind: "approval"}
 	// Tools that act for their caller (run_agent, agent_schedules) read it
 	// from the context: here the operator who approved, not whoever's
@@ -131,6 +202,7 @@ func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, reque
 	out, callErr := r.Call(ctx, &Request{
 		Principal: p,
 		TenantID:  a.TenantID, Tool: a.Tool, Input: a.Input, Source: a.Source, RequestID: requestID, approved: true,
+		bound:           &binding{action: a.Action, account: a.AccountID, digest: a.Digest},
 		ParentRequestID: a.ParentRequestID,
 	})
 	final, body := gtmgate.ApprovalExecuted, any(out)

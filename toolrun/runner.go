@@ -54,8 +54,12 @@ type Options struct {
 	// Federated, when set, finds the tools a tenant brought from its own
 	// upstream MCP servers ("server__tool"); they run through the same path.
 	Federated Federated
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// GateKey keys the digest that binds a gate to the call it holds
+	// (gtmgate.CallDigest), so a stored call rewritten by anyone without
+	// the key is refused; nil makes it a plain SHA-256.
+	GateKey []byte
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // Federated finds a tenant's tools from its upstream MCP servers.
@@ -111,9 +115,15 @@ type Request struct {
 
 	// approved is set when executing an approved gate: it is not gated again.
 	approved bool
+	// bound is, for an approved gate's call, the action and account it was
+	// held on: the call runs only on those.
+	bound *binding
 	// replay is set when re-running a ledger entry.
 	replay bool
 }
+
+// binding is what an approved gate's call must resolve to.
+type binding struct{ action, account, digest string }
 
 // ledgerTimeout bounds writing a failed call to the error ledger.
 const ledgerTimeout = 10 * time.Second
@@ -260,6 +270,9 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 		telemetry.Fail(span, gtmgate.ErrorCode(err))
 		return err
 	}
+	if b := req.bound; b != nil && b.digest != "" && c.action.Name != b.action {
+		return gtmgate.Errorf(gtmgate.EConflict, "the approved call would run %s, but %s was held (digest %s): nothing was executed", c.action.Name, b.action, b.digest)
+	}
 	// The scope decision reads the action the adapter will run, from the same
 	// parse, never a second reading of the raw request.
 	if !req.Principal.MayCall(c.action.Mutating) {
@@ -295,6 +308,10 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 		return err
 	}
 	c.account = acct
+	if b := req.bound; b != nil && b.digest != "" && c.account.ID != b.account {
+		return gtmgate.Errorf(gtmgate.EConflict, "the approved call would run on account %q, but account %q was held (digest %s): nothing was executed",
+			c.account.ID, b.account, b.digest)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package toolrun_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -386,33 +387,46 @@ func TestDeniedCallIsNotUsage(t *testing.T) {
 	}
 }
 
-// TestHeldCallKeepsThePersonsAccount: a call of an agent acting for a
-// person, naming no account, acts on the person's own; when it is held,
-// the gate stores that account in its input, so the approval (an
-// operator's credential, which would take the tenant's default) sends from
-// the same mailbox.
-func TestHeldCallKeepsThePersonsAccount(t *testing.T) {
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
+// personEnv is a runner whose tenant acme has a shared mailbox (its
+// default) and Ada's own; the email_send tool records the account it sent
+// from, and the tenant's policy holds every send.
+type personEnv struct {
+	path     string // the SQLite file, for a test that alters a row behind the store
+	store    *sqlstore.Store
+	runner   *toolrun.Runner
+	sentFrom []string
+}
+
+func newPersonEnv(t *testing.T, policy *gtmgate.ApprovalPolicy) *personEnv {
+	path := filepath.Join(t.TempDir(), "g.db")
+	st, err := sqlite.Open(t.Context(), path, &sqlstore.Options{Sealer: storetest.NewSealer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive,
+	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive, Approval: policy,
 		Providers: map[string]gtmgate.ProviderAccounts{"gmail": {Default: "team@acme.example", Accounts: []gtmgate.Account{
 			{ID: "team@acme.example"}, {ID: "ada@acme.example", Person: "p_ada"}}}}}); err != nil {
 		t.Fatal(err)
 	}
-	var sentFrom []string
+	e := &personEnv{store: st, path: path}
 	reg := registry.MustNew(gtmgate.Tool{
 		Name: "email_send", Domain: "email", Provider: "gmail", Title: "Send", Description: "send mail",
 		Actions: []gtmgate.Action{{Name: "send", Category: gtmgate.CategoryEmailSend, Mutating: true}},
 		Run: func(_ context.Context, c *gtmgate.Call) (any, error) {
-			sentFrom = append(sentFrom, c.Account.ID)
+			e.sentFrom = append(e.sentFrom, c.Account.ID)
 			return map[string]any{"sent": true}, nil
 		},
 	})
-	runner := toolrun.New(toolrun.Options{Registry: reg, Store: st, Recorder: &recorder{ledger: st}, Tokens: noTokens{}, CallTimeout: time.Minute})
-	_, err = runner.Call(t.Context(), &toolrun.Request{
+	e.runner = toolrun.New(toolrun.Options{Registry: reg, Store: st, Recorder: &recorder{ledger: st}, Tokens: noTokens{},
+		CallTimeout: time.Minute, GateKey: []byte("test gate key")})
+	return e
+}
+
+// hold makes Ada's agent send mail (no account named) and returns the gate.
+func (e *personEnv) hold(t *testing.T) *gtmgate.Approval {
+	t.Helper()
+	_, err := e.runner.Call(t.Context(), &toolrun.Request{
 		Principal: &gtmgate.Principal{TenantID: "acme", KeyID: "tok_ada", Kind: gtmgate.PrincipalToken, Person: "p_ada"}, TenantID: "acme",
 		Tool: "email_send", Input: json.RawMessage(`{"action":"send","rationale":"r"}`), Source: "rest", RequestID: "req-ada",
 	})
@@ -420,18 +434,86 @@ func TestHeldCallKeepsThePersonsAccount(t *testing.T) {
 	if !errors.As(err, &ge) || ge.Code != gtmgate.EApprovalRequired {
 		t.Fatalf("call: %v, want APPROVAL_REQUIRED", err)
 	}
-	a, err := st.GetApproval(t.Context(), ge.ApprovalID)
+	a, err := e.store.GetApproval(t.Context(), ge.ApprovalID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a
+}
+
+// TestHeldCallKeepsThePersonsAccount: a call of an agent acting for a
+// person, naming no account, acts on the person's own; when it is held,
+// the gate stores that account in its input, so the approval (an
+// operator's credential, which would take the tenant's default) sends from
+// the same mailbox.
+func TestHeldCallKeepsThePersonsAccount(t *testing.T) {
+	e := newPersonEnv(t, nil)
+	a := e.hold(t)
 	if a.AccountID != "ada@acme.example" || !strings.Contains(string(a.Input), `"account_id":"ada@acme.example"`) {
 		t.Fatalf("gate: account %q, input %s; want Ada's mailbox in both", a.AccountID, a.Input)
 	}
-	if _, err := runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: true, DecidedBy: "op", RequestID: "req-ok"}); err != nil {
+	if _, err := e.runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: true, DecidedBy: "op", RequestID: "req-ok"}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sentFrom) != 1 || sentFrom[0] != "ada@acme.example" {
-		t.Errorf("the approved call sent from %v, want Ada's mailbox", sentFrom)
+	if len(e.sentFrom) != 1 || e.sentFrom[0] != "ada@acme.example" {
+		t.Errorf("the approved call sent from %v, want Ada's mailbox", e.sentFrom)
+	}
+}
+
+// TestGateIsBoundToTheCall: a gate records the digest of the exact call it
+// holds, the policy version that held it and whose agent made it; a stored
+// call changed after it was held (here: moved to the shared mailbox) is
+// refused when approved, and nothing runs.
+func TestGateIsBoundToTheCall(t *testing.T) {
+	e := newPersonEnv(t, nil)
+	a := e.hold(t)
+	want, _ := gtmgate.CallDigest([]byte("test gate key"), "acme", "email_send", "send", "ada@acme.example", a.Input)
+	if a.Digest != want || a.Agent != "tok_ada" || a.Person != "p_ada" || a.PolicyVersion != gtmgate.PolicyVersion(gtmgate.DefaultApprovalPolicy()) {
+		t.Fatalf("gate binding: digest %q (want %q), agent %q, person %q, policy %q", a.Digest, want, a.Agent, a.Person, a.PolicyVersion)
+	}
+	db, err := sql.Open("sqlite", e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(t.Context(), "UPDATE approvals SET input = ?, account_id = ? WHERE id = ?",
+		`{"account_id":"team@acme.example","action":"send","rationale":"r"}`, "team@acme.example", a.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: true, DecidedBy: "op", RequestID: "req-ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != gtmgate.ApprovalFailed || !strings.Contains(string(got.Result), "no longer matches") || len(e.sentFrom) != 0 {
+		t.Fatalf("an altered gate: %s %s, sent from %v; want failed, nothing sent", got.Status, got.Result, e.sentFrom)
+	}
+	if stored, _ := e.store.GetApproval(t.Context(), a.ID); stored.Status != gtmgate.ApprovalFailed {
+		t.Errorf("stored status %s, want failed", stored.Status)
+	}
+}
+
+// TestNoSelfApproval: under no_self_approval the person an agent acts for
+// cannot approve its held call; another approver can.
+func TestNoSelfApproval(t *testing.T) {
+	p := gtmgate.DefaultApprovalPolicy()
+	p.NoSelfApproval = true
+	e := newPersonEnv(t, &p)
+	a := e.hold(t)
+	_, err := e.runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: true, DecidedBy: "ada@acme.example", DeciderPerson: "p_ada", RequestID: "r1"})
+	if gtmgate.ErrorCode(err) != gtmgate.EForbidden || len(e.sentFrom) != 0 {
+		t.Fatalf("Ada approving her own agent's call: %v (sent %v), want FORBIDDEN", err, e.sentFrom)
+	}
+	if stored, _ := e.store.GetApproval(t.Context(), a.ID); stored.Status != gtmgate.ApprovalPending {
+		t.Fatalf("after the refusal: %s, want pending", stored.Status)
+	}
+	if got, err := e.runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: true, DecidedBy: "bob@acme.example", DeciderPerson: "p_bob", RequestID: "r2"}); err != nil || got.Status != gtmgate.ApprovalExecuted {
+		t.Fatalf("Bob approving: %v %v", got, err)
+	}
+	// Without the rule, Ada may approve her own agent's call.
+	e = newPersonEnv(t, nil)
+	a = e.hold(t)
+	if got, err := e.runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: true, DecidedBy: "ada", DeciderPerson: "p_ada", RequestID: "r3"}); err != nil || got.Status != gtmgate.ApprovalExecuted {
+		t.Fatalf("Ada approving without the rule: %v %v", got, err)
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 const approvalCols = `id, tenant_id, status, tool, action, category, account_id, input, source, request_id,
-	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id, parent_request_id, run_id`
+	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id, parent_request_id, run_id,
+	digest, policy_version, agent, person`
 
 // CreateApproval stores a new gate; ErrConflict when its id exists. An empty
 // status becomes pending.
@@ -28,10 +29,10 @@ func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
 		a.CreatedAt = s.now()
 	}
 	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 		a.ID, a.TenantID, a.Status, a.Tool, a.Action, a.Category, a.AccountID, jsonArg(a.Input), a.Source,
 		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result),
-		a.Gate, a.IncidentID, a.ParentRequestID, a.RunID)
+		a.Gate, a.IncidentID, a.ParentRequestID, a.RunID, a.Digest, a.PolicyVersion, a.Agent, a.Person)
 	if err != nil {
 		return s.fail("create approval", err)
 	}
@@ -198,7 +199,8 @@ func scanApproval(r scanner) (*gtmgate.Approval, error) {
 	var a gtmgate.Approval
 	err := r.Scan(&a.ID, &a.TenantID, &a.Status, &a.Tool, &a.Action, &a.Category, &a.AccountID, jsonCol{&a.Input},
 		&a.Source, &a.RequestID, timeCol{&a.CreatedAt}, timeCol{&a.ExpiresAt}, nullTimeCol{&a.DecidedAt},
-		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID, &a.ParentRequestID, &a.RunID)
+		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID, &a.ParentRequestID, &a.RunID,
+		&a.Digest, &a.PolicyVersion, &a.Agent, &a.Person)
 	if err != nil {
 		return nil, err
 	}
