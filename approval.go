@@ -23,6 +23,14 @@ const (
 	ApprovalWithdrawn = "withdrawn"
 )
 
+// Events that announce a gate (approvalnotice sends them on the alert
+// webhook).
+const (
+	EventApprovalRequested = "approval.requested"
+	EventApprovalDecided   = "approval.decided"
+	EventApprovalExpired   = "approval.expired"
+)
+
 // Approval is a gated tool call waiting for, or past, a human decision.
 type Approval struct {
 	ID        string          `json:"id"`

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/approvalnotice"
 	"github.com/gtmgate/gtmgate/gateway"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/modelgw"
@@ -153,6 +155,7 @@ func (a *App) openJobs(ctx context.Context) error {
 			return fmt.Errorf("ALERT_WEBHOOK_URL: %w", err)
 		}
 		river.AddWorker(workers, sender)
+		river.AddWorker(workers, approvalnotice.New(approvalnotice.Options{Store: a.store, Queue: jobQueue{a}, GatewayURL: a.cfg.GatewayURL}))
 	}
 	periodic, err := a.agentJobs(workers)
 	if err != nil {
@@ -227,7 +230,11 @@ func (w *approvalSweeper) Work(ctx context.Context, _ *river.Job[approvalSweepAr
 	if n > 0 {
 		w.a.logger.Info("approvals left executing resolved", "count", n)
 	}
-	// Pending gates past their deadline are stored as expired, in batches.
+	// Pending gates past their deadline are stored as expired, in batches,
+	// each announced by a notice queued first.
+	if err := w.a.noticeExpiring(ctx); err != nil {
+		return err
+	}
 	for {
 		n, err := w.a.store.ExpireApprovals(ctx, time.Now(), expireBatch)
 		if err != nil {
@@ -240,4 +247,46 @@ func (w *approvalSweeper) Work(ctx context.Context, _ *river.Job[approvalSweepAr
 			return nil
 		}
 	}
+}
+
+// queueApprovalNotice queues the durable notice of a gate's event
+// (approvalnotice), which becomes a signed message on the alert webhook
+// once the gate is in that state.
+func (a *App) queueApprovalNotice(ctx context.Context, event, approvalID string) error {
+	if a.jobs == nil {
+		return nil
+	}
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_, err := a.jobs.Insert(ictx, approvalnotice.Args{ApprovalID: approvalID, Event: event}, nil)
+	return err
+}
+
+// noticeExpiring queues the expiry notice of every pending gate past its
+// deadline, before the sweep stores them expired.
+func (a *App) noticeExpiring(ctx context.Context) error {
+	if a.cfg.AlertWebhookURL == "" {
+		return nil
+	}
+	pending, err := a.store.ListApprovals(ctx, gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending, Limit: 1000})
+	if err != nil {
+		return fmt.Errorf("listing gates to expire: %w", err)
+	}
+	now := time.Now()
+	for _, g := range pending {
+		if g.ExpiresAt.After(now) {
+			continue
+		}
+		if err := a.queueApprovalNotice(ctx, gtmgate.EventApprovalExpired, g.ID); err != nil {
+			return fmt.Errorf("queueing the expiry notice of %s: %w", g.ID, err)
+		}
+	}
+	return nil
+}
+
+// jobQueue inserts into the job engine, opened after the workers are made.
+type jobQueue struct{ a *App }
+
+func (q jobQueue) Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	return q.a.jobs.Insert(ctx, args, opts)
 }

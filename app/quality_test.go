@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/app/apptest"
 	"github.com/gtmgate/gtmgate/config"
 	"github.com/gtmgate/gtmgate/modelsandbox"
@@ -148,5 +149,64 @@ func TestGradingOffWithoutModelGateway(t *testing.T) {
 	}
 	if r := env.Admin("POST", "/admin/grader/traces/trc_x/regrade", nil); r.Status != 503 {
 		t.Fatalf("regrade with grading off: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestApprovalNotices: on the demo, a held budget change is announced on
+// the alert webhook as approval.requested and its approval as
+// approval.decided, each signed (the sandbox receiver refuses any other)
+// and delivered once.
+func TestApprovalNotices(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, nil)
+	id := holdBudgetChange(t, env, env.DemoToken, "demo")
+	delivered := func(event string) func() bool {
+		return func() bool {
+			n := 0
+			for _, d := range env.Admin("GET", "/admin/grader/deliveries", nil).JSON(t)["deliveries"].([]any) {
+				if m := d.(map[string]any); m["event"] == event && m["webhook_id"] == event+"_"+id && m["ok"] == true {
+					n++
+				}
+			}
+			return n == 1
+		}
+	}
+	waitFor(t, "approval.requested delivered", delivered(gtmgate.EventApprovalRequested))
+	if r := env.Admin("POST", "/admin/approvals/"+id+"/approve", map[string]any{"reason": "ok"}); r.Status != 200 {
+		t.Fatalf("approve: %d %s", r.Status, r.Body)
+	}
+	waitFor(t, "approval.decided delivered", delivered(gtmgate.EventApprovalDecided))
+}
+
+// TestApprovalExpiryNotice: a gate nobody decided in time is announced as
+// approval.expired when the approval sweep stores it expired.
+func TestApprovalExpiryNotice(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t, func(c *config.Config) { c.ApprovalTTL = time.Nanosecond }) // every gate is past its deadline at once
+	id := holdBudgetChange(t, env, env.DemoToken, "demo")
+	// The sweep ran at start; run it again now that the gate is due.
+	var sweep string
+	waitFor(t, "the start's approval sweep", func() bool {
+		for _, j := range env.Admin("GET", "/admin/jobs?kind=approval_sweep", nil).JSON(t)["jobs"].([]any) {
+			if m := j.(map[string]any); m["state"] == "completed" {
+				sweep = fmt.Sprint(int64(m["id"].(float64)))
+				return true
+			}
+		}
+		return false
+	})
+	if r := env.Admin("POST", "/admin/jobs/"+sweep+"/retry", nil); r.Status != 200 {
+		t.Fatalf("run the sweep again: %d %s", r.Status, r.Body)
+	}
+	waitFor(t, "approval.expired delivered", func() bool {
+		for _, d := range env.Admin("GET", "/admin/grader/deliveries", nil).JSON(t)["deliveries"].([]any) {
+			if m := d.(map[string]any); m["webhook_id"] == gtmgate.EventApprovalExpired+"_"+id && m["ok"] == true {
+				return true
+			}
+		}
+		return false
+	})
+	if a := env.Admin("GET", "/admin/approvals/"+id, nil).JSON(t); a["status"] != gtmgate.ApprovalExpired {
+		t.Errorf("gate %s, want expired", a["status"])
 	}
 }

@@ -108,6 +108,9 @@ func (a *App) buildTools(ctx context.Context) error {
 		// Every replica derives the same key from the shared encryption key.
 		GateKey: a.derivedKey("gtmgate approval gate digest"),
 	}
+	if a.cfg.AlertWebhookURL != "" {
+		runOpts.Notify = a.queueApprovalNotice
+	}
 	if a.harness != nil {
 		// Set only when on: a nil *Harness in the interface would not be nil.
 		runOpts.Observer = a.harness

@@ -69,6 +69,7 @@ func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) er
 	} else {
 		a.PolicyVersion = gtmgate.PolicyVersion(policy(c.tenant))
 	}
+	r.notify(ctx, gtmgate.EventApprovalRequested, a.ID)
 	if err := r.opts.Store.CreateApproval(ctx, a); err != nil {
 		return err
 	}
@@ -107,6 +108,7 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 			return nil, err
 		}
 	}
+	r.notify(ctx, gtmgate.EventApprovalDecided, d.ApprovalID)
 	a, err := r.opts.Store.DecideApproval(ctx, gtmgate.ApprovalDecision{
 		ID: d.ApprovalID, Status: status, DecidedBy: d.DecidedBy, Reason: d.Reason, At: r.opts.Now(),
 	})
@@ -140,6 +142,16 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 		r.opts.Decided(ctx, a)
 	}
 	return a, nil
+}
+
+// notify queues the notice of a gate's event, when notices are on.
+func (r *Runner) notify(ctx context.Context, event, approvalID string) {
+	if r.opts.Notify == nil {
+		return
+	}
+	if err := r.opts.Notify(ctx, event, approvalID); err != nil {
+		r.opts.Logger.Warn("approval: queueing the notice", "event", event, "approval", approvalID, "err", err)
+	}
 }
 
 // selfApproval refuses d when the tenant's policy forbids self-approval

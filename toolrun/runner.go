@@ -54,6 +54,11 @@ type Options struct {
 	// Federated, when set, finds the tools a tenant brought from its own
 	// upstream MCP servers ("server__tool"); they run through the same path.
 	Federated Federated
+	// Notify, when set, queues a durable notice of a gate's event
+	// (gtmgate.EventApproval…) before the change it announces: a held
+	// call's before its gate is stored, a decision's before it is made.
+	// An error is logged; the call goes on.
+	Notify func(ctx context.Context, event, approvalID string) error
 	// GateKey keys the digest that binds a gate to the call it holds
 	// (gtmgate.CallDigest), so a stored call rewritten by anyone without
 	// the key is refused; nil makes it a plain SHA-256.

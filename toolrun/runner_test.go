@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -398,6 +399,10 @@ type personEnv struct {
 }
 
 func newPersonEnv(t *testing.T, policy *gtmgate.ApprovalPolicy) *personEnv {
+	return newPersonEnvNotified(t, policy, nil)
+}
+
+func newPersonEnvNotified(t *testing.T, policy *gtmgate.ApprovalPolicy, notify func(ctx context.Context, event, approvalID string) error) *personEnv {
 	path := filepath.Join(t.TempDir(), "g.db")
 	st, err := sqlite.Open(t.Context(), path, &sqlstore.Options{Sealer: storetest.NewSealer(t)})
 	if err != nil {
@@ -419,7 +424,7 @@ func newPersonEnv(t *testing.T, policy *gtmgate.ApprovalPolicy) *personEnv {
 		},
 	})
 	e.runner = toolrun.New(toolrun.Options{Registry: reg, Store: st, Recorder: &recorder{ledger: st}, Tokens: noTokens{},
-		CallTimeout: time.Minute, GateKey: []byte("test gate key")})
+		CallTimeout: time.Minute, GateKey: []byte("test gate key"), Notify: notify})
 	return e
 }
 
@@ -522,4 +527,30 @@ type noTokens struct{}
 
 func (noTokens) TokenSource(context.Context, string, string, string) (gtmgate.TokenSource, error) {
 	return nil, nil
+}
+
+// TestNoticesComeFirst: the notice of a held call is queued before its gate
+// is stored, and a decision's before it is made, so a process killed
+// between the two loses no notice (the notice's worker waits for the
+// state it announces).
+func TestNoticesComeFirst(t *testing.T) {
+	var e *personEnv
+	var seen []string
+	e = newPersonEnvNotified(t, nil, func(ctx context.Context, event, id string) error {
+		a, err := e.store.GetApproval(ctx, id)
+		state := "absent"
+		if err == nil {
+			state = a.Status
+		}
+		seen = append(seen, event+" while "+state)
+		return nil
+	})
+	a := e.hold(t)
+	if _, err := e.runner.Decide(t.Context(), toolrun.Decision{ApprovalID: a.ID, Approve: false, Reason: "not now", DecidedBy: "op", RequestID: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{gtmgate.EventApprovalRequested + " while absent", gtmgate.EventApprovalDecided + " while pending"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("notices %q, want %q", seen, want)
+	}
 }
