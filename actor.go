@@ -204,3 +204,13 @@ func ActorFromContext(ctx context.Context) *Actor {
 	a, _ := ctx.Value(actorKey{}).(*Actor)
 	return a
 }
+
+// ActorKeyFromContext names the request's actor as audit entries do
+// (Actor.AuditKey); the break-glass key when none is in ctx, as on the
+// admin routes that predate actors.
+func ActorKeyFromContext(ctx context.Context) string {
+	if a := ActorFromContext(ctx); a != nil {
+		return a.AuditKey()
+	}
+	return ActorBreakGlass
+}

@@ -1,13 +1,14 @@
 package gtmgate
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/gtmgate/gtmgate/jsonvalue"
 )
 
 // Approval states. A gate starts pending; approve moves it to approved and then
@@ -132,43 +133,18 @@ const DigestPrefix = "v1:"
 // another. Without a key it is a plain SHA-256, which notices a damaged
 // row but not one rewritten by someone who can recompute it.
 func CallDigest(key []byte, tenantID, tool, action, accountID string, input json.RawMessage) (string, error) {
-	canonical, err := canonicalJSON(input)
+	canonical, err := jsonvalue.Canonical(input)
 	if err != nil {
 		return "", fmt.Errorf("call digest: %w", err)
 	}
 	fields, _ := json.Marshal([]any{tenantID, tool, action, accountID, json.RawMessage(canonical)})
-	mac := sha256.New
-	if len(key) > 0 {
-		h := hmac.New(mac, key)
-		h.Write(fields)
-		return DigestPrefix + hex.EncodeToString(h.Sum(nil)), nil
+	if len(key) == 0 {
+		sum := sha256.Sum256(fields)
+		return DigestPrefix + hex.EncodeToString(sum[:]), nil
 	}
-	sum := sha256.Sum256(fields)
-	return DigestPrefix + hex.EncodeToString(sum[:]), nil
-}
-
-// canonicalJSON re-encodes a JSON value with object keys sorted and
-// numbers kept as written.
-func canonicalJSON(raw json.RawMessage) ([]byte, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return []byte("null"), nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
-	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil { // maps encode with sorted keys
-		return nil, err
-	}
-	return bytes.TrimRight(out.Bytes(), "\n"), nil
+	h := hmac.New(sha256.New, key)
+	h.Write(fields)
+	return DigestPrefix + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // PolicyVersion names an approval policy by its content: "pol_" and the

@@ -53,8 +53,8 @@ func OAuthAgentKey(grantID string) string { return "oauth:" + grantID }
 // consented_by ("person:p_…"): the person its agent acts for; "" when a
 // tenant token or a connect code consented.
 func ConsentingPerson(consentedBy string) string {
-	id, _ := strings.CutPrefix(consentedBy, ActorPerson+":")
-	if id == consentedBy {
+	id, ok := strings.CutPrefix(consentedBy, ActorPerson+":")
+	if !ok {
 		return ""
 	}
 	return id

@@ -62,10 +62,7 @@ func (h *Handler) registerToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := &gtmgate.TenantToken{ID: gtmgate.NewID("tok_"), TenantID: b.TenantID, Hash: secret.HashToken(b.Token),
-		Prefix: secret.TokenPrefix(b.Token), Label: b.Label, Toolset: b.Toolset, CreatedBy: gtmgate.ActorBreakGlass, CreatedAt: h.opts.Now().UTC()}
-	if a := gtmgate.ActorFromContext(r.Context()); a != nil {
-		t.CreatedBy = a.AuditKey()
-	}
+		Prefix: secret.TokenPrefix(b.Token), Label: b.Label, Toolset: b.Toolset, CreatedBy: gtmgate.ActorKeyFromContext(r.Context()), CreatedAt: h.opts.Now().UTC()}
 	if b.Person != "" {
 		p, err := gtmgate.PersonOfTenant(r.Context(), h.opts.Store, b.TenantID, "person", b.Person)
 		if err != nil {

@@ -218,6 +218,14 @@ func TestConsolePagesByRole(t *testing.T) {
 			if _, page := o.get("/console/audit?tenant=acme"); tc.operator == strings.Contains(page, "is not among them") {
 				t.Errorf("another tenant's audit: operator=%v", tc.operator)
 			}
+			// The toolset form is on the tenant page; the admin API decides
+			// (owner access): an operator saves, an approver or viewer is refused.
+			o.get("/console/tenants/demo")
+			o.do("POST", "/console/tenants/demo/toolsets", url.Values{"csrf": {o.csrf}, "name": {"role-check"}, "toolset": {`{"allow": ["crm_*"]}`}})
+			if _, page := o.get("/console/tenants/demo"); strings.Contains(page, "Toolset role-check saved.") != tc.operator ||
+				!tc.operator && !strings.Contains(page, "Toolset role-check not saved:") {
+				t.Errorf("saving a toolset: saved=%v for operator=%v", strings.Contains(page, "Toolset role-check saved."), tc.operator)
+			}
 		})
 	}
 }

@@ -13,8 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -192,12 +193,7 @@ func Summarize(a *gtmgate.Approval, gatewayURL string) Summary {
 		URL: gatewayURL + "/console/approvals#" + url.PathEscape(a.ID)}
 	var input map[string]any
 	if json.Unmarshal(a.Input, &input) == nil {
-		keys := make([]string, 0, len(input))
-		for k := range input {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(input)) {
 			v := input[k]
 			switch x := v.(type) {
 			case string:

@@ -104,13 +104,9 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 	needs := connect.Needs(f.opts.Registry, t, p, body.Products, body.ReadOnly)
 	now := f.now()
 	secret := newSecret()
-	createdBy := "admin-key"
-	if a := gtmgate.ActorFromContext(r.Context()); a != nil {
-		createdBy = a.AuditKey()
-	}
 	l := &gtmgate.ConnectLink{ID: gtmgate.NewID("cl_"), TokenHash: hash(secret), TenantID: tenantID, Provider: p.Name,
 		AccountHint: body.AccountHint, Products: body.Products, Person: person, Scopes: connect.Scopes(p, needs, app.ExtraScopes),
-		Status: gtmgate.ConnectCreated, CreatedBy: createdBy, CreatedAt: now, ExpiresAt: now.Add(expiry)}
+		Status: gtmgate.ConnectCreated, CreatedBy: gtmgate.ActorKeyFromContext(r.Context()), CreatedAt: now, ExpiresAt: now.Add(expiry)}
 	if err := f.opts.Store.CreateConnectLink(r.Context(), l); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return

@@ -37,12 +37,7 @@ type agentView struct {
 // no live grant of the tenant has the key.
 func (c *Console) grantAgent(f *fetch, tenantID, key string) obj {
 	var grants struct {
-		Grants []struct {
-			ClientID    string               `json:"client_id"`
-			ClientName  string               `json:"client_name"`
-			Agents      []gtmgate.OAuthAgent `json:"agents"`
-			FirstIssued string               `json:"first_issued_at"`
-		} `json:"oauth_grants"`
+		Grants []gtmgate.OAuthGrant `json:"oauth_grants"`
 	}
 	f.get("/admin/tenants/"+esc(tenantID)+"/oauth-grants", &grants)
 	for _, g := range grants.Grants {
@@ -50,7 +45,7 @@ func (c *Console) grantAgent(f *fetch, tenantID, key string) obj {
 		if i < 0 {
 			continue
 		}
-		a := obj{"id": key, "label": "OAuth client " + cmp.Or(g.ClientName, g.ClientID), "created_at": g.FirstIssued, "toolset": g.Agents[i].Toolset}
+		a := obj{"id": key, "label": "OAuth client " + cmp.Or(g.ClientName, g.ClientID), "created_at": g.FirstIssued.Format(time.RFC3339Nano), "toolset": g.Agents[i].Toolset}
 		if by := g.Agents[i].ConsentedBy; by != "" {
 			a["created_by"], a["person"] = by, gtmgate.ConsentingPerson(by)
 		}

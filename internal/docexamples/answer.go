@@ -1,13 +1,14 @@
 package docexamples
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/gtmgate/gtmgate/jsonvalue"
 )
 
 // Elided is what a page writes for what varies from run to run: as a whole
@@ -25,11 +26,11 @@ const LeftOut = "..."
 // comment: a key "...", a value "…", a "…" inside a string and a last
 // array element "…". Fields the page does not show are not compared.
 func CheckAnswer(shown, got []byte) error {
-	s, err := decode(shown)
+	s, err := jsonvalue.Decode(shown)
 	if err != nil {
 		return fmt.Errorf("the answer on the page is not JSON: %w", err)
 	}
-	g, err := decode(got)
+	g, err := jsonvalue.Decode(got)
 	if err != nil {
 		return fmt.Errorf("the server's answer is not JSON: %w", err)
 	}
@@ -39,21 +40,6 @@ func CheckAnswer(shown, got []byte) error {
 		return errors.New(strings.Join(diffs, "; "))
 	}
 	return nil
-}
-
-// decode reads one JSON value, keeping numbers as written so that large
-// ones compare exactly.
-func decode(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err == nil {
-		return nil, errors.New("more than one JSON value")
-	}
-	return v, nil
 }
 
 func compare(shown, got any, path string, diffs *[]string) {

@@ -2,7 +2,6 @@ package apispec
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gtmgate/gtmgate/jsonvalue"
 )
 
 // RefuseFunc writes the provider's own error answer for a request its spec
@@ -202,7 +203,7 @@ func (e *Enforcer) checkBody(op *Operation, mediaType string, body []byte) []str
 	if mediaType != "application/json" {
 		return []string{fmt.Sprintf("body: sent as %q, want application/json", mediaType)}
 	}
-	v, err := decode(body)
+	v, err := jsonvalue.Decode(body)
 	if err != nil {
 		return []string{"body: not JSON: " + err.Error()}
 	}
@@ -213,7 +214,7 @@ func (e *Enforcer) checkResponse(op *Operation, rec *recorder) []string {
 	if rec.status < 200 || rec.status > 299 || op.Response == nil || rec.body.Len() == 0 {
 		return nil
 	}
-	v, err := decode(rec.body.Bytes())
+	v, err := jsonvalue.Decode(rec.body.Bytes())
 	if err != nil {
 		return []string{"response: not JSON: " + err.Error()}
 	}
@@ -222,19 +223,6 @@ func (e *Enforcer) checkResponse(op *Operation, rec *recorder) []string {
 		problems[i] = "response " + problems[i]
 	}
 	return problems
-}
-
-func decode(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if d.More() {
-		return nil, fmt.Errorf("more than one JSON value")
-	}
-	return v, nil
 }
 
 // checkParam checks one parameter's values.
