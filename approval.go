@@ -6,13 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gtmgate/gtmgate/jsonvalue"
 )
 
 // Approval states. A gate starts pending; approve moves it to approved and then
-// executed or failed once the stored call ran; reject, expiry and withdrawal
+// executed or failed once the stored call ran (a gate that requires two
+// approvals stays pending after the first); reject, expiry and withdrawal
 // (the agent run whose step it holds was cancelled) are final.
 const (
 	ApprovalPending   = "pending"
@@ -24,12 +26,15 @@ const (
 	ApprovalWithdrawn = "withdrawn"
 )
 
-// Events that announce a gate (approvalnotice sends them on the alert
-// webhook).
+// Events that announce a gate (approvalnotice sends them to the webhooks
+// of the tenant's approval route, or the alert webhook).
 const (
 	EventApprovalRequested = "approval.requested"
 	EventApprovalDecided   = "approval.decided"
 	EventApprovalExpired   = "approval.expired"
+	// EventApprovalReminder announces a gate still pending when a fifth of
+	// its life remains.
+	EventApprovalReminder = "approval.reminder"
 )
 
 // Approval is a gated tool call waiting for, or past, a human decision.
@@ -71,6 +76,41 @@ type Approval struct {
 	// name it; Person the person that agent acts for ("" for none).
 	Agent  string `json:"agent,omitempty"`
 	Person string `json:"person,omitempty"`
+	// ApprovalsRequired is how many different deciders must approve before
+	// the call runs: 2 for a destructive action held under the tenant's
+	// two_approvers_for_destructive, fixed when the call is held; 0
+	// (omitted) for one.
+	ApprovalsRequired int `json:"approvals_required,omitempty"`
+	// Approvals are the approvals given so far, oldest first, of a gate
+	// that requires more than one. The gate stays pending until the last
+	// of them; that one executes the call and is also decided_by.
+	Approvals []ApprovalGiven `json:"approvals,omitempty"`
+	// TraceParent is the W3C traceparent of the held call: its execution,
+	// on whoever's request approves it, continues the agent's trace.
+	TraceParent string `json:"trace_parent,omitempty"`
+}
+
+// ApprovalGiven is one approval of a gate that requires more than one.
+type ApprovalGiven struct {
+	// By is who approved, as decided_by names them: a person's email, an
+	// admin key's name, "admin key".
+	By string `json:"by"`
+	// Decider is who the approval counts as, as the audit names actors:
+	// "person:p_…", "api-key:ak_…" or "admin-key". The approvals of one
+	// gate have different deciders.
+	Decider string    `json:"decider"`
+	At      time.Time `json:"at"`
+	Reason  string    `json:"reason,omitempty"`
+}
+
+// Required returns how many approvals the gate needs before it runs: at
+// least one.
+func (a *Approval) Required() int { return max(a.ApprovalsRequired, 1) }
+
+// ApprovedBy reports whether decider has already given one of the gate's
+// approvals.
+func (a *Approval) ApprovedBy(decider string) bool {
+	return slices.ContainsFunc(a.Approvals, func(g ApprovalGiven) bool { return g.Decider == decider })
 }
 
 // Gate kinds.
@@ -112,13 +152,19 @@ type ApprovalWithdrawal struct {
 	At     time.Time
 }
 
-// ApprovalDecision moves a pending approval to approved or rejected.
+// ApprovalDecision moves a pending approval to approved or rejected. An
+// approval of a gate that requires more than one is recorded among its
+// Approvals, and the gate stays pending until the last.
 type ApprovalDecision struct {
 	ID        string
 	Status    string // ApprovalApproved or ApprovalRejected
 	DecidedBy string
-	Reason    string
-	At        time.Time
+	// Decider is who the decision counts as ("person:p_…", "api-key:ak_…",
+	// "admin-key"): a gate's approvals need different deciders. ""
+	// counts as DecidedBy.
+	Decider string
+	Reason  string
+	At      time.Time
 }
 
 // DigestPrefix starts every call digest: the scheme, so a later one can
@@ -151,6 +197,9 @@ func CallDigest(key []byte, tenantID, tool, action, accountID string, input json
 // first 12 hex digits of the SHA-256 of its JSON. A gate records the
 // version that held it, so a later change of policy is visible beside it.
 func PolicyVersion(p ApprovalPolicy) string {
+	// Routes say where gates are announced, not what is held: changing
+	// them keeps the version.
+	p.Routes = nil
 	b, _ := json.Marshal(p)
 	sum := sha256.Sum256(b)
 	return "pol_" + hex.EncodeToString(sum[:6])

@@ -228,6 +228,11 @@ type WebhookDelivery struct {
 	OK         bool      `json:"ok"`
 	Error      string    `json:"error,omitempty"`
 	DurationMS float64   `json:"duration_ms"`
+	// Endpoint is the approval route webhook ("whk_…") the message went
+	// to, "" for the alert webhook; Receiver is its URL redacted to scheme
+	// and host (RedactURL).
+	Endpoint string `json:"endpoint,omitempty"`
+	Receiver string `json:"receiver,omitempty"`
 }
 
 // DeliveryFilter selects webhook deliveries, newest first.

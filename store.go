@@ -134,7 +134,11 @@ type ApprovalStore interface {
 	// DecideApproval moves a pending, unexpired gate to d.Status atomically. A
 	// gate in any other state returns ErrConflict and the gate as it is, so two
 	// concurrent approvals never both succeed. An expired pending gate becomes
-	// expired and returns ErrConflict.
+	// expired and returns ErrConflict. An approval of a gate that requires
+	// more than one (Approval.ApprovalsRequired) is added to its Approvals,
+	// compared and set with them, and the gate stays pending until the last;
+	// one from a decider who already approved it returns ErrConflict and
+	// the gate, still pending.
 	DecideApproval(ctx context.Context, d ApprovalDecision) (*Approval, error)
 	// ExpireApprovals marks every pending gate whose deadline is at or
 	// before now expired, at most limit of them, and returns how many.

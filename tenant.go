@@ -82,6 +82,14 @@ type ApprovalPolicy struct {
 	// NoSelfApproval refuses an approval from the person the held call's
 	// agent acts for: someone else must decide their agent's call.
 	NoSelfApproval bool `json:"no_self_approval,omitempty"`
+	// TwoApproversForDestructive makes a held call of an action marked
+	// destructive wait for two approvals by different deciders before it
+	// runs; rejecting still takes one.
+	TwoApproversForDestructive bool `json:"two_approvers_for_destructive,omitempty"`
+	// Routes send the notices of the gates they match to their webhooks,
+	// naming their approvers (see ApprovalRoute). They decide where a gate
+	// is announced, not whether a call is held.
+	Routes []ApprovalRoute `json:"routes,omitempty"`
 }
 
 // DefaultApprovalPolicy gates ad changes, outgoing email and destructive actions.

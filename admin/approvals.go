@@ -2,9 +2,11 @@ package admin
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
@@ -133,18 +135,31 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) {
 	if typed := strings.TrimSpace(b.DecidedBy); typed != "" && typed != actor.Name {
 		reason = strings.TrimSpace(reason + " (typed decided_by, not verified: " + typed + ")")
 	}
-	d := toolrun.Decision{ApprovalID: held.ID, Approve: approve, DecidedBy: actor.Name,
+	// A decider is a person when one is signed in, else the key: the
+	// break-glass key is one decider however many people hold it.
+	d := toolrun.Decision{ApprovalID: held.ID, Approve: approve, DecidedBy: actor.Name, Decider: actor.AuditKey(),
 		Reason: reason, RequestID: gtmgate.RequestIDFromContext(r.Context())}
 	if actor.Kind == gtmgate.ActorPerson {
 		d.DeciderPerson = actor.ID
 	}
+	setAuditTenant(w, held.TenantID)
 	a, err := h.opts.Runner.Decide(r.Context(), d)
 	if err != nil {
+		// A refused decision is audited under the gate's tenant too, saying
+		// whose and why (the same approver twice, their own agent's call…).
+		verb := "reject"
+		if approve {
+			verb = "approve"
+		}
+		setAuditDetail(w, "refused "+verb+" of "+held.ID+" by "+actor.Name+" ("+actor.AuditKey()+" via "+actor.Via+"): "+
+			gtmgate.AsError(err).Message)
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	setAuditTenant(w, held.TenantID)
 	detail := a.Status + " " + held.ID + " by " + actor.Name + " (" + actor.AuditKey() + " via " + actor.Via + ")"
+	if approve && a.Required() > 1 {
+		detail = approvalsDetail(a, actor) + ": " + detail
+	}
 	if a.Digest != "" {
 		detail += "; call " + a.Digest + " of agent " + a.Agent
 		if a.PolicyVersion != "" {
@@ -153,4 +168,25 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) {
 	}
 	setAuditDetail(w, detail)
 	jsonapi.Write(w, http.StatusOK, a)
+}
+
+// approvalsDetail says which of a gate's approvals an approve gave, for
+// its audit entry: "approval 1 of 2", or "approval 2 of 2, after <by>
+// (<decider>) at <time>".
+func approvalsDetail(a *gtmgate.Approval, actor *gtmgate.Actor) string {
+	n := len(a.Approvals)
+	for i, g := range a.Approvals {
+		if g.Decider == actor.AuditKey() {
+			n = i + 1
+		}
+	}
+	detail := fmt.Sprintf("approval %d of %d", n, a.Required())
+	var earlier []string
+	for _, g := range a.Approvals[:max(n-1, 0)] {
+		earlier = append(earlier, g.By+" ("+g.Decider+") at "+g.At.UTC().Format(time.RFC3339))
+	}
+	if len(earlier) > 0 {
+		detail += ", after " + strings.Join(earlier, ", ")
+	}
+	return detail
 }

@@ -107,6 +107,11 @@ func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	secrets, err := h.approvalRoutes(r.Context(), id, body.Approval)
+	if err != nil {
+		jsonapi.WriteError(w, r, err)
+		return
+	}
 	// A toolset an agent's token still uses cannot go away with a replace.
 	if err := h.toolsetsInUse(r, id, func(name string) bool { return body.Toolsets[name] == nil }); err != nil {
 		jsonapi.WriteError(w, r, err)
@@ -130,7 +135,17 @@ func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 	if created {
 		status = http.StatusCreated
 	}
-	jsonapi.Write(w, status, map[string]any{"tenant": saved, "created": created})
+	answer := map[string]any{"tenant": saved, "created": created}
+	if len(secrets) > 0 {
+		// The only time a generated signing secret is shown.
+		answer["webhook_secrets"] = secrets
+		ids := make([]string, len(secrets))
+		for i, s := range secrets {
+			ids[i] = s.ID
+		}
+		setAuditDetail(w, "approval route webhooks added: "+strings.Join(ids, ", "))
+	}
+	jsonapi.Write(w, status, answer)
 }
 
 func (h *Handler) validateTenant(id string, b *TenantBody) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -45,6 +46,10 @@ func LookupApproval(ctx context.Context, store gtmgate.ApprovalStore, tenantID, 
 		gtmgate.ApprovalExpired:   "nobody decided in time; make the call again to request a new approval",
 		gtmgate.ApprovalWithdrawn: "the agent run that made this call was cancelled, so the call was withdrawn and will not run; reason says why",
 	}[status]
+	if status == gtmgate.ApprovalPending && len(a.Approvals) > 0 {
+		v.Next = fmt.Sprintf("%d of %d approvals given; waiting for a different approver to give the next; check again later",
+			len(a.Approvals), a.Required())
+	}
 	return v, nil
 }
 

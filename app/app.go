@@ -112,6 +112,9 @@ type App struct {
 	// servers for connect links (connectdemo.go); empty without --demo.
 	connectBases  map[string]string
 	demoOAuthApps map[string]gtmgate.OAuthApp
+	// demoRoute is the sandbox receiver's webhook the demo tenant's
+	// approval route posts to (demoapprovals.go); no URL without one.
+	demoRoute gtmgate.ApprovalWebhook
 
 	// connectClock holds a test's clock for connect links (SetConnectClock).
 	connectClock atomic.Value

@@ -47,32 +47,41 @@ func (a *App) startModelSandbox() error {
 }
 
 // startAlertReceiver serves, under --demo with no ALERT_WEBHOOK_URL, a
-// receiver that verifies each alert's signature and logs it, so the demo
-// shows alerts end to end.
+// receiver that verifies each message's signature and logs it, so the
+// demo shows alerts end to end: at /alerts the alert webhook's, at
+// /approvals those of the demo tenant's approval route (a.demoRoute),
+// each signed with its own secret.
 func (a *App) startAlertReceiver() error {
 	if !a.cfg.Demo || a.cfg.AlertWebhookURL != "" {
 		return nil
 	}
 	secret := a.derivedKey("gtmgate demo alert webhook")
 	a.cfg.AlertWebhookSecret = "whsec_" + base64.StdEncoding.EncodeToString(secret)
+	routeSecret := a.derivedKey("gtmgate demo approval route webhook")
 	logger := a.logger.With("component", "sandbox-alert-receiver")
 	base, err := a.serveSandbox("alert receiver", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, what := secret, "alert"
+		if r.URL.Path == demoRoutePath {
+			key, what = routeSecret, "approval notice (the demo tenant's route)"
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
 		if err == nil {
-			err = webhook.Verify(secret, r.Header, body, time.Now(), 5*time.Minute)
+			err = webhook.Verify(key, r.Header, body, time.Now(), 5*time.Minute)
 		}
 		if err != nil {
-			logger.Warn("sandbox alert receiver refused a message", "err", err)
+			logger.Warn("sandbox alert receiver refused a message", "path", r.URL.Path, "err", err)
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		logger.Info("sandbox alert receiver: signed alert received", "webhook_id", r.Header.Get("webhook-id"), "body", string(body))
+		logger.Info("sandbox alert receiver: signed "+what+" received", "webhook_id", r.Header.Get("webhook-id"), "body", string(body))
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	if err != nil {
 		return err
 	}
 	a.cfg.AlertWebhookURL = base + "/alerts"
+	a.demoRoute = gtmgate.ApprovalWebhook{ID: demoRouteWebhook, URL: base + demoRoutePath, Format: gtmgate.WebhookStandard,
+		Secret: "whsec_" + base64.StdEncoding.EncodeToString(routeSecret)}
 	return nil
 }
 
@@ -145,18 +154,23 @@ func (a *App) openJobs(ctx context.Context) error {
 	if a.harness != nil {
 		a.harness.AddWorkers(workers)
 	}
+	// Messages go to the alert webhook, when there is one, and to the
+	// webhooks of tenants' approval routes, looked up as each is sent.
+	senderOpts := webhook.Options{Endpoints: approvalnotice.Endpoints{Store: a.store}, Store: a.store, Logger: a.logger}
 	if a.cfg.AlertWebhookURL != "" {
 		secret, err := webhook.ParseSecret(a.cfg.AlertWebhookSecret)
 		if err != nil {
 			return fmt.Errorf("ALERT_WEBHOOK_SECRET: %w", err)
 		}
-		sender, err := webhook.NewSender(webhook.Options{URL: a.cfg.AlertWebhookURL, Secret: secret, Store: a.store, Logger: a.logger})
-		if err != nil {
-			return fmt.Errorf("ALERT_WEBHOOK_URL: %w", err)
-		}
-		river.AddWorker(workers, sender)
-		river.AddWorker(workers, approvalnotice.New(approvalnotice.Options{Store: a.store, Queue: jobQueue{a}, GatewayURL: a.cfg.GatewayURL}))
+		senderOpts.URL, senderOpts.Secret = a.cfg.AlertWebhookURL, secret
 	}
+	sender, err := webhook.NewSender(senderOpts)
+	if err != nil {
+		return fmt.Errorf("ALERT_WEBHOOK_URL: %w", err)
+	}
+	river.AddWorker(workers, sender)
+	river.AddWorker(workers, approvalnotice.New(approvalnotice.Options{Store: a.store, Queue: jobQueue{a}, GatewayURL: a.cfg.GatewayURL,
+		AlertWebhook: a.cfg.AlertWebhookURL != ""}))
 	periodic, err := a.agentJobs(workers)
 	if err != nil {
 		return err
@@ -250,8 +264,9 @@ func (w *approvalSweeper) Work(ctx context.Context, _ *river.Job[approvalSweepAr
 }
 
 // queueApprovalNotice queues the durable notice of a gate's event
-// (approvalnotice), which becomes a signed message on the alert webhook
-// once the gate is in that state.
+// (approvalnotice), which becomes signed messages to the webhooks of the
+// tenant's approval route, or the alert webhook, once the gate is in that
+// state.
 func (a *App) queueApprovalNotice(ctx context.Context, event, approvalID string) error {
 	if a.jobs == nil {
 		return nil
@@ -265,9 +280,6 @@ func (a *App) queueApprovalNotice(ctx context.Context, event, approvalID string)
 // noticeExpiring queues the expiry notice of every pending gate past its
 // deadline, before the sweep stores them expired.
 func (a *App) noticeExpiring(ctx context.Context) error {
-	if a.cfg.AlertWebhookURL == "" {
-		return nil
-	}
 	pending, err := a.store.ListApprovals(ctx, gtmgate.ApprovalFilter{Status: gtmgate.ApprovalPending, Limit: 1000})
 	if err != nil {
 		return fmt.Errorf("listing gates to expire: %w", err)

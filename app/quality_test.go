@@ -152,19 +152,24 @@ func TestGradingOffWithoutModelGateway(t *testing.T) {
 	}
 }
 
-// TestApprovalNotices: on the demo, a held budget change is announced on
-// the alert webhook as approval.requested and its approval as
-// approval.decided, each signed (the sandbox receiver refuses any other)
-// and delivered once.
+// TestApprovalNotices: on the demo without its approval route, a held
+// budget change is announced on the alert webhook as approval.requested
+// and its approval as approval.decided, each signed (the sandbox receiver
+// refuses any other) and delivered once.
 func TestApprovalNotices(t *testing.T) {
 	t.Parallel()
 	env := apptest.Start(t, nil)
+	demo := demoTenant(t, env)
+	delete(demo, "approval_policy") // the default policy, which has no routes
+	if r := env.Admin("PUT", "/admin/tenants/demo", demo); r.Status != 200 {
+		t.Fatalf("demo without routes: %d %s", r.Status, r.Body)
+	}
 	id := holdBudgetChange(t, env, env.DemoToken, "demo")
 	delivered := func(event string) func() bool {
 		return func() bool {
 			n := 0
 			for _, d := range env.Admin("GET", "/admin/grader/deliveries", nil).JSON(t)["deliveries"].([]any) {
-				if m := d.(map[string]any); m["event"] == event && m["webhook_id"] == event+"_"+id && m["ok"] == true {
+				if m := d.(map[string]any); m["event"] == event && m["webhook_id"] == event+"_"+id && m["ok"] == true && m["endpoint"] == nil {
 					n++
 				}
 			}

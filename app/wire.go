@@ -108,9 +108,9 @@ func (a *App) buildTools(ctx context.Context) error {
 		// Every replica derives the same key from the shared encryption key.
 		GateKey: a.derivedKey("gtmgate approval gate digest"),
 	}
-	if a.cfg.AlertWebhookURL != "" {
-		runOpts.Notify = a.queueApprovalNotice
-	}
+	// Notices go to the alert webhook or to a tenant's approval route:
+	// either may be configured, so every gate is announced.
+	runOpts.Notify = a.queueApprovalNotice
 	if a.harness != nil {
 		// Set only when on: a nil *Harness in the interface would not be nil.
 		runOpts.Observer = a.harness
@@ -128,6 +128,9 @@ func (a *App) buildTools(ctx context.Context) error {
 			return err
 		}
 		if err := a.seedDemoPeople(ctx); err != nil {
+			return err
+		}
+		if err := a.seedDemoApprovalRoute(ctx); err != nil {
 			return err
 		}
 		return a.seedDemoSchedule(ctx)

@@ -1,11 +1,17 @@
-// Package approvalnotice announces approval gates on the alert webhook:
-// approval.requested when a call is held, approval.decided once a decision
-// is final (executed, failed or rejected), approval.expired when nobody
-// decided in time. A notice is a durable job inserted before the state
-// change it announces; its worker waits until the gate is in that state and
-// then queues the signed message, so a process killed between the two
-// loses neither, and a state change that never happened is never
-// announced.
+// Package approvalnotice announces approval gates: approval.requested when
+// a call is held, approval.reminder when a fifth of a pending gate's life
+// remains, approval.decided once a decision is final (executed, failed or
+// rejected), approval.expired when nobody decided in time. A notice goes to
+// the webhooks of the first of the tenant's approval routes that matches
+// the gate (as a Standard Webhooks message or a Slack one), else to the
+// alert webhook, and names the people who should decide.
+//
+// A notice is a durable job inserted before the state change it announces;
+// its worker waits until the gate is in that state and then queues the
+// signed messages, so a process killed between the two loses neither, and
+// a state change that never happened is never announced. The reminder is
+// queued, scheduled, by the requested notice, and sent only if the gate is
+// still pending then.
 package approvalnotice
 
 import (
@@ -14,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"time"
 	"unicode/utf8"
@@ -32,6 +37,7 @@ const (
 	Requested = gtmgate.EventApprovalRequested
 	Decided   = gtmgate.EventApprovalDecided
 	Expired   = gtmgate.EventApprovalExpired
+	Reminder  = gtmgate.EventApprovalReminder
 )
 
 // Args is one notice to give: Event about the gate ApprovalID. The same
@@ -53,12 +59,18 @@ func (Args) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: jobs.QueueWebhooks, MaxAttempts: maxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
-// Store is what the worker reads of the gates.
+// Store is what the worker reads of the gates, their tenants' routes and
+// the people who may decide them.
 type Store interface {
 	GetApproval(ctx context.Context, id string) (*gtmgate.Approval, error)
+	GetTenant(ctx context.Context, id string) (*gtmgate.Tenant, error)
+	GetPerson(ctx context.Context, id string) (*gtmgate.Person, error)
+	ListPeople(ctx context.Context) ([]*gtmgate.Person, error)
+	ListRoleGrants(ctx context.Context, idp string) ([]*gtmgate.RoleGrant, error)
 }
 
-// Queue takes the webhook message a notice becomes.
+// Queue takes the webhook messages a notice becomes, and the reminder the
+// requested notice schedules.
 type Queue interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
@@ -70,7 +82,10 @@ type Options struct {
 	// GatewayURL is where the console is served: messages link to the
 	// gate there.
 	GatewayURL string
-	Now        func() time.Time
+	// AlertWebhook says whether the alert webhook is configured: a gate no
+	// route sends elsewhere is announced there, or not at all.
+	AlertWebhook bool
+	Now          func() time.Time
 }
 
 // Worker turns notices into webhook messages.
@@ -108,46 +123,87 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
 	} else if err != nil {
 		return err
 	}
-	switch ready(n.Event, a.Status) {
+	now := w.opts.Now()
+	switch ready(n.Event, a, now) {
 	case wait:
 		return fmt.Errorf("%s of %s (status %s): %w", n.Event, a.ID, a.Status, errNotYet)
 	case never:
-		return river.JobCancel(fmt.Errorf("%s of %s: the gate ended %s", n.Event, a.ID, a.Status))
+		return river.JobCancel(fmt.Errorf("%s of %s: the gate is %s, expiring %s", n.Event, a.ID, a.Status, a.ExpiresAt.Format(time.RFC3339)))
 	}
-	body, err := json.Marshal(webhook.Envelope{Type: n.Event, Timestamp: w.opts.Now().UTC(), Data: Summarize(a, w.opts.GatewayURL)})
+	policy, err := w.policy(ctx, a.TenantID)
 	if err != nil {
 		return err
 	}
-	_, err = w.opts.Queue.Insert(ctx, webhook.Args{WebhookID: n.Event + "_" + a.ID, Event: n.Event, TenantID: a.TenantID, Body: body}, nil)
-	return err
+	route, routed := policy.Route(a.Category, a.Tool)
+	s := Summarize(a, w.opts.GatewayURL)
+	if s.Approvers, err = w.approvers(ctx, a, route, routed); err != nil {
+		return fmt.Errorf("%s of %s: the approvers: %w", n.Event, a.ID, err)
+	}
+	for _, to := range targets(route, routed, w.opts.AlertWebhook) {
+		body, err := Body(to.format, n.Event, s, now)
+		if err != nil {
+			return err
+		}
+		msg := webhook.Args{WebhookID: n.Event + "_" + a.ID, Event: n.Event, TenantID: a.TenantID, Body: body, Endpoint: to.endpoint}
+		if _, err := w.opts.Queue.Insert(ctx, msg, nil); err != nil {
+			return err
+		}
+	}
+	if n.Event == Requested && a.Status == gtmgate.ApprovalPending {
+		if at, ok := RemindAt(a.CreatedAt, a.ExpiresAt); ok {
+			// Unique by its arguments: a retry of this notice queues it once.
+			if _, err := w.opts.Queue.Insert(ctx, Args{ApprovalID: a.ID, Event: Reminder}, &river.InsertOpts{ScheduledAt: at}); err != nil {
+				return fmt.Errorf("scheduling the reminder of %s: %w", a.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// policy is the approval policy of tenantID, nil when it has none (or the
+// tenant is gone): then no route matches.
+func (w *Worker) policy(ctx context.Context, tenantID string) (*gtmgate.ApprovalPolicy, error) {
+	t, err := w.opts.Store.GetTenant(ctx, tenantID)
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("tenant %s: %w", tenantID, err)
+	}
+	return t.Approval, nil
 }
 
 type readiness int
 
 const (
-	now readiness = iota
+	send readiness = iota
 	wait
 	never
 )
 
-// ready says whether a gate in status can be announced as event.
-func ready(event, status string) readiness {
+// ready says whether gate a can be announced as event at now.
+func ready(event string, a *gtmgate.Approval, now time.Time) readiness {
+	status := a.Status
 	switch event {
 	case Requested:
-		return now // stored means held, whatever happened since
+		return send // stored means held, whatever happened since
 	case Decided:
 		switch status {
 		case gtmgate.ApprovalExecuted, gtmgate.ApprovalFailed, gtmgate.ApprovalRejected:
-			return now
+			return send
 		case gtmgate.ApprovalPending, gtmgate.ApprovalApproved: // approved: executing
 			return wait
 		}
 	case Expired:
 		switch status {
 		case gtmgate.ApprovalExpired:
-			return now
+			return send
 		case gtmgate.ApprovalPending:
 			return wait
+		}
+	case Reminder:
+		// Only a gate still waiting for a decision is worth reminding of.
+		if status == gtmgate.ApprovalPending && now.Before(a.ExpiresAt) {
+			return send
 		}
 	}
 	return never
@@ -177,6 +233,9 @@ type Summary struct {
 	ExpiresAt     time.Time      `json:"expires_at"`
 	DecidedBy     string         `json:"decided_by,omitempty"`
 	Reason        string         `json:"reason,omitempty"`
+	// Approvers are who should decide: the route's approvers, else the
+	// tenant's people whose grants let them decide this gate.
+	Approvers []Approver `json:"approvers"`
 	// URL is the gate on the console's approvals page; the link carries no
 	// authority of its own: whoever opens it signs in.
 	URL string `json:"url"`
@@ -190,7 +249,7 @@ func Summarize(a *gtmgate.Approval, gatewayURL string) Summary {
 	s := Summary{ID: a.ID, TenantID: a.TenantID, Status: a.Status, Gate: a.Gate, Tool: a.Tool, Action: a.Action, Category: a.Category,
 		AccountID: a.AccountID, Agent: a.Agent, Person: a.Person, Digest: a.Digest, PolicyVersion: a.PolicyVersion,
 		ExpiresAt: a.ExpiresAt, DecidedBy: a.DecidedBy, Reason: a.Reason,
-		URL: gatewayURL + "/console/approvals#" + url.PathEscape(a.ID)}
+		URL: gatewayURL + gtmgate.ApprovalPagePath(a.ID), Approvers: []Approver{}}
 	var input map[string]any
 	if json.Unmarshal(a.Input, &input) == nil {
 		for _, k := range slices.Sorted(maps.Keys(input)) {

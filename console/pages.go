@@ -40,6 +40,7 @@ func (c *Console) pageRoutes() map[string]handler {
 		"POST /console/oauth-apps":                          c.saveOAuthApp,
 		"POST /console/oauth-apps/{provider}/delete":        c.deleteOAuthApp,
 		"GET /console/approvals":                            c.approvals,
+		"GET /console/approvals/{id}":                       c.approval,
 		"POST /console/approvals/{id}/{decision}":           c.decide,
 		"GET /console/audit":                                c.audit,
 		"GET /console/calls/{request_id}":                   c.call_,
@@ -80,6 +81,7 @@ var tenantPages = map[string]bool{
 	"POST /console/tenants/{id}/toolsets":               true,
 	"POST /console/tenants/{id}/toolsets/{name}/delete": true,
 	"GET /console/approvals":                            true,
+	"GET /console/approvals/{id}":                       true,
 	"POST /console/approvals/{id}/{decision}":           true,
 	"GET /console/audit":                                true,
 	"GET /console/schedules":                            true,
@@ -162,7 +164,10 @@ type tenantView struct {
 	Tokens, Provider    []obj
 	Grants              []obj
 	NewToken            string
-	Accounts            []obj
+	// NewWebhookSecrets are the signing secrets of the approval route
+	// webhooks a save just added, shown in that response only.
+	NewWebhookSecrets []obj
+	Accounts          []obj
 	// Links are the tenant's connect links; NewLink the one just created,
 	// whose URL is shown in this response only.
 	Links   []obj
@@ -255,16 +260,29 @@ func (c *Console) renderTenant(w http.ResponseWriter, r *http.Request, status in
 }
 
 // saveTenant replaces the tenant's configuration with the edited JSON; the
-// admin API validates it and names the field at fault.
+// admin API validates it and names the field at fault. The signing secrets
+// of approval route webhooks it adds are shown in this response only
+// (never in a redirect or a cookie).
 func (c *Console) saveTenant(w http.ResponseWriter, r *http.Request, _ *session) {
 	id := r.PathValue("id")
 	cfg, err := decodeObject(r.PostForm.Get("config"))
+	var saved struct {
+		Secrets []obj `json:"webhook_secrets"`
+	}
 	if err == nil {
-		err = c.call(r, http.MethodPut, "/admin/tenants/"+esc(id), cfg, nil)
+		err = c.call(r, http.MethodPut, "/admin/tenants/"+esc(id), cfg, &saved)
 	}
 	if err != nil {
 		c.renderTenant(w, r, http.StatusUnprocessableEntity, "", "Not saved: "+err.Error())
 		return
+	}
+	if len(saved.Secrets) > 0 {
+		v, msg := c.tenantView(r, id)
+		if v != nil {
+			v.NewWebhookSecrets = saved.Secrets
+			c.render(w, r, http.StatusOK, "tenant", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg, Data: v})
+			return
+		}
 	}
 	c.done(w, r, "/console/tenants/"+esc(id), "Configuration saved.")
 }
@@ -384,7 +402,7 @@ func (c *Console) revokeGrant(w http.ResponseWriter, r *http.Request, _ *session
 		"/console/tenants/"+esc(id), "OAuth client "+client+" disconnected.")
 }
 
-func (c *Console) approvals(w http.ResponseWriter, r *http.Request, _ *session) {
+func (c *Console) approvals(w http.ResponseWriter, r *http.Request, s *session) {
 	f := &fetch{c: c, r: r}
 	var pending, decided struct{ Approvals []obj }
 	f.get("/admin/approvals?status=pending&limit=200", &pending)
@@ -393,9 +411,42 @@ func (c *Console) approvals(w http.ResponseWriter, r *http.Request, _ *session) 
 	for _, a := range pending.Approvals {
 		a["input_pretty"] = indent(a["input"])
 	}
+	you := s.actor.AuditKey()
+	for _, a := range append(pending.Approvals, decided.Approvals...) {
+		approvalsGiven(a, you)
+	}
 	c.runStates(r, append(pending.Approvals, decided.Approvals...))
 	c.render(w, r, http.StatusOK, "approvals", &page{Title: "Approvals", Nav: "approvals", Error: f.message(), Refresh: 15,
 		Data: obj{"pending": pending.Approvals, "decided": decided.Approvals}})
+}
+
+// approval serves one gate's page (gtmgate.ApprovalPagePath), where notices
+// and held calls send the approver: exactly what will run, and the decision
+// forms while it is pending; its outcome once decided. The admin API decides
+// who may see it.
+func (c *Console) approval(w http.ResponseWriter, r *http.Request, s *session) {
+	id := r.PathValue("id")
+	var g obj
+	if err := c.call(r, http.MethodGet, "/admin/approvals/"+esc(id), nil, &g); err != nil {
+		status := http.StatusNotFound
+		if api, ok := err.(*apiError); ok && api.Status == http.StatusForbidden {
+			status = http.StatusForbidden
+		}
+		c.refuse(w, r, status, "Approval "+id+": "+err.Error())
+		return
+	}
+	g["input_pretty"] = indent(g["input"])
+	if g["result"] != nil {
+		g["result_pretty"] = indent(g["result"])
+	}
+	approvalsGiven(g, s.actor.AuditKey())
+	c.runStates(r, []obj{g})
+	refresh := 0
+	if g["status"] == gtmgate.ApprovalPending {
+		refresh = 15
+	}
+	c.render(w, r, http.StatusOK, "approval", &page{Title: "Approval " + id, Nav: "approvals", Refresh: refresh,
+		Data: obj{"gate": g, "back": gtmgate.ApprovalPagePath(id)}})
 }
 
 // runStates puts beside each gate held for an agent run the run's state
@@ -424,13 +475,27 @@ func (c *Console) decide(w http.ResponseWriter, r *http.Request, s *session) {
 		c.refuse(w, r, http.StatusNotFound, "Unknown decision.")
 		return
 	}
+	back := "/console/approvals"
+	if r.PostForm.Get("back") == gtmgate.ApprovalPagePath(id) {
+		back = gtmgate.ApprovalPagePath(id) // decided on the gate's own page
+	}
 	reason := strings.TrimSpace(r.PostForm.Get("reason"))
 	if decision == "reject" && reason == "" {
-		c.done(w, r, "/console/approvals", "Refused: say why you reject the call.")
+		c.done(w, r, back, "Refused: say why you reject the call.")
 		return
 	}
-	c.act(w, r, http.MethodPost, "/admin/approvals/"+esc(id)+"/"+decision, obj{"reason": reason},
-		"/console/approvals", "Approval "+id+": "+decision+"d.")
+	var out obj
+	if err := c.call(r, http.MethodPost, "/admin/approvals/"+esc(id)+"/"+decision, obj{"reason": reason}, &out); err != nil {
+		c.done(w, r, back, "Refused: "+err.Error())
+		return
+	}
+	done := "Approval " + id + ": " + decision + "d."
+	if out["status"] == gtmgate.ApprovalPending {
+		approvalsGiven(out, "")
+		done = "Approval " + id + ": your approval is recorded (" + anyString(out["approvals_note"]) +
+			"). It stays pending until a different approver gives the next."
+	}
+	c.done(w, r, back, done)
 }
 
 // auditFilters are the audit API's filters the explorer passes on

@@ -67,16 +67,14 @@ func navFor(a *gtmgate.Actor) []navEntry {
 }
 
 var funcs = template.FuncMap{
-	"nav": navFor,
-	// when shows an API time (RFC 3339 text) to the second, "—" for none.
-	"when": func(v any) string {
-		s, _ := v.(string)
-		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			return t.UTC().Format("2006-01-02 15:04:05Z")
-		}
-		return cmp.Or(s, "—")
-	},
+	"nav":    navFor,
+	"when":   when,
 	"pretty": indent,
+	// gateView is what the "gate" partial takes: the gate, the form token
+	// and the page a decision returns to ("" for the approvals list).
+	"gateView": func(g any, csrf, back string) map[string]any {
+		return map[string]any{"g": g, "csrf": csrf, "back": back}
+	},
 	// markdown renders a brief's markdown as HTML, sanitized as pages are
 	// (content.HTML); what fails to render is shown as escaped text.
 	"markdown": func(s string) template.HTML {
@@ -96,6 +94,15 @@ var funcs = template.FuncMap{
 		s, _ := v.(string)
 		return strings.HasPrefix(s, "tok_")
 	},
+}
+
+// when shows an API time (RFC 3339 text) to the second, "—" for none.
+func when(v any) string {
+	s, _ := v.(string)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC().Format("2006-01-02 15:04:05Z")
+	}
+	return cmp.Or(s, "—")
 }
 
 // joinList joins a decoded JSON list's items with sep.
@@ -118,10 +125,10 @@ func parseTemplates() (map[string]*template.Template, error) {
 	out := map[string]*template.Template{}
 	for _, n := range names {
 		base := strings.TrimSuffix(path.Base(n), ".html")
-		if base == "layout" {
-			continue
+		if base == "layout" || strings.HasPrefix(base, "_") {
+			continue // the layout and partials ("_gate") go with every page
 		}
-		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", n)
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/_*.html", n)
 		if err != nil {
 			return nil, fmt.Errorf("console: template %s: %w", base, err)
 		}

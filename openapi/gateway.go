@@ -312,6 +312,8 @@ func adminOperations() []operation {
 	tenantView["properties"].(map[string]any)["mcp_servers"] = Schema{"type": "array", "items": responseOf[admin.MCPServerBrief](),
 		"description": "The tenant's upstream MCP servers in brief; /admin/tenants/{id}/mcp-servers has their tools and state."}
 	saved := object(map[string]Schema{"tenant": responseOf[gtmgate.Tenant](), "created": {"type": "boolean"}})
+	saved["properties"].(map[string]any)["webhook_secrets"] = Schema{"type": "array", "items": responseOf[admin.WebhookSecret](),
+		"description": "The signing secrets generated for the approval route webhooks this replace added: shown here only."}
 	created := jsonOK(200, saved, adminErrors...)
 	created["201"] = &Response{Description: "Created", Content: jsonContent(saved)}
 	withNotFound := append([]int{404}, adminErrors...)
@@ -378,7 +380,7 @@ func adminOperations() []operation {
 			tenantQ, queryParam("status", "pending (default), approved, executed, failed, rejected, expired, withdrawn (the agent run was cancelled), or all.", str),
 			queryParam("gate", "policy (the tenant's approval policy) or quality (an open quality incident); both when absent.", Schema{"enum": []string{"policy", "quality"}}), limit),
 		adm("GET /admin/approvals/{approval_id}", "getApproval", "Get an approval", nil, jsonOK(200, responseOf[gtmgate.Approval](), withNotFound...)),
-		adm("POST /admin/approvals/{approval_id}/approve", "approve", "Approve: runs the stored call once", decision,
+		adm("POST /admin/approvals/{approval_id}/approve", "approve", "Approve: runs the stored call once, or records the first of two approvals", decision,
 			jsonOK(200, responseOf[gtmgate.Approval](), append([]int{404, 409}, adminErrors...)...)),
 		adm("POST /admin/approvals/{approval_id}/reject", "reject", "Reject a pending approval", decision,
 			jsonOK(200, responseOf[gtmgate.Approval](), append([]int{404, 409}, adminErrors...)...)),

@@ -1,6 +1,7 @@
 package toolrun
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/telemetry"
 )
 
 // policy is the tenant's approval policy: its own, else the default.
@@ -62,6 +64,10 @@ func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) er
 		return err
 	}
 	a.Digest, a.Agent, a.Person = digest, c.key(), c.req.Principal.Credential().Person
+	a.TraceParent = telemetry.Carry(ctx)
+	if policy(c.tenant).TwoApproversForDestructive && c.action.Destructive {
+		a.ApprovalsRequired = 2
+	}
 	why := ""
 	if inc != nil {
 		a.Gate, a.IncidentID = gtmgate.GateQuality, inc.ID
@@ -86,6 +92,10 @@ type Decision struct {
 	ApprovalID string
 	Approve    bool
 	DecidedBy  string
+	// Decider is who the decision counts as, as the audit names actors
+	// ("person:p_…", "api-key:ak_…", "admin-key"): a gate that requires two
+	// approvals needs two deciders. "" counts as DecidedBy.
+	Decider string
 	// DeciderPerson is the deciding person's id ("p_…"), "" for a key:
 	// under no_self_approval, the person a held call's agent acts for may
 	// not approve it.
@@ -95,7 +105,9 @@ type Decision struct {
 }
 
 // Decide approves (and then executes, exactly once) or rejects a pending gate.
-// A gate that is not pending is a CONFLICT carrying its current state.
+// A gate that is not pending is a CONFLICT carrying its current state. An
+// approval that is not the last a gate requires is recorded and returns the
+// gate, still pending; a second one by the same decider is FORBIDDEN.
 func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, error) {
 	status := gtmgate.ApprovalRejected
 	if d.Approve {
@@ -108,13 +120,22 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 			return nil, err
 		}
 	}
+	// Queued before every approval, the first of two included: which
+	// approval completes a gate is only known once the store has it, and a
+	// notice whose gate is still pending waits for its decision.
 	r.notify(ctx, gtmgate.EventApprovalDecided, d.ApprovalID)
+	decider := cmp.Or(d.Decider, d.DecidedBy)
 	a, err := r.opts.Store.DecideApproval(ctx, gtmgate.ApprovalDecision{
-		ID: d.ApprovalID, Status: status, DecidedBy: d.DecidedBy, Reason: d.Reason, At: r.opts.Now(),
+		ID: d.ApprovalID, Status: status, DecidedBy: d.DecidedBy, Decider: decider, Reason: d.Reason, At: r.opts.Now(),
 	})
 	switch {
 	case errors.Is(err, gtmgate.ErrNotFound):
 		return nil, gtmgate.Errorf(gtmgate.ENotFound, "no approval %q", d.ApprovalID)
+	case errors.Is(err, gtmgate.ErrConflict) && a != nil && a.Status == gtmgate.ApprovalPending && a.ApprovedBy(decider):
+		return a, &gtmgate.Error{Code: gtmgate.EForbidden, Detail: a,
+			Message: fmt.Sprintf("approval %s needs %d approvals by different approvers, and you (%s) gave one already; it is still pending",
+				a.ID, a.Required(), decider),
+			Hint: "ask another approver of the tenant to approve it; rejecting it stays yours"}
 	case errors.Is(err, gtmgate.ErrConflict) && a != nil && a.Status == gtmgate.ApprovalWithdrawn:
 		return a, &gtmgate.Error{Code: gtmgate.EConflict, Detail: a,
 			Message: "approval " + d.ApprovalID + " was withdrawn and cannot be decided: " + a.Reason,
@@ -127,6 +148,10 @@ func (r *Runner) Decide(ctx context.Context, d Decision) (*gtmgate.Approval, err
 		return a, &gtmgate.Error{Code: gtmgate.EConflict, Message: "approval " + d.ApprovalID + " is " + state + ", not pending", Detail: a}
 	case err != nil:
 		return nil, err
+	}
+	if a.Status == gtmgate.ApprovalPending {
+		// An approval recorded, not the last: nothing runs yet.
+		return a, nil
 	}
 	if d.Approve {
 		// The store let exactly one decision through; only that one executes. It
@@ -195,6 +220,10 @@ func (r *Runner) boundCall(a *gtmgate.Approval) string {
 // The call's audit entry carries the key "approval:<id>", which is how a
 // gate left approved by a stopped process is matched to what it did.
 func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, requestID string) (*gtmgate.Approval, error) {
+	// The execution continues the held call's trace, linked to the
+	// approver's request.
+	ctx, span := telemetry.Resume(ctx, a.TraceParent, "approval.execute", a.ID)
+	defer span.End()
 	if why := r.boundCall(a); why != "" {
 		r.opts.Logger.Error("approval: refused a gate whose stored call changed", "approval", a.ID, "tenant", a.TenantID)
 		result, _ := json.Marshal(map[string]any{"error": map[string]string{"code": gtmgate.EConflict, "message": why}})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +26,12 @@ type Args struct {
 	Event     string          `json:"event"`
 	TenantID  string          `json:"tenant_id,omitempty"`
 	Body      json.RawMessage `json:"body"`
+	// Endpoint names the tenant's endpoint the message goes to (an
+	// approval route's webhook, "whk_…"), "" for the alert webhook. Only
+	// its name travels in the job: its URL and secret are looked up when
+	// the message is sent, so neither is stored in the job queue, and an
+	// endpoint removed since stops its messages.
+	Endpoint string `json:"endpoint,omitempty" river:"unique"`
 }
 
 // Kind implements river.JobArgs.
@@ -51,11 +58,30 @@ type Recorder interface {
 	AddDelivery(ctx context.Context, d *gtmgate.WebhookDelivery) error
 }
 
-// Options configures a Sender. URL and Secret are required.
-type Options struct {
+// Endpoint is where one tenant endpoint's messages go and the secret
+// that signs them.
+type Endpoint struct {
 	URL    string
 	Secret []byte
-	Store  Recorder
+}
+
+// Endpoints finds a tenant's endpoints by name.
+type Endpoints interface {
+	// Endpoint returns gtmgate.ErrNotFound when the tenant has no endpoint
+	// id (any more).
+	Endpoint(ctx context.Context, tenantID, id string) (Endpoint, error)
+}
+
+// Options configures a Sender. Store is required, and URL and Secret (the
+// alert webhook) or Endpoints.
+type Options struct {
+	// URL and Secret are the alert webhook's: messages without an
+	// Endpoint go there.
+	URL    string
+	Secret []byte
+	// Endpoints finds the endpoints messages with an Endpoint go to.
+	Endpoints Endpoints
+	Store     Recorder
 	// Timeout bounds one delivery attempt (default 10s).
 	Timeout time.Duration
 	Client  *http.Client
@@ -67,14 +93,14 @@ type Options struct {
 type Sender struct {
 	river.WorkerDefaults[Args]
 	opts Options
-	host string
 }
 
 // NewSender returns the delivery worker.
 func NewSender(opts Options) (*Sender, error) {
-	u, err := url.Parse(opts.URL)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("webhook: URL %q is not absolute", opts.URL)
+	if opts.URL != "" {
+		if u, err := url.Parse(opts.URL); err != nil || u.Host == "" {
+			return nil, fmt.Errorf("webhook: the alert webhook URL is not absolute")
+		}
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
@@ -88,7 +114,7 @@ func NewSender(opts Options) (*Sender, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Sender{opts: opts, host: u.Host}, nil
+	return &Sender{opts: opts}, nil
 }
 
 // Timeout implements river.Worker: an attempt never runs longer than the
@@ -99,10 +125,15 @@ func (s *Sender) Timeout(*river.Job[Args]) time.Duration { return s.opts.Timeout
 // is an error River retries with backoff. Every attempt is recorded.
 func (s *Sender) Work(ctx context.Context, job *river.Job[Args]) error {
 	a := job.Args
+	to, err := s.receiver(ctx, a)
+	if err != nil {
+		return err
+	}
 	start := s.opts.Now()
-	status, err := s.post(ctx, a, start)
+	status, err := s.post(ctx, a, to, start)
 	d := &gtmgate.WebhookDelivery{WebhookID: a.WebhookID, Event: a.Event, TenantID: a.TenantID, Attempt: job.Attempt, Time: start,
-		Status: status, OK: err == nil, DurationMS: float64(s.opts.Now().Sub(start).Microseconds()) / 1000}
+		Status: status, OK: err == nil, DurationMS: float64(s.opts.Now().Sub(start).Microseconds()) / 1000,
+		Endpoint: a.Endpoint, Receiver: gtmgate.RedactURL(to.URL)}
 	if err != nil {
 		d.Error = err.Error()
 	}
@@ -119,36 +150,66 @@ func (s *Sender) Work(ctx context.Context, job *river.Job[Args]) error {
 	return nil
 }
 
+// receiver is where a message goes: its endpoint, or the alert webhook.
+// A message with nowhere to go is cancelled, not retried.
+func (s *Sender) receiver(ctx context.Context, a Args) (Endpoint, error) {
+	if a.Endpoint == "" {
+		if s.opts.URL == "" {
+			return Endpoint{}, river.JobCancel(fmt.Errorf("webhook %s: no alert webhook is configured", a.WebhookID))
+		}
+		return Endpoint{URL: s.opts.URL, Secret: s.opts.Secret}, nil
+	}
+	if s.opts.Endpoints == nil {
+		return Endpoint{}, river.JobCancel(fmt.Errorf("webhook %s: endpoint %s: no endpoints are configured", a.WebhookID, a.Endpoint))
+	}
+	to, err := s.opts.Endpoints.Endpoint(ctx, a.TenantID, a.Endpoint)
+	if err == nil && to.URL == "" {
+		err = fmt.Errorf("no URL: %w", gtmgate.ErrNotFound)
+	}
+	if errors.Is(err, gtmgate.ErrNotFound) {
+		return Endpoint{}, river.JobCancel(fmt.Errorf("webhook %s: tenant %s's endpoint %s is gone: %w", a.WebhookID, a.TenantID, a.Endpoint, err))
+	} else if err != nil {
+		return Endpoint{}, fmt.Errorf("webhook %s: endpoint %s: %w", a.WebhookID, a.Endpoint, err)
+	}
+	return to, nil
+}
+
 // post makes one attempt. Its errors name the receiver's host only: a URL
 // may carry a token in its path or query.
-func (s *Sender) post(ctx context.Context, a Args, now time.Time) (int, error) {
+func (s *Sender) post(ctx context.Context, a Args, to Endpoint, now time.Time) (int, error) {
+	host := "?"
+	if u, err := url.Parse(to.URL); err == nil {
+		host = u.Host
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.opts.URL, bytes.NewReader(a.Body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, to.URL, bytes.NewReader(a.Body))
 	if err != nil {
-		return 0, fmt.Errorf("webhook to %s: build request", s.host)
+		return 0, fmt.Errorf("webhook to %s: build request", host)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "gtmgate-webhooks")
-	Headers(req.Header, s.opts.Secret, a.WebhookID, now, a.Body)
+	Headers(req.Header, to.Secret, a.WebhookID, now, a.Body)
 	resp, err := s.opts.Client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return 0, fmt.Errorf("webhook to %s: no answer within %s", s.host, s.opts.Timeout)
+			return 0, fmt.Errorf("webhook to %s: no answer within %s", host, s.opts.Timeout)
 		}
-		return 0, fmt.Errorf("webhook to %s: %w", s.host, unwrapURL(err))
+		return 0, fmt.Errorf("webhook to %s: %w", host, unwrapURL(err))
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return resp.StatusCode, fmt.Errorf("webhook to %s: answered %d", s.host, resp.StatusCode)
+		return resp.StatusCode, fmt.Errorf("webhook to %s: answered %d", host, resp.StatusCode)
 	}
 	return resp.StatusCode, nil
 }
 
-// unwrapURL drops *url.Error's "Post <url>:" prefix, which would repeat the URL.
+// unwrapURL drops *url.Error's "Post <url>:" prefix, which would repeat the
+// URL, and keeps only the cause.
 func unwrapURL(err error) error {
-	if ue, ok := err.(*url.Error); ok {
+	var ue *url.Error
+	if errors.As(err, &ue) {
 		return ue.Err
 	}
 	return err

@@ -1,8 +1,9 @@
 // Package webhook delivers gtmgate's outbound events (quality alerts,
-// incidents) as Standard Webhooks (https://www.standardwebhooks.com): a JSON
-// body signed with HMAC-SHA256 in the webhook-id, webhook-timestamp and
-// webhook-signature headers, sent by a durable job that retries with backoff
-// and records every attempt.
+// incidents, approval notices) as Standard Webhooks
+// (https://www.standardwebhooks.com): a JSON body signed with HMAC-SHA256
+// in the webhook-id, webhook-timestamp and webhook-signature headers, sent
+// by a durable job that retries with backoff and records every attempt, to
+// the alert webhook or to an endpoint of a tenant's.
 package webhook
 
 import (
@@ -16,30 +17,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// secretPrefix marks a Standard Webhooks secret: base64 after it.
-const secretPrefix = "whsec_"
+	"github.com/gtmgate/gtmgate/secret"
+)
 
 // ParseSecret reads a signing secret: "whsec_" followed by base64 (as
 // Standard Webhooks libraries generate them), or any other string used as
 // its bytes.
-func ParseSecret(s string) ([]byte, error) {
-	if rest, ok := strings.CutPrefix(s, secretPrefix); ok {
-		b, err := base64.StdEncoding.DecodeString(rest)
-		if err != nil {
-			return nil, fmt.Errorf("a %s secret must be base64 after the prefix", secretPrefix)
-		}
-		if len(b) < 16 {
-			return nil, errors.New("the secret must be at least 16 bytes")
-		}
-		return b, nil
-	}
-	if len(s) < 16 {
-		return nil, errors.New("the secret must be at least 16 characters")
-	}
-	return []byte(s), nil
-}
+func ParseSecret(s string) ([]byte, error) { return secret.ParseWebhookSecret(s) }
 
 // Sign returns the webhook-signature value of one message: "v1," and the
 // base64 HMAC-SHA256 of "id.timestamp.body".

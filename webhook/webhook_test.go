@@ -110,6 +110,95 @@ func TestSenderSignsRecordsAndFailsOnNon2xx(t *testing.T) {
 	}
 }
 
+type endpoints map[string]Endpoint
+
+func (e endpoints) Endpoint(_ context.Context, tenantID, id string) (Endpoint, error) {
+	if to, ok := e[tenantID+"/"+id]; ok {
+		return to, nil
+	}
+	return Endpoint{}, gtmgate.ErrNotFound
+}
+
+// TestSenderEndpoints: a message naming an endpoint goes to that
+// endpoint's URL, signed with its secret, and is recorded with the
+// endpoint and the URL redacted; a message whose endpoint is gone, or one
+// for the alert webhook when there is none, is cancelled without an
+// attempt.
+func TestSenderEndpoints(t *testing.T) {
+	alertSecret, routeSecret := []byte("0123456789abcdef-alert"), []byte("0123456789abcdef-route")
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		secret := alertSecret
+		if r.URL.Path == "/route/T000/XXsecretXX" {
+			secret = routeSecret
+		}
+		if err := Verify(secret, r.Header, body, time.Now(), time.Minute); err != nil {
+			t.Errorf("receiver at %s: %v", r.URL.Path, err)
+		}
+		got = append(got, r.URL.Path)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	eps := endpoints{"acme/whk_1": {URL: srv.URL + "/route/T000/XXsecretXX", Secret: routeSecret}}
+	work := func(s *Sender, a Args) error {
+		t.Helper()
+		a.Body = json.RawMessage(`{"type":"approval.requested"}`)
+		return s.Work(t.Context(), &river.Job[Args]{JobRow: &rivertype.JobRow{Attempt: 1}, Args: a})
+	}
+	rec := &deliveries{}
+	s, err := NewSender(Options{URL: srv.URL + "/alerts", Secret: alertSecret, Endpoints: eps, Store: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := work(s, Args{WebhookID: "approval.requested_apr_1", Event: "approval.requested", TenantID: "acme", Endpoint: "whk_1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := work(s, Args{WebhookID: "quality.alert_1", Event: "quality.alert"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != "/route/T000/XXsecretXX" || got[1] != "/alerts" {
+		t.Fatalf("receiver saw %v", got)
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	if d := rec.ds[0]; d.Endpoint != "whk_1" || d.Receiver != "http://"+host+"/…" || !d.OK {
+		t.Errorf("route delivery recorded as %+v", d)
+	}
+	if d := rec.ds[1]; d.Endpoint != "" || d.Receiver != "http://"+host+"/…" {
+		t.Errorf("alert delivery recorded as %+v", d)
+	}
+	var cancel *rivertype.JobCancelError
+	for name, tc := range map[string]struct {
+		s *Sender
+		a Args
+	}{
+		"endpoint removed":    {s, Args{WebhookID: "m", TenantID: "acme", Endpoint: "whk_gone"}},
+		"another tenant's":    {s, Args{WebhookID: "m", TenantID: "other", Endpoint: "whk_1"}},
+		"no alert webhook":    {must(NewSender(Options{Endpoints: eps, Store: rec})), Args{WebhookID: "m"}},
+		"no endpoints at all": {must(NewSender(Options{URL: srv.URL, Secret: alertSecret, Store: rec})), Args{WebhookID: "m", TenantID: "acme", Endpoint: "whk_1"}},
+	} {
+		if err := work(tc.s, tc.a); !errors.As(err, &cancel) || strings.Contains(err.Error(), "XXsecretXX") {
+			t.Errorf("%s: err = %v, want a cancellation not naming the URL", name, err)
+		}
+	}
+	if len(got) != 2 || len(rec.ds) != 2 {
+		t.Errorf("cancelled messages were sent (%v) or recorded (%d)", got, len(rec.ds))
+	}
+	// A failed attempt names the endpoint's host, never its path.
+	srv.Close()
+	if err := work(s, Args{WebhookID: "approval.requested_apr_2", TenantID: "acme", Endpoint: "whk_1"}); err == nil || strings.Contains(err.Error(), "XXsecretXX") ||
+		strings.Contains(rec.ds[2].Error, "XXsecretXX") {
+		t.Errorf("failed attempt: err = %v, recorded %q", err, rec.ds[2].Error)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 // FuzzVerify: no header or body makes Verify panic, and only the message
 // signed with the secret verifies.
 func FuzzVerify(f *testing.F) {

@@ -38,6 +38,13 @@ type Env struct {
 // (it starts from defaults with --demo on and every listener on port 0).
 func Start(t testing.TB, modify func(*config.Config)) *Env {
 	t.Helper()
+	return StartLogged(t, modify, nil)
+}
+
+// StartLogged is Start with the App's log written to logs as text (nil:
+// discarded).
+func StartLogged(t testing.TB, modify func(*config.Config), logs io.Writer) *Env {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.SiteAddr, cfg.GatewayAddr, cfg.DocsAddr = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
@@ -51,6 +58,9 @@ func Start(t testing.TB, modify func(*config.Config)) *Env {
 		t.Fatalf("config: %v", err)
 	}
 	logger := slog.New(slog.DiscardHandler)
+	if logs != nil {
+		logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	a, err := app.New(context.Background(), cfg, logger, "test")
 	if err != nil {
 		t.Fatalf("app.New: %v", err)

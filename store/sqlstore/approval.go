@@ -3,7 +3,9 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -11,7 +13,7 @@ import (
 
 const approvalCols = `id, tenant_id, status, tool, action, category, account_id, input, source, request_id,
 	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id, parent_request_id, run_id,
-	digest, policy_version, agent, person`
+	digest, policy_version, agent, person, approvals_required, approvals, trace_parent`
 
 // CreateApproval stores a new gate; ErrConflict when its id exists. An empty
 // status becomes pending.
@@ -28,11 +30,15 @@ func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
 	if a.CreatedAt.IsZero() {
 		a.CreatedAt = s.now()
 	}
-	_, err := s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+
-		") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+	given, err := encodeApprovals(a.Approvals)
+	if err != nil {
+		return fmt.Errorf("%s: create approval: %w", s.d.Name(), err)
+	}
+	_, err = s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+") VALUES "+placeholders(1, 27)),
 		a.ID, a.TenantID, a.Status, a.Tool, a.Action, a.Category, a.AccountID, jsonArg(a.Input), a.Source,
 		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result),
-		a.Gate, a.IncidentID, a.ParentRequestID, a.RunID, a.Digest, a.PolicyVersion, a.Agent, a.Person)
+		a.Gate, a.IncidentID, a.ParentRequestID, a.RunID, a.Digest, a.PolicyVersion, a.Agent, a.Person,
+		a.ApprovalsRequired, given, a.TraceParent)
 	if err != nil {
 		return s.fail("create approval", err)
 	}
@@ -92,9 +98,14 @@ func (s *Store) ExpireApprovals(ctx context.Context, now time.Time, limit int) (
 
 // DecideApproval moves a pending gate that has not expired at d.At (now when
 // zero) to d.Status (approved or rejected) with one conditional UPDATE, so of
-// two concurrent decisions exactly one succeeds. Otherwise it returns the
-// gate as it is with ErrConflict; a pending gate found expired is first
-// marked expired. It returns ErrNotFound for an unknown id.
+// two concurrent decisions exactly one succeeds. A gate that requires more
+// approvals than it has keeps pending and records d among its approvals;
+// the one that completes them moves it to approved. Either UPDATE also
+// compares the approvals as read (a compare-and-set on the row locked
+// here), so no approval is lost to another given at once. Otherwise it
+// returns the gate as it is with ErrConflict: a decided gate, one past
+// its deadline (first marked expired), or one d.Decider already approved
+// (still pending). It returns ErrNotFound for an unknown id.
 func (s *Store) DecideApproval(ctx context.Context, d gtmgate.ApprovalDecision) (*gtmgate.Approval, error) {
 	if d.Status != gtmgate.ApprovalApproved && d.Status != gtmgate.ApprovalRejected {
 		return nil, fmt.Errorf("%s: decide approval: %w", s.d.Name(),
@@ -103,16 +114,13 @@ func (s *Store) DecideApproval(ctx context.Context, d gtmgate.ApprovalDecision) 
 	if d.At.IsZero() {
 		d.At = s.now()
 	}
+	if d.Decider == "" {
+		d.Decider = d.DecidedBy
+	}
 	var a *gtmgate.Approval
 	var conflict bool
 	err := s.inTx(ctx, "decide approval", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.q(`UPDATE approvals SET status = ?, decided_at = ?, decided_by = ?, reason = ?
-			WHERE id = ? AND status = 'pending' AND expires_at > ?`),
-			d.Status, s.t(d.At), d.DecidedBy, d.Reason, d.ID, s.t(d.At))
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
+		n, err := s.decide(ctx, tx, d)
 		if err != nil {
 			return err
 		}
@@ -133,9 +141,55 @@ func (s *Store) DecideApproval(ctx context.Context, d gtmgate.ApprovalDecision) 
 		return nil, err
 	}
 	if conflict {
+		if a.Status == gtmgate.ApprovalPending && a.ApprovedBy(d.Decider) {
+			return a, s.fail("decide approval", fmt.Errorf("%w: approval %s was already approved by %s", gtmgate.ErrConflict, a.ID, d.Decider))
+		}
 		return a, s.fail("decide approval", fmt.Errorf("%w: approval %s is %s", gtmgate.ErrConflict, a.ID, a.Status))
 	}
 	return a, nil
+}
+
+// decide writes d with one UPDATE conditional on the gate being pending
+// and unexpired, and returns how many rows it changed (0 or 1). The gate's
+// row is read and locked first: an approval of a gate that requires more
+// than one is added to those given, the gate approved only when they are
+// complete, and refused (0) when its decider gave one already.
+func (s *Store) decide(ctx context.Context, tx *sql.Tx, d gtmgate.ApprovalDecision) (int64, error) {
+	var required int
+	var given string
+	err := tx.QueryRowContext(ctx, s.q("SELECT approvals_required, approvals FROM approvals WHERE id = ?"+s.d.ForUpdate()), d.ID).
+		Scan(&required, &given)
+	if err != nil {
+		return 0, err
+	}
+	set := "status = ?, decided_at = ?, decided_by = ?, reason = ?"
+	args := []any{d.Status, s.t(d.At), d.DecidedBy, d.Reason}
+	where, whereArgs := "id = ? AND status = 'pending' AND expires_at > ?", []any{d.ID, s.t(d.At)}
+	if d.Status == gtmgate.ApprovalApproved && required > 1 {
+		cur := gtmgate.Approval{ApprovalsRequired: required}
+		if cur.Approvals, err = decodeApprovals(given); err != nil {
+			return 0, fmt.Errorf("approval %s: %w", d.ID, err)
+		}
+		if cur.ApprovedBy(d.Decider) {
+			return 0, nil
+		}
+		next, err := encodeApprovals(append(cur.Approvals, gtmgate.ApprovalGiven{By: d.DecidedBy, Decider: d.Decider, At: d.At, Reason: d.Reason}))
+		if err != nil {
+			return 0, err
+		}
+		if len(cur.Approvals)+1 < cur.Required() {
+			set, args = "approvals = ?", []any{next}
+		} else {
+			set, args = set+", approvals = ?", append(args, next)
+		}
+		// Compare-and-set: the approvals are still those read.
+		where, whereArgs = where+" AND approvals = ?", append(whereArgs, given)
+	}
+	res, err := tx.ExecContext(ctx, s.q("UPDATE approvals SET "+set+" WHERE "+where), append(args, whereArgs...)...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // FinishApproval stores the outcome of an approved gate's execution: status
@@ -197,12 +251,44 @@ func getApproval(ctx context.Context, db queryRower, query, id string) (*gtmgate
 
 func scanApproval(r scanner) (*gtmgate.Approval, error) {
 	var a gtmgate.Approval
+	var given string
 	err := r.Scan(&a.ID, &a.TenantID, &a.Status, &a.Tool, &a.Action, &a.Category, &a.AccountID, jsonCol{&a.Input},
 		&a.Source, &a.RequestID, timeCol{&a.CreatedAt}, timeCol{&a.ExpiresAt}, nullTimeCol{&a.DecidedAt},
 		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID, &a.ParentRequestID, &a.RunID,
-		&a.Digest, &a.PolicyVersion, &a.Agent, &a.Person)
+		&a.Digest, &a.PolicyVersion, &a.Agent, &a.Person, &a.ApprovalsRequired, &given, &a.TraceParent)
 	if err != nil {
 		return nil, err
 	}
+	if a.Approvals, err = decodeApprovals(given); err != nil {
+		return nil, fmt.Errorf("approval %s: %w", a.ID, err)
+	}
 	return &a, nil
+}
+
+// encodeApprovals is the approvals column: a JSON array, "" for none, its
+// times to the store's precision.
+func encodeApprovals(given []gtmgate.ApprovalGiven) (string, error) {
+	if len(given) == 0 {
+		return "", nil
+	}
+	given = slices.Clone(given)
+	for i := range given {
+		given[i].At = given[i].At.UTC().Truncate(time.Microsecond)
+	}
+	b, err := json.Marshal(given)
+	if err != nil {
+		return "", fmt.Errorf("encode approvals: %w", err)
+	}
+	return string(b), nil
+}
+
+func decodeApprovals(col string) ([]gtmgate.ApprovalGiven, error) {
+	if col == "" {
+		return nil, nil
+	}
+	var given []gtmgate.ApprovalGiven
+	if err := json.Unmarshal([]byte(col), &given); err != nil {
+		return nil, fmt.Errorf("decode approvals: %w", err)
+	}
+	return given, nil
 }

@@ -392,8 +392,9 @@ func (s *Store) AddDelivery(ctx context.Context, d *gtmgate.WebhookDelivery) err
 	if d.Time.IsZero() {
 		d.Time = s.now()
 	}
-	_, err := s.write.ExecContext(ctx, s.q(`INSERT INTO webhook_deliveries (webhook_id, event, tenant_id, attempt, time, status, ok, error, duration_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), d.WebhookID, d.Event, d.TenantID, d.Attempt, s.t(d.Time), d.Status, d.OK, d.Error, d.DurationMS)
+	_, err := s.write.ExecContext(ctx, s.q(`INSERT INTO webhook_deliveries (webhook_id, event, tenant_id, attempt, time, status, ok, error, duration_ms,
+		endpoint, receiver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), d.WebhookID, d.Event, d.TenantID, d.Attempt, s.t(d.Time), d.Status, d.OK, d.Error,
+		d.DurationMS, d.Endpoint, d.Receiver)
 	if err != nil {
 		return s.fail("add delivery", err)
 	}
@@ -414,7 +415,7 @@ func (s *Store) ListDeliveries(ctx context.Context, f gtmgate.DeliveryFilter) ([
 	if !f.Since.IsZero() {
 		add("time >= ?", s.t(f.Since))
 	}
-	q := "SELECT id, webhook_id, event, tenant_id, attempt, time, status, ok, error, duration_ms FROM webhook_deliveries"
+	q := "SELECT id, webhook_id, event, tenant_id, attempt, time, status, ok, error, duration_ms, endpoint, receiver FROM webhook_deliveries"
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -427,7 +428,7 @@ func (s *Store) ListDeliveries(ctx context.Context, f gtmgate.DeliveryFilter) ([
 	for rows.Next() {
 		var d gtmgate.WebhookDelivery
 		if err := rows.Scan(&d.ID, &d.WebhookID, &d.Event, &d.TenantID, &d.Attempt, timeCol{&d.Time}, &d.Status, &d.OK, &d.Error,
-			&d.DurationMS); err != nil {
+			&d.DurationMS, &d.Endpoint, &d.Receiver); err != nil {
 			return nil, s.fail("list deliveries", err)
 		}
 		ds = append(ds, &d)

@@ -17,7 +17,10 @@ func approval(id, tenant string, step int, ttl time.Duration) *gtmgate.Approval 
 	return &gtmgate.Approval{ID: id, TenantID: tenant, Status: gtmgate.ApprovalPending, Tool: "email_send",
 		Action: "send", Category: "email_send", AccountID: "me", Source: gtmgate.SourceMCP, RequestID: "req-" + id,
 		Input:     json.RawMessage(`{"rationale":"follow up","to":["a@b.c"]}`),
-		CreatedAt: created, ExpiresAt: created.Add(ttl)}
+		CreatedAt: created, ExpiresAt: created.Add(ttl),
+		// What binds a gate to its call and its trace round-trips too.
+		Digest: "hmac-sha256:" + id, PolicyVersion: "pol_1", Agent: "tok_" + id, Person: "p_1",
+		TraceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
 }
 
 func testApprovals(t *testing.T, open func(t *testing.T) gtmgate.Store) {
