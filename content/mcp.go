@@ -7,8 +7,19 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gtmgate/gtmgate/mcpcapability"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// mcpCapabilities are what the content servers declare (the SDK copies
+// them, nothing changes them): their tools and page resources, and logging
+// (the SDK's default, kept; they send no log messages). No prompts, no
+// completions, no resource subscriptions.
+var mcpCapabilities = mcp.ServerCapabilities{
+	Logging:   &mcp.LoggingCapabilities{},
+	Tools:     &mcp.ToolCapabilities{ListChanged: true},
+	Resources: &mcp.ResourceCapabilities{ListChanged: true},
+}
 
 // MCPOptions configure NewMCPHandler.
 type MCPOptions struct {
@@ -67,7 +78,8 @@ func (c *serverCache) get(*http.Request) *mcp.Server {
 // newMCPServer registers the tools and page resources of one tree.
 func newMCPServer(t *Tree, opts MCPOptions) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: opts.Title, Version: opts.Version, WebsiteURL: t.BaseURL()},
-		&mcp.ServerOptions{Instructions: opts.Instructions, Logger: opts.Logger})
+		&mcp.ServerOptions{Instructions: opts.Instructions, Logger: opts.Logger, Capabilities: &mcpCapabilities})
+	s.AddReceivingMiddleware(mcpcapability.DeclaredOnly(&mcpCapabilities))
 	addTools(s, t)
 	for _, p := range t.pages {
 		s.AddResource(&mcp.Resource{URI: t.URL(p.MarkdownPath()), Name: strings.TrimPrefix(p.MarkdownPath(), "/"),

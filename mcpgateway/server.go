@@ -1,6 +1,7 @@
 // Package mcpgateway is the gateway's MCP endpoint: the tool registry served
-// over streamable HTTP (spec 2025-11-25, stateless so any replica answers any
-// request), every tools/call running the same execution path as REST.
+// over streamable HTTP (spec 2025-11-25 and 2026-07-28, stateless so any
+// replica answers any request), every tools/call running the same execution
+// path as REST.
 package mcpgateway
 
 import (
@@ -16,6 +17,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/mcpcapability"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/telemetry"
 	"github.com/gtmgate/gtmgate/toolrun"
@@ -106,18 +108,22 @@ func New(opts Options) http.Handler {
 
 // newServer returns an MCP server offering tools.
 func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
+	// Stateless: no session to send notifications/tools/list_changed on,
+	// so none is promised; clients see new tools on their next tools/list.
+	// No logging either: the gateway sends no log messages. No prompts,
+	// resources or completions: their methods answer -32601.
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 	server := mcp.NewServer(&mcp.Implementation{Name: "gtmgate", Title: "gtmgate tool gateway", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: "Go-to-market tools acting for the tenant of your credential. Every call needs a rationale. " +
 			"Calls held for approval return APPROVAL_REQUIRED with an approval_id: check it with approval_status. " +
 			"Report blockers with submit_feedback.",
-		Logger: opts.Logger,
-		// Stateless: no session to send notifications/tools/list_changed
-		// on, so none is promised; clients see new tools on their next
-		// tools/list. No logging either: the gateway sends no log messages.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Logger:       opts.Logger,
+		Capabilities: caps,
 		SetCacheable: listCaching,
 	})
 	server.AddReceivingMiddleware(auditSessions(opts.Recorder))
+	// Added last, so outermost: the _meta trace reaches the audit too.
+	server.AddReceivingMiddleware(traceFromMeta, mcpcapability.DeclaredOnly(caps))
 	for _, e := range tools {
 		server.AddTool(toolOf(e), handler(opts.Runner, e.Name))
 	}
