@@ -25,6 +25,11 @@ const (
 	// handlerTenant: the handler finds the tenant (an approval's) and asks
 	// the actor itself; here only an actor with some role passes.
 	handlerTenant
+	// ownInTenant: the {tenant_id} path value, on a route that changes
+	// only what is its caller's own there (a person connecting an account
+	// of theirs): read access, any role in the tenant, is enough, and its
+	// handler refuses a caller that is no person.
+	ownInTenant
 )
 
 // rule is what a route needs of its caller.
@@ -82,6 +87,7 @@ var routeAccess = map[string]rule{
 	"GET /admin/tenants/{tenant_id}/oauth-apps/{provider}":       {gtmgate.AccessRead, pathTenant},
 	"DELETE /admin/tenants/{tenant_id}/oauth-apps/{provider}":    {gtmgate.AccessOwner, pathTenant},
 	"POST /admin/tenants/{tenant_id}/connect-links":              {gtmgate.AccessWrite, pathTenant},
+	"POST /admin/tenants/{tenant_id}/connect-links/mine":         {gtmgate.AccessRead, ownInTenant},
 	"GET /admin/connect-links":                                   {gtmgate.AccessRead, queryTenant},
 	"GET /admin/jobs":                                            {gtmgate.AccessRead, noTenant},
 	"GET /admin/jobs/{id}":                                       {gtmgate.AccessRead, noTenant},
@@ -160,7 +166,7 @@ func guard(pattern string, h http.Handler) http.Handler {
 		}
 		var tenant string
 		switch ru.tenant {
-		case pathTenant:
+		case pathTenant, ownInTenant:
 			tenant = r.PathValue("tenant_id")
 		case queryTenant:
 			tenant = r.URL.Query().Get("tenant")

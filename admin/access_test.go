@@ -67,7 +67,7 @@ func TestEveryRouteAgainstEveryRole(t *testing.T) {
 		t.Run(role.name, func(t *testing.T) {
 			operator := role.actor.Operator() != ""
 			for pattern, ru := range routeAccess {
-				if ru.need == gtmgate.AccessRead && !strings.HasPrefix(pattern, "GET ") {
+				if ru.need == gtmgate.AccessRead && !strings.HasPrefix(pattern, "GET ") && ru.tenant != ownInTenant {
 					t.Errorf("%s changes something but needs only read", pattern)
 				}
 				switch ru.tenant {

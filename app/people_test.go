@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"github.com/gtmgate/gtmgate"
 	"html"
 	"net"
 	"net/http"
@@ -181,7 +182,9 @@ func TestConsolePagesByRole(t *testing.T) {
 	env.NewTenant("acme", nil)
 	operatorPages := []string{"/console/oauth-apps", "/console/errors", "/console/incidents", "/console/quality",
 		"/console/feedback", "/console/brief", "/console/health", "/console/calls/unknown", "/console/people"}
-	tenantPages := []string{"/console/tenants", "/console/tenants/demo", "/console/approvals", "/console/audit", "/console/schedules"}
+	tenantPages := []string{"/console/tenants", "/console/tenants/demo", "/console/approvals", "/console/audit", "/console/schedules",
+		"/console/connect/demo/gmail"}
+	gate := gtmgate.ApprovalPagePath(holdBudgetChange(t, env, env.DemoToken, "demo"))
 	for _, tc := range []struct {
 		subject  string
 		operator bool
@@ -206,6 +209,14 @@ func TestConsolePagesByRole(t *testing.T) {
 					t.Errorf("%s: %d", p, code)
 				}
 			}
+			// The gate's own page, where notices and held calls link.
+			if code, page := o.get(gate); code != 200 || !strings.Contains(page, "google_ads_campaigns update_budget") ||
+				!strings.Contains(page, `name="back" value="`+gate+`"`) {
+				t.Errorf("%s: %d, want the held budget change with its decision forms", gate, code)
+			}
+			if code, _ := o.get("/console/approvals/apr_unknown"); code != 404 {
+				t.Errorf("an unknown gate's page: %d, want 404", code)
+			}
 			_, tenantPage := o.get("/console/tenants/demo")
 			if !strings.Contains(tenantPage, "Usage this period") ||
 				strings.Contains(tenantPage, `action="/console/tenants/demo/billing"`) != tc.operator {
@@ -214,6 +225,9 @@ func TestConsolePagesByRole(t *testing.T) {
 			_, page := o.get("/console/tenants/acme")
 			if refused := strings.Contains(page, "is not among them"); refused == tc.operator {
 				t.Errorf("another tenant's page: refused=%v for operator=%v", refused, tc.operator)
+			}
+			if code, _ := o.get("/console/connect/acme/gmail"); (code == 200) != tc.operator {
+				t.Errorf("another tenant's connect page: %d for operator=%v", code, tc.operator)
 			}
 			if _, page := o.get("/console/audit?tenant=acme"); tc.operator == strings.Contains(page, "is not among them") {
 				t.Errorf("another tenant's audit: operator=%v", tc.operator)

@@ -205,6 +205,11 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 		AllowedOrigins:  append([]string{a.cfg.GatewayURL}, a.cfg.AllowedOrigins...),
 		LoopbackOrigins: loopbackBind(a.cfg.GatewayAddr),
 		Version:         a.version, MaxBodyBytes: a.cfg.MaxBodyBytes, Recorder: a.recorder, Logger: a.logger,
+		Held: &mcpgateway.HeldOptions{Key: a.derivedKey("gtmgate mcp held call state"),
+			PageURL: func(id string) string { return a.cfg.GatewayURL + gtmgate.ApprovalPagePath(id) },
+			ConnectURL: func(tenantID, provider string) string {
+				return a.cfg.GatewayURL + gtmgate.ConnectPagePath(tenantID, provider)
+			}},
 	})
 	signIn := sso.New(sso.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, Timeout: a.cfg.UpstreamTimeout})
 	operatorConsole, err := console.New(console.Options{Admin: adminAPI, Sessions: a.store, Recorder: a.recorder, KeyHash: keyHash,

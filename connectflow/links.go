@@ -16,10 +16,12 @@ import (
 // MountAdmin adds the admin routes to the admin mux (pass it in
 // admin.Options.Extra, which authenticates and audits them):
 //
-//	POST /admin/tenants/{tenant_id}/connect-links  create a link
-//	GET  /admin/connect-links                      list links; query tenant, limit
+//	POST /admin/tenants/{tenant_id}/connect-links       create a link
+//	POST /admin/tenants/{tenant_id}/connect-links/mine  create a link for the signed-in person's own account
+//	GET  /admin/connect-links                           list links; query tenant, limit
 func (f *Flow) MountAdmin(mux gtmgate.Router) {
 	mux.HandleFunc("POST /admin/tenants/{tenant_id}/connect-links", f.create)
+	mux.HandleFunc("POST /admin/tenants/{tenant_id}/connect-links/mine", f.createMine)
 	mux.HandleFunc("GET /admin/connect-links", f.list)
 }
 
@@ -67,12 +69,18 @@ type List struct {
 
 // create serves POST /admin/tenants/{tenant_id}/connect-links.
 func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
-	tenantID := r.PathValue("tenant_id")
 	var body CreateBody
 	if err := jsonapi.Decode(w, r, f.opts.MaxBodyBytes, &body); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	f.issue(w, r, body)
+}
+
+// issue creates the link body asks for in the path's tenant and answers
+// Created.
+func (f *Flow) issue(w http.ResponseWriter, r *http.Request, body CreateBody) {
+	tenantID := r.PathValue("tenant_id")
 	p, expiry, err := validate(&body)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)

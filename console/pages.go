@@ -33,6 +33,8 @@ func (c *Console) pageRoutes() map[string]handler {
 		"GET /console/tenants/{id}/agents/{token}":          c.agent,
 		"POST /console/tenants/{id}/grants/revoke":          c.revokeGrant,
 		"POST /console/tenants/{id}/connect-links":          c.connectLink,
+		"GET /console/connect/{tenant}/{provider}":          c.connectOwnPage,
+		"POST /console/connect/{tenant}/{provider}":         c.connectOwn,
 		"POST /console/tenants/{id}/mcp-servers/refresh":    c.refreshMCPServer,
 		"POST /console/tenants/{id}/toolsets":               c.saveToolset,
 		"POST /console/tenants/{id}/toolsets/{name}/delete": c.deleteToolset,
@@ -77,6 +79,10 @@ var tenantPages = map[string]bool{
 	"POST /console/tenants/{id}/grants/revoke":         true,
 	"POST /console/tenants/{id}/connect-links":         true,
 	"POST /console/tenants/{id}/mcp-servers/refresh":   true,
+	// A person connects an account of their own; the admin API lets any
+	// role in the tenant, and refuses the admin key (no person).
+	"GET /console/connect/{tenant}/{provider}":  true,
+	"POST /console/connect/{tenant}/{provider}": true,
 	// The admin API lets a tenant's owner change its toolsets.
 	"POST /console/tenants/{id}/toolsets":               true,
 	"POST /console/tenants/{id}/toolsets/{name}/delete": true,

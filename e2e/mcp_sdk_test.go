@@ -18,9 +18,15 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 			ReadOnly  *bool
 			HasSchema bool
 		}
+		ProtocolVersion             string
 		OK, Invalid, UnknownAccount struct {
 			IsError bool
 			Body    map[string]any
+		}
+		Held struct {
+			IsError    bool
+			ResultType *string
+			Body       map[string]any
 		}
 	}
 	runNodeScript(t, p, "mcp-client.mjs", &got, "GTMGATE_MCP_URL="+p.gateway+"/mcp", "GTMGATE_TOKEN="+p.demoToken)
@@ -41,5 +47,10 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 	}
 	if !got.UnknownAccount.IsError || code(got.UnknownAccount.Body) != "VALIDATION_ERROR" {
 		t.Fatalf("unknown account: %v", got.UnknownAccount.Body)
+	}
+	// Held calls inside the protocol are for 2026-07-28 clients only.
+	if got.ProtocolVersion != "2025-11-25" || !got.Held.IsError || got.Held.ResultType != nil ||
+		code(got.Held.Body) != "APPROVAL_REQUIRED" || got.Held.Body["approval_id"] == nil {
+		t.Fatalf("a held call at %s: %+v, want APPROVAL_REQUIRED with an approval_id", got.ProtocolVersion, got.Held)
 	}
 }

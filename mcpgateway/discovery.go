@@ -57,7 +57,7 @@ func discoveryServer(opts Options, tools []*registry.Entry, ts *gtmgate.Toolset)
 			"arguments": {Type: "object"},
 		}, Required: []string{"name", "arguments"}, AdditionalProperties: registry.Closed()},
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: jsonschema.Ptr(true), OpenWorldHint: jsonschema.Ptr(true)},
-	}, callTool(opts.Runner))
+	}, callTool(opts.Runner, newHeldCalls(opts)))
 	return server
 }
 
@@ -161,7 +161,7 @@ func actionNames(e *registry.Entry) []string {
 
 // callTool runs the named tool with the call's own credential, request id
 // and progress token, exactly as a direct tools/call of it would.
-func callTool(runner *toolrun.Runner) mcp.ToolHandler {
+func callTool(runner *toolrun.Runner, held *heldCalls) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in struct {
 			Name      string          `json:"name"`
@@ -177,6 +177,6 @@ func callTool(runner *toolrun.Runner) mcp.ToolHandler {
 		params := *req.Params
 		params.Name, params.Arguments = in.Name, in.Arguments
 		inner.Params = &params
-		return handler(runner, in.Name)(ctx, &inner)
+		return handler(runner, held, in.Name)(ctx, &inner)
 	}
 }

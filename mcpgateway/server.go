@@ -44,6 +44,9 @@ type Options struct {
 	LoopbackOrigins bool
 	Version         string
 	MaxBodyBytes    int64
+	// Held, when set, answers calls held for approval inside the protocol
+	// to clients that can take it (MCP 2026-07-28); see held.go.
+	Held *HeldOptions
 	// Recorder, when set, audits initialize and tools/list.
 	Recorder gtmgate.Recorder
 	Logger   *slog.Logger
@@ -125,7 +128,7 @@ func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
 	// Added last, so outermost: the _meta trace reaches the audit too.
 	server.AddReceivingMiddleware(traceFromMeta, mcpcapability.DeclaredOnly(caps))
 	for _, e := range tools {
-		server.AddTool(toolOf(e), handler(opts.Runner, e.Name))
+		server.AddTool(toolOf(e), handler(opts.Runner, newHeldCalls(opts), e.Name))
 	}
 	return server
 }
@@ -267,7 +270,9 @@ func toolOf(e *registry.Entry) *mcp.Tool {
 
 // handler runs one tool through toolrun. Tool failures, input validation
 // included, are tool results with isError, never protocol errors.
-func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
+// held (nil: none) answers calls held for approval, or waiting for an
+// account their agent's person can connect, inside the protocol.
+func handler(runner *toolrun.Runner, held *heldCalls, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var p *gtmgate.Principal
 		var rid string
@@ -307,12 +312,22 @@ func handler(runner *toolrun.Runner, name string) mcp.ToolHandler {
 		if len(input) == 0 || string(input) == "null" {
 			input = json.RawMessage(`{}`)
 		}
+		hc := heldCall{principal: p, tool: name, input: input, requestID: rid}
+		if state := req.Params.RequestState; state != "" && held != nil {
+			// A retry: a held call's outcome, or (nil) the call again.
+			if res := held.resume(ctx, hc, state); res != nil {
+				return res, nil
+			}
+		}
 		out, err := runner.Call(ctx, &toolrun.Request{
 			Principal: p, TenantID: p.TenantID, Tool: name, Input: input, Source: gtmgate.SourceMCP, RequestID: rid,
 		})
 		if err != nil {
 			if su != nil && errors.Is(err, gtmgate.ErrInsufficientScope) {
 				su.needed.Store(true)
+			}
+			if res := held.ask(req, hc, err); res != nil {
+				return res, nil
 			}
 			return errorResult(err, rid), nil
 		}

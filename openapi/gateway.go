@@ -446,6 +446,9 @@ func adminOperations() []operation {
 		adm("POST /admin/tenants/{tenant_id}/connect-links", "createConnectLink", "A single-use connect link (url holds its secret, shown once) "+
 			"through which an account's owner connects a provider account to the tenant; 400 names PUT /admin/oauth-apps/{provider} when no app is registered",
 			jsonBody(requestOf[connectflow.CreateBody]("provider")), jsonOK(201, responseOf[connectflow.Created](), withNotFound...)),
+		adm("POST /admin/tenants/{tenant_id}/connect-links/mine", "createOwnConnectLink", "A single-use connect link through which the signed-in person "+
+			"connects an account of their own (only agents acting for them reach it); any role in the tenant may; 403 for the admin key and named admin keys, which are no person",
+			jsonBody(requestOf[connectflow.MineBody]("provider")), jsonOK(201, responseOf[connectflow.Created](), withNotFound...)),
 		adm("GET /admin/connect-links", "listConnectLinks", "Connect links, newest first, with their status and result (never their secrets)", nil,
 			jsonOK(200, responseOf[connectflow.List](), adminErrors...), tenantQ, limitOf(50, 500)),
 		adm("GET /admin/jobs", "listJobs", "Background jobs (River), newest first", nil,

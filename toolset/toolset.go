@@ -103,7 +103,7 @@ func Account(ts *gtmgate.Toolset, c gtmgate.Credential, provider string, account
 		if usable(a) {
 			return a, nil
 		}
-		return gtmgate.Account{}, refusal(c, provider, accounts, a, usable)
+		return gtmgate.Account{}, refusal(c, provider, accounts, a, usable, limited)
 	}
 	def, _ := accounts.Account("")
 	if c.Person != "" && !c.ReachesEveryAccount() {
@@ -121,12 +121,13 @@ func Account(ts *gtmgate.Toolset, c gtmgate.Credential, provider string, account
 	if i := slices.IndexFunc(accounts.Accounts, usable); i >= 0 {
 		return accounts.Accounts[i], nil
 	}
-	return gtmgate.Account{}, refusal(c, provider, accounts, gtmgate.Account{}, usable)
+	return gtmgate.Account{}, refusal(c, provider, accounts, gtmgate.Account{}, usable, limited)
 }
 
 // refusal says why the account an agent asked for (a; empty when it named
 // none and none was usable) is out of its reach, and what it may use.
-func refusal(c gtmgate.Credential, provider string, accounts gtmgate.ProviderAccounts, a gtmgate.Account, usable func(gtmgate.Account) bool) error {
+// limited says the agent's toolset lists the provider's accounts it may use.
+func refusal(c gtmgate.Credential, provider string, accounts gtmgate.ProviderAccounts, a gtmgate.Account, usable func(gtmgate.Account) bool, limited bool) error {
 	var may []string
 	for _, u := range accounts.Accounts {
 		if usable(u) {
@@ -149,6 +150,16 @@ func refusal(c gtmgate.Credential, provider string, accounts gtmgate.ProviderAcc
 		err = gtmgate.Errorf(gtmgate.EForbidden, "this agent's toolset %q does not allow %s account %q; %s", c.Toolset, provider, a.ID, mayUse)
 	}
 	if c.Person != "" && len(may) == 0 {
+		// The agent named no account and none is usable: connecting one of
+		// their own is what the person can do about it. Say so by type,
+		// for the clients that can send them to the console's page
+		// (mcpgateway's connect elicitation). Not when the agent named an
+		// account (a new one of theirs would not be it), nor when the
+		// toolset lists the accounts (a new one is not among them): the
+		// person would be asked again after every connection.
+		if a.ID == "" && !limited {
+			err.Detail = gtmgate.UnconnectedAccount{Provider: provider, Person: c.Person}
+		}
 		return err.WithHint("the person connects their own " + provider + " account through a connect link issued for them (POST /admin/tenants/{id}/connect-links with \"person\")")
 	}
 	return err.WithHint("name one of those accounts in account_id, or leave it out")

@@ -201,6 +201,43 @@ func TestAccount(t *testing.T) {
 	}
 }
 
+// TestUnconnectedAccount: the refusal says by type that the person has an
+// account to connect only when the agent acts for them, named no account
+// and may use none, and its toolset does not list the accounts; message
+// and hint stay as they are.
+func TestUnconnectedAccount(t *testing.T) {
+	onlyPersonal := gtmgate.ProviderAccounts{Default: "ceo@acme.example", Accounts: []gtmgate.Account{{ID: "ceo@acme.example", Person: "p_ceo"}}}
+	repAgent := gtmgate.Credential{Kind: gtmgate.CredentialOAuth, ID: "fam_1", Person: "p_rep"}
+	listed := &gtmgate.Toolset{Allow: []string{"*"}, Accounts: map[string][]string{"gmail": {"ceo@acme.example"}}}
+	for _, tc := range []struct {
+		name      string
+		ts        *gtmgate.Toolset
+		cred      gtmgate.Credential
+		requested string
+		want      bool
+	}{
+		{"a person's agent, no account named, none usable", nil, repAgent, "", true},
+		{"a person's agent naming another person's account", nil, repAgent, "ceo@acme.example", false},
+		{"a toolset that lists the accounts", listed, repAgent, "", false},
+		{"an agent of nobody", nil, gtmgate.Credential{Kind: gtmgate.CredentialToken, ID: "tok_1"}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Account(tc.ts, tc.cred, "gmail", onlyPersonal, tc.requested)
+			if err == nil {
+				t.Fatal("Account found one")
+			}
+			u, ok := gtmgate.UnconnectedAccountOf(err)
+			if ok != tc.want || ok && (u != gtmgate.UnconnectedAccount{Provider: "gmail", Person: "p_rep"}) {
+				t.Errorf("UnconnectedAccountOf(%v) = %+v, %v; want %v", err, u, ok, tc.want)
+			}
+			if e := gtmgate.AsError(err); ok && (e.Message != "this agent may use none of the tenant's gmail accounts" ||
+				!strings.Contains(e.Hint, "connect link issued for them")) {
+				t.Errorf("message and hint changed: %v (%s)", err, e.Hint)
+			}
+		})
+	}
+}
+
 func TestValidate(t *testing.T) {
 	reg := testRegistry(t)
 	tenant := &gtmgate.Tenant{ID: "acme", Providers: map[string]gtmgate.ProviderAccounts{

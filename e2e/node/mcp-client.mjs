@@ -1,6 +1,6 @@
 // mcp-client.mjs drives gtmgate's /mcp with the official MCP TypeScript SDK
 // client: connect over streamable HTTP with a bearer token, list tools, call
-// one successfully and one with invalid input. Prints one JSON summary line.
+// one successfully, one with invalid input and one held for approval. Prints one JSON summary line.
 // Usage: GTMGATE_MCP_URL=... GTMGATE_TOKEN=... node mcp-client.mjs
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -29,6 +29,12 @@ const unknownAccount = await client.callTool({
   arguments: { action: "list", rationale: "e2e", account_id: "not-mine" },
 });
 
+// A held call: a client on 2025-11-25 gets APPROVAL_REQUIRED, as always.
+const held = await client.callTool({
+  name: "google_ads_campaigns",
+  arguments: { action: "update_budget", campaign_id: "21000100002", amount: 120, rationale: "e2e: a held budget change" },
+});
+
 const text = (r) => (r.content && r.content[0] && r.content[0].text) || "";
 console.log(
   JSON.stringify({
@@ -38,6 +44,7 @@ console.log(
     ok: { isError: !!ok.isError, body: JSON.parse(text(ok)) },
     invalid: { isError: !!invalid.isError, body: JSON.parse(text(invalid)) },
     unknownAccount: { isError: !!unknownAccount.isError, body: JSON.parse(text(unknownAccount)) },
+    held: { isError: !!held.isError, resultType: held.resultType ?? null, body: JSON.parse(text(held)) },
   }),
 );
 await client.close();
