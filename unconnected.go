@@ -5,10 +5,11 @@ import (
 	"net/url"
 )
 
-// UnconnectedAccount is the error_detail of the FORBIDDEN refusing a call
-// of an agent that acts for a person and may use none of the tenant's
+// UnconnectedAccount is the error_detail of the error refusing a call of
+// an agent that acts for a person and may use none of the tenant's
 // accounts of Provider: the person has connected no account of their own
-// (and the tenant shares none the agent may use). It is what an MCP
+// (and the tenant shares none the agent may use: FORBIDDEN), or the tenant
+// has none at all (VALIDATION_ERROR). It is what an MCP
 // client that takes URL elicitation is asked to fix, on the console's
 // page ConnectPagePath, where the person connects their own.
 type UnconnectedAccount struct {

@@ -37,29 +37,41 @@ var campaignList = map[string]any{"action": "list", "rationale": "weekly report"
 const connectPage = "https://gw.example/console/connect/acme/googleads"
 
 // TestConnectInsideTheProtocol: a 2026-07-28 client whose person has no
-// account to use is sent to the console's connect page; once the person
-// has connected one, the SDK's retry runs the call.
+// account to use (the tenant's only one is another person's, or it has
+// none) is sent to the console's connect page; once the person has
+// connected one, the SDK's retry runs the call.
 func TestConnectInsideTheProtocol(t *testing.T) {
-	e := newUnconnectedEnv(t)
-	var asked []*mcp.ElicitParams
-	cs := e.client(t, "agent-1", "2026-07-28", true, func(p *mcp.ElicitParams) string {
-		asked = append(asked, p)
-		e.connect(t)
-		return "accept"
-	})
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "gads_campaigns", Arguments: campaignList})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].URL != connectPage || asked[0].ElicitationID != "connect:googleads" ||
-		!strings.Contains(asked[0].Message, "may use none of the tenant's googleads accounts") {
-		t.Fatalf("elicited %+v, want one URL elicitation to the connect page", asked)
-	}
-	if body := resultBody(t, res); res.IsError || body["result"].(map[string]any)["budget"] != "changed" {
-		t.Errorf("outcome %v, want the call's result", body)
-	}
-	if got := e.executions(); got != 1 {
-		t.Errorf("the call ran %d times, want once", got)
+	for name, tc := range map[string]struct {
+		accounts gtmgate.ProviderAccounts
+		why      string
+	}{
+		"another person's account only": {gtmgate.ProviderAccounts{Default: "123", Accounts: []gtmgate.Account{{ID: "123", Person: "p_bob"}}},
+			"may use none of the tenant's googleads accounts"},
+		"no account at all": {gtmgate.ProviderAccounts{}, `tenant "acme" has no googleads account configured`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newHeldEnvFor(t, tc.accounts, "p_ada")
+			var asked []*mcp.ElicitParams
+			cs := e.client(t, "agent-1", "2026-07-28", true, func(p *mcp.ElicitParams) string {
+				asked = append(asked, p)
+				e.connect(t)
+				return "accept"
+			})
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "gads_campaigns", Arguments: campaignList})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(asked) != 1 || asked[0].Mode != "url" || asked[0].URL != connectPage || asked[0].ElicitationID != "connect:googleads" ||
+				!strings.Contains(asked[0].Message, tc.why) {
+				t.Fatalf("elicited %+v, want one URL elicitation to the connect page", asked)
+			}
+			if body := resultBody(t, res); res.IsError || body["result"].(map[string]any)["budget"] != "changed" {
+				t.Errorf("outcome %v, want the call's result", body)
+			}
+			if got := e.executions(); got != 1 {
+				t.Errorf("the call ran %d times, want once", got)
+			}
+		})
 	}
 }
 

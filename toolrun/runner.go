@@ -300,8 +300,14 @@ func (r *Runner) resolve(ctx context.Context, c *call) error {
 	t := c.tenant
 	accounts, ok := t.Providers[entry.Provider]
 	if !ok || len(accounts.Accounts) == 0 {
-		return gtmgate.Errorf(gtmgate.EValidation, "tenant %q has no %s account configured", t.ID, entry.Provider).
+		err := gtmgate.Errorf(gtmgate.EValidation, "tenant %q has no %s account configured", t.ID, entry.Provider).
 			WithHint("add one under providers." + entry.Provider + " with PUT /admin/tenants/" + t.ID)
+		if cred.Person != "" && !cred.ReachesEveryAccount() {
+			// The person the agent acts for can connect one of their own.
+			err.Detail = gtmgate.UnconnectedAccount{Provider: entry.Provider, Person: cred.Person}
+			err.Hint += ", or the person this agent acts for connects their own"
+		}
+		return err
 	}
 	id, _ := c.input["account_id"].(string)
 	if _, known := accounts.Account(id); id != "" && !known {
