@@ -38,10 +38,7 @@ func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	if as == nil {
-		as = []*gtmgate.Approval{}
-	}
-	jsonapi.Write(w, http.StatusOK, map[string]any{"approvals": as})
+	jsonapi.Write(w, http.StatusOK, map[string]any{"approvals": h.approvalViews(r.Context(), as)})
 }
 
 // approvalsSeen lists the approvals f selects that the actor sees: every
@@ -82,7 +79,7 @@ func (h *Handler) getApproval(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	jsonapi.Write(w, http.StatusOK, a.AsOf(h.opts.Now()))
+	jsonapi.Write(w, http.StatusOK, h.approvalViews(r.Context(), []*gtmgate.Approval{a.AsOf(h.opts.Now())})[0])
 }
 
 // approval reads the route's approval and checks that the actor may see

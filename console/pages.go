@@ -416,6 +416,7 @@ func (c *Console) approvals(w http.ResponseWriter, r *http.Request, s *session) 
 	decided.Approvals = slices.DeleteFunc(decided.Approvals, func(a obj) bool { return a["status"] == gtmgate.ApprovalPending })
 	for _, a := range pending.Approvals {
 		a["input_pretty"] = indent(a["input"])
+		a["described"] = describeApproval(a)
 	}
 	you := s.actor.AuditKey()
 	for _, a := range append(pending.Approvals, decided.Approvals...) {
@@ -442,6 +443,7 @@ func (c *Console) approval(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	g["input_pretty"] = indent(g["input"])
+	g["described"] = describeApproval(g)
 	if g["result"] != nil {
 		g["result_pretty"] = indent(g["result"])
 	}

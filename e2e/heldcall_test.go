@@ -86,7 +86,7 @@ func TestHeldCallInsideTheProtocol(t *testing.T) {
 			Failures []string
 		}
 		runNodeScript(t, p, "gate-browser.mjs", &got, "GATE_URL="+ask.URL, "WHO=Ada", "DECISION=approve",
-			"EXPECT=google_ads_campaigns update_budget|21000100002|150|launch week", "CHROMIUM="+chromium)
+			"EXPECT=google_ads_campaigns update_budget|21000100002|New daily budget|150.00 in the account's currency|launch week|Input as JSON", "CHROMIUM="+chromium)
 		for _, f := range got.Failures {
 			t.Error(f)
 		}
