@@ -1,6 +1,9 @@
 package gtmgate
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Audit sources: which surface a call came through.
 const (
@@ -140,4 +143,20 @@ type UsageQuery struct {
 	Key  string
 	From time.Time
 	To   time.Time
+}
+
+type absenceExpectedKey struct{}
+
+// WithAbsenceExpected marks ctx's admin read as asking whether something
+// optional exists (a tenant's billing plan, read for a console page): its
+// 404 answers the question, so the audit records it with OutcomeOK, not as
+// an error. Only in-process callers can set it; HTTP clients cannot.
+func WithAbsenceExpected(ctx context.Context) context.Context {
+	return context.WithValue(ctx, absenceExpectedKey{}, true)
+}
+
+// AbsenceExpected reports whether ctx was marked by WithAbsenceExpected.
+func AbsenceExpected(ctx context.Context) bool {
+	v, _ := ctx.Value(absenceExpectedKey{}).(bool)
+	return v
 }

@@ -174,7 +174,10 @@ func (h *Handler) run(r *http.Request, start time.Time, source string, actor *gt
 		DurationMS: float64(h.opts.Now().Sub(start).Microseconds()) / 1000, Detail: buf.auditDetail,
 		TraceID: telemetry.TraceID(r.Context()), CorrelationID: gtmgate.CorrelationIDFromContext(r.Context()),
 	}
-	if buf.status >= 400 {
+	// A read that asked whether something optional exists (the console's
+	// tenant page asks for a billing plan) is answered by its 404.
+	absent := buf.status == http.StatusNotFound && r.Method == http.MethodGet && gtmgate.AbsenceExpected(r.Context())
+	if buf.status >= 400 && !absent {
 		entry.Outcome = gtmgate.OutcomeError
 	}
 	if err := h.opts.Recorder.Record(r.Context(), entry, nil); err != nil {

@@ -7,16 +7,18 @@ import (
 	"strings"
 )
 
-// bar is one bar of a chart; Part is a highlighted share of it (errors of
-// calls).
+// bar is one bar of a chart; Part is a highlighted share of it: the
+// errors among its calls.
 type bar struct {
 	Label       string
 	Value, Part float64
 }
 
-// barChart draws bars as an inline SVG that scales to its container; every
-// bar carries its figure as a title (a tooltip, and text for screen
-// readers). No script or style attribute: the page's CSP forbids both.
+// barChart draws bars as an inline SVG that scales to its container. Every
+// bar carries its figure as a title (a tooltip on hover over its whole
+// slot, so an empty day has one too) and, focusable with the keyboard, as
+// its accessible name. No script or style attribute: the page's CSP
+// forbids both.
 func barChart(title string, bars []bar, unit string) template.HTML {
 	if len(bars) == 0 {
 		return template.HTML(`<p class="empty">No data in this range.</p>`)
@@ -32,14 +34,19 @@ func barChart(title string, bars []bar, unit string) template.HTML {
 	slot := w / float64(len(bars))
 	bw := math.Max(1, slot*0.7)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s" preserveAspectRatio="none">`, w, h, template.HTMLEscapeString(title))
+	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %.0f %.0f" role="group" aria-label="%s" preserveAspectRatio="none">`, w, h, template.HTMLEscapeString(title))
 	fmt.Fprintf(&sb, `<title>%s</title>`, template.HTMLEscapeString(title))
 	fmt.Fprintf(&sb, `<line class="axis" x1="0" y1="%.0f" x2="%.0f" y2="%.0f"/>`, h-bottom, w, h-bottom)
 	labelEvery := int(math.Ceil(float64(len(bars)) / 10))
 	for i, b := range bars {
 		x := float64(i)*slot + (slot-bw)/2
 		bh := (h - top - bottom) * b.Value / max
-		fmt.Fprintf(&sb, `<g><title>%s: %s%s</title>`, template.HTMLEscapeString(b.Label), figure(b.Value), template.HTMLEscapeString(unit))
+		value := b.Label + ": " + figure(b.Value) + unit
+		if b.Part > 0 {
+			value += ", " + figure(b.Part) + " of them errors"
+		}
+		fmt.Fprintf(&sb, `<g tabindex="0" role="img" aria-label="%[1]s"><title>%[1]s</title>`, template.HTMLEscapeString(value))
+		fmt.Fprintf(&sb, `<rect class="hit" x="%.1f" y="%.0f" width="%.1f" height="%.0f"/>`, float64(i)*slot, top, slot, h-bottom-top)
 		fmt.Fprintf(&sb, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f"/>`, x, h-bottom-bh, bw, bh)
 		if b.Part > 0 {
 			ph := (h - top - bottom) * b.Part / max

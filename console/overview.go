@@ -89,7 +89,7 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request, s *session) {
 	c.render(w, r, http.StatusOK, "overview", &page{Title: "Overview", Nav: "overview", Error: f.message(), Refresh: 60, Data: obj{
 		"range": rng.Key, "ranges": overviewRanges, "span": rng.Span, "per": per,
 		"calls": calls, "errors": errs, "errorRate": errorRate,
-		"callsChart": barChart("Tool and chat calls per "+per+", errors in the darker part", callBars, ""),
+		"callsChart": barChart("Tool and chat calls per "+per+", errors in the darker part", callBars, " calls"),
 		"p95Chart":   barChart("Highest tenant upstream p95 per "+per+" (ms)", p95Bars, " ms"),
 		"costChart":  barChart("Cost this billing period by tenant", costBars, " "+currency),
 		"costs":      u.costs, "approvals": len(approvals.Approvals), "incidents": incidents.Incidents, "health": health,

@@ -121,6 +121,20 @@ func (f *fetch) get(path string, out any) bool {
 	return err == nil
 }
 
+// optional reads something a page shows only when it exists (a tenant's
+// billing plan): a 404 answers "none", neither the page's error nor an
+// error in the audit log.
+func (f *fetch) optional(path string, out any) bool {
+	err := f.c.call(f.r.WithContext(gtmgate.WithAbsenceExpected(f.r.Context())), http.MethodGet, path, nil, out)
+	if ae := (*apiError)(nil); errors.As(err, &ae) && ae.Status == http.StatusNotFound {
+		return false
+	}
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return err == nil
+}
+
 func (f *fetch) message() string {
 	if f.err == nil {
 		return ""
@@ -236,10 +250,8 @@ func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
 	f.get("/admin/usage/"+esc(id), &v.Usage)
 	v.Operator = sessionOf(r).actor.Allows(gtmgate.AccessOperator, id)
 	var plan obj
-	if err := c.call(r, http.MethodGet, "/admin/billing/"+esc(id), nil, &plan); err == nil {
+	if f.optional("/admin/billing/"+esc(id), &plan) {
 		v.Billing = indent(plan)
-	} else if ae := (*apiError)(nil); !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
-		f.err = cmp.Or(f.err, err)
 	}
 	return v, f.message()
 }
@@ -710,17 +722,6 @@ func (c *Console) brief(w http.ResponseWriter, r *http.Request, _ *session) {
 
 func (c *Console) triggerBrief(w http.ResponseWriter, r *http.Request, _ *session) {
 	c.act(w, r, http.MethodPost, "/admin/daily-brief/trigger", obj{}, "/console/brief", "Daily brief generated.")
-}
-
-func (c *Console) health(w http.ResponseWriter, r *http.Request, _ *session) {
-	path := "/admin/system-health"
-	if r.URL.Query().Get("fresh") == "1" {
-		path += "?fresh=1"
-	}
-	f := &fetch{c: c, r: r}
-	var rep obj
-	f.get(path, &rep)
-	c.render(w, r, http.StatusOK, "health", &page{Title: "System health", Nav: "health", Error: f.message(), Refresh: 60, Data: rep})
 }
 
 // indent renders a decoded value as indented JSON for a page.

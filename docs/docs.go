@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate/content"
+	"github.com/gtmgate/gtmgate/favicon"
 	"github.com/gtmgate/gtmgate/registry"
 )
 
@@ -87,6 +88,7 @@ func routes(src *content.Source, opts Options) http.Handler {
 		Instructions:   "Read-only access to the gtmgate documentation: search it, list pages by section and read any page as markdown. It does not reach live gateway data.",
 	}))
 	mux.Handle("GET "+PathSearch, searchHandler(src))
+	mux.Handle("GET "+favicon.Path, favicon.Handler())
 	mux.Handle("/", src)
 	return src.Guard(mux)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/favicon"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/routes"
@@ -132,6 +133,8 @@ func (s *Server) routes() *http.ServeMux {
 		root.Handle("/console", s.opts.Console)
 		root.Handle("/console/", s.opts.Console)
 	}
+	// The icon is for browsers, not part of the API Patterns describes.
+	root.Handle("GET "+favicon.Path, favicon.Handler())
 	root.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.ENotFound, "no route %s %s", r.Method, r.URL.Path).
 			WithHint("tool calls go to POST /api/v1/{tenant}/{domain}; MCP to /mcp; see the docs host"))

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate/content"
+	"github.com/gtmgate/gtmgate/favicon"
 	"github.com/gtmgate/gtmgate/registry"
 )
 
@@ -101,6 +102,7 @@ func routes(src *content.Source, opts Options) http.Handler {
 		AllowedOrigins: []string{opts.SiteURL},
 		Instructions:   "Read-only access to the public website: search it, list its pages and read any page as markdown. It holds no tenant data.",
 	}))
+	mux.Handle("GET "+favicon.Path, favicon.Handler())
 	mux.Handle("/", src)
 	return src.Guard(mux)
 }

@@ -1,8 +1,9 @@
 // console-browser.mjs: an operator uses the console in a real Chromium
 // (Debian's, driven by playwright-core). With JavaScript on and off, at a
 // desktop and a phone width, in light and dark: sign in, create a tenant and
-// issue a token, approve a held call, replay a failed one, filter the audit
-// log, sign out. Then: a form post without the CSRF token is refused, and
+// issue a token (the tenant page's tables scroll, its buttons reachable,
+// its local nav reaching each section), approve a held call, replay a
+// failed one, filter the audit log, sign out. Then: a form post without the CSRF token is refused, and
 // the console refuses to load inside a frame. Prints one JSON line:
 // {"checks": N, "failures": [...], "screenshots": [...]}.
 //
@@ -41,6 +42,35 @@ async function shot(page, label) {
   }
 }
 
+// tablesFit: every table scrolls in its own wrapper instead of squeezing
+// its cells (no cell narrower than 40 px, no id broken across lines), and
+// each of its buttons can be scrolled fully into the window.
+async function tablesFit(page, label) {
+  const bad = await page.evaluate(() => {
+    const out = [];
+    for (const t of document.querySelectorAll("main table")) {
+      const ox = getComputedStyle(t.parentElement).overflowX;
+      if (ox !== "auto" && ox !== "scroll") out.push(`a table whose wrapper has overflow-x ${ox}`);
+      for (const c of t.querySelectorAll("td, th")) {
+        const w = c.getBoundingClientRect().width;
+        if (c.textContent.trim().length > 2 && w < 40) out.push(`cell "${c.textContent.trim().slice(0, 20)}" is ${Math.round(w)}px wide`);
+      }
+      for (const e of t.querySelectorAll("td code, td a")) {
+        if (!/\s/.test(e.textContent.trim()) && e.getClientRects().length > 1) out.push(`"${e.textContent.trim()}" breaks across lines`);
+      }
+    }
+    return out;
+  });
+  check(bad.length === 0, `${label}: ${bad.slice(0, 5).join("; ")}`);
+  const vw = page.viewportSize().width;
+  for (const b of await page.locator("main table button").all()) {
+    await b.scrollIntoViewIfNeeded();
+    const box = await b.boundingBox();
+    check(box && box.x >= 0 && box.x + box.width <= vw, `${label}: button "${await b.textContent()}" at ${JSON.stringify(box)} in a ${vw}px window`);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
 async function submit(page, form) {
   const [resp] = await Promise.all([page.waitForNavigation(), form.locator("button[type=submit]").click()]);
   return resp;
@@ -72,6 +102,14 @@ for (const [i, run] of runs.entries()) {
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   check(run.colorScheme === "dark" ? bg !== "rgb(255, 255, 255)" : bg === "rgb(255, 255, 255)", `${tag}: background ${bg}`);
   await shot(page, `${tag} overview`);
+  const bars = page.locator("svg.chart").first().locator("g[tabindex='0']");
+  if (await bars.count() > 0) {
+    await bars.last().focus();
+    const named = await page.evaluate(() => [document.activeElement.getAttribute("aria-label"), document.activeElement.querySelector("title")?.textContent]);
+    check(/: \d+ calls/.test(named[0] || "") && named[0] === named[1], `${tag}: a focused bar is named ${JSON.stringify(named)}`);
+  } else check(false, `${tag}: no focusable bar on the overview`);
+  const icon = await page.request.get(gw + "/favicon.ico");
+  check(icon.status() === 200 && icon.headers()["content-type"] === "image/svg+xml", `${tag}: /favicon.ico answers ${icon.status()}`);
 
   // Create a tenant and issue a token.
   const tenant = `console-${i}`;
@@ -86,6 +124,10 @@ for (const [i, run] of runs.entries()) {
   check(token.startsWith("gtm_"), `${tag}: issued token "${token}"`);
   check(await page.locator("button.copy").isVisible() === run.js, `${tag}: copy button visible=${!run.js}`);
   await shot(page, `${tag} tenant`);
+  await tablesFit(page, `${tag} tenant`);
+  check(await page.locator("main table button", { hasText: "Revoke" }).count() >= 1, `${tag}: no Revoke button on the tenant page`);
+  const local = await page.locator("nav.local a").evaluateAll((as) => as.map((a) => [a.getAttribute("href"), !!document.getElementById(a.getAttribute("href").slice(1))]));
+  check(local.length >= 8 && local.every(([, found]) => found), `${tag}: the tenant page's local nav links ${JSON.stringify(local)}`);
   const api = await fetch(gw + `/api/v1/${tenant}/approvals/none`, { headers: { Authorization: "Bearer " + token } });
   check(api.status === 404, `${tag}: the issued token gets ${api.status} from the gateway, want 404`);
 
