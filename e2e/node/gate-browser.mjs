@@ -39,6 +39,11 @@ try {
   for (const want of (process.env.EXPECT || "").split("|").filter(Boolean)) {
     check(body.includes(want), `the gate's page does not show ${JSON.stringify(want)}`);
   }
+  // The gate's page fits a phone: nothing wider than 390 px.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 390, `the gate's page is ${width} px wide at 390`);
+  await page.setViewportSize({ width: 1280, height: 900 });
   const form = page.locator(`form[action='/console/approvals/${id}/${process.env.DECISION}']`);
   check((await form.count()) === 1, `no ${process.env.DECISION} form on the gate's page`);
   if (process.env.REASON) {
