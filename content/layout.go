@@ -22,9 +22,29 @@ type Link struct {
 	Path  string
 }
 
+// navLink is a navigation entry; Group is its heading ("" when the
+// navigation is not grouped).
+type navLink struct {
+	Link
+	Group string
+}
+
 type navItem struct {
 	Title, Path string
 	Active      bool
+}
+
+// navigation is one row of entries (Flat) or entries under headings
+// (Groups).
+type navigation struct {
+	Flat   []navItem
+	Groups []navGroup
+}
+
+// navGroup is a heading of the navigation and its entries.
+type navGroup struct {
+	Title string
+	Items []navItem
 }
 
 // layoutData is what page.html renders.
@@ -37,9 +57,11 @@ type layoutData struct {
 	StylePath    string
 	IsHome       bool
 	Date         *time.Time
-	Nav          []navItem
-	FooterLinks  []Link
-	Content      template.HTML
+	Nav          navigation
+	// TOC lists the page's headings ("On this page").
+	TOC         []tocEntry
+	FooterLinks []Link
+	Content     template.HTML
 	// SearchPath shows the search form; Query fills it in on results pages,
 	// which NoIndex keeps out of search engines.
 	SearchPath string
@@ -66,12 +88,22 @@ func renderLayout(d layoutData) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// navFor marks the nav entry of the page at path, or of its section.
-func navFor(nav []Link, path string) []navItem {
-	out := make([]navItem, len(nav))
-	for i, l := range nav {
+// navFor marks the nav entry of the page at path, or of its section; entries
+// with a group go under its heading.
+func navFor(nav []navLink, path string) navigation {
+	var out navigation
+	for _, l := range nav {
 		active := l.Path == path || (l.Path != "/" && len(path) > len(l.Path) && path[:len(l.Path)+1] == l.Path+"/")
-		out[i] = navItem{Title: l.Title, Path: l.Path, Active: active}
+		item := navItem{Title: l.Title, Path: l.Path, Active: active}
+		if l.Group == "" {
+			out.Flat = append(out.Flat, item)
+			continue
+		}
+		if n := len(out.Groups); n == 0 || out.Groups[n-1].Title != l.Group {
+			out.Groups = append(out.Groups, navGroup{Title: l.Group})
+		}
+		g := &out.Groups[len(out.Groups)-1]
+		g.Items = append(g.Items, item)
 	}
 	return out
 }

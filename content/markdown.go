@@ -34,12 +34,25 @@ func HTML(src []byte) ([]byte, error) {
 
 // renderMarkdown returns the HTML fragment and plain text of a markdown body.
 func renderMarkdown(src []byte) (html []byte, plain string, err error) {
+	r, err := renderDocument(src)
+	return r.html, r.text, err
+}
+
+// rendered is a markdown body as HTML, as plain text and its headings.
+type rendered struct {
+	html []byte
+	text string
+	toc  []tocEntry
+}
+
+// renderDocument parses src once and renders everything read from it.
+func renderDocument(src []byte) (rendered, error) {
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	var buf bytes.Buffer
 	if err := markdown.Renderer().Render(&buf, src, doc); err != nil {
-		return nil, "", fmt.Errorf("render markdown: %w", err)
+		return rendered{}, fmt.Errorf("render markdown: %w", err)
 	}
-	return buf.Bytes(), plainText(doc, src), nil
+	return rendered{html: buf.Bytes(), text: plainText(doc, src), toc: tableOfContents(doc, src)}, nil
 }
 
 // plainText collects the text of a document, one line per block, for the

@@ -19,14 +19,17 @@ func (t *Tree) renderPages() error {
 			htmlSrc += t.sectionList(p, false)
 		}
 		p.Markdown = []byte("# " + p.Title + "\n\n" + mdSrc)
-		frag, plain, err := renderMarkdown([]byte(htmlSrc))
+		r, err := renderDocument([]byte(htmlSrc))
 		if err != nil {
 			return fmt.Errorf("content: %s: %w", p.File, err)
 		}
-		p.Text = plain
+		p.Text = r.text
 		d := layoutData{SiteName: t.siteName, Title: p.Title, Description: p.Description, Canonical: t.URL(p.Path),
 			MarkdownPath: p.MarkdownPath(), IsHome: p.Path == "/", Nav: navFor(nav, p.Path),
-			FooterLinks: t.opts.FooterLinks, Content: template.HTML(frag), SearchPath: t.searchPath()}
+			FooterLinks: t.opts.FooterLinks, Content: template.HTML(r.html), SearchPath: t.searchPath()}
+		if t.opts.TableOfContents {
+			d.TOC = r.toc
+		}
 		if !p.Date.IsZero() && p.Depth() > 1 {
 			d.Date = &p.Date
 		}
@@ -46,17 +49,6 @@ func (t *Tree) renderPages() error {
 		t.routes[p.MarkdownPath()] = &route{body: md}
 	}
 	return nil
-}
-
-// nav lists the top-level pages unless their front matter says nav: false.
-func (t *Tree) nav() []Link {
-	var out []Link
-	for _, p := range t.pages {
-		if show, _ := p.Meta.Bool("nav", true); p.Depth() == 1 && show {
-			out = append(out, Link{Title: cmpOr(p.Meta.String("nav_title"), p.Title), Path: p.Path})
-		}
-	}
-	return out
 }
 
 // sectionList renders the direct children of a section index as a markdown

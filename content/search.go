@@ -1,12 +1,9 @@
 package content
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"html"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -47,15 +44,21 @@ type Index struct {
 	err  error
 }
 
-// Hit is one search result. Snippet is HTML-escaped text with the matched
-// terms wrapped in <mark>.
+// Hit is one search result. Snippet is plain text (not HTML); Highlights
+// are the matched terms in it as [start, end) offsets in UTF-16 code units,
+// the units JavaScript's String.prototype.slice counts, so a browser marks
+// them without converting. They are sorted, and neither overlap nor touch.
 type Hit struct {
-	Title   string  `json:"title"`
-	URL     string  `json:"url"`
-	Path    string  `json:"path"`
-	Snippet string  `json:"snippet"`
-	Score   float64 `json:"score"`
-	Section string  `json:"section"`
+	Title      string   `json:"title"`
+	URL        string   `json:"url"`
+	Path       string   `json:"path"`
+	Snippet    string   `json:"snippet"`
+	Highlights [][2]int `json:"highlights"`
+	Score      float64  `json:"score"`
+	Section    string   `json:"section"`
+	// marks are Highlights as byte offsets into Snippet, for the pages
+	// rendered here.
+	marks [][2]int
 }
 
 // Results is a ranked page of hits.
@@ -179,8 +182,9 @@ func (ix *Index) Search(q, section string, limit int) (*Results, error) {
 		if !ok {
 			continue
 		}
+		sn := snippet(locations[h.ID], p)
 		out.Results = append(out.Results, Hit{Title: p.Title, URL: ix.tree.URL(p.Path), Path: p.Path,
-			Snippet: snippet(locations[h.ID], p), Score: h.Score, Section: p.Section})
+			Snippet: sn.text, Highlights: utf16Spans(sn.text, sn.marks), marks: sn.marks, Score: h.Score, Section: p.Section})
 	}
 	return out, nil
 }
@@ -263,99 +267,4 @@ func splitQuery(q string) (phrases, prefixes, words []string) {
 		}
 	}
 	return phrases, prefixes, words
-}
-
-// snippet is the window of the page's text holding the most matched terms,
-// marked; else the start of its description or text.
-func snippet(terms search.TermLocationMap, p *Page) string {
-	if s, ok := markSnippet(p.Text, terms); ok {
-		return s
-	}
-	s := strings.Join(strings.Fields(cmpOr(p.Description, p.Text)), " ")
-	if len(s) > snippetLength {
-		s = s[:runeStart(s, snippetLength)] + "…"
-	}
-	return html.EscapeString(s)
-}
-
-// snippetLead is how far before its first match a snippet starts.
-const snippetLead = 40
-
-// markSnippet cuts about snippetLength bytes of text around the matches in
-// terms (byte offsets into text, as indexed): the window starting shortly
-// before a match that holds the most matches, widened to word boundaries,
-// HTML-escaped, with each match wrapped in <mark> and "…" where text was cut.
-func markSnippet(text string, terms search.TermLocationMap) (string, bool) {
-	var spans [][2]int
-	for _, locs := range terms {
-		for _, l := range locs {
-			if l.End <= l.Start || l.End > uint64(len(text)) {
-				continue
-			}
-			start, end := int(l.Start), int(l.End)
-			if utf8.RuneStart(text[start]) && (end == len(text) || utf8.RuneStart(text[end])) {
-				spans = append(spans, [2]int{start, end})
-			}
-		}
-	}
-	if len(spans) == 0 {
-		return "", false
-	}
-	// By start, the longest first: of overlapping matches the widest is marked.
-	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(b[1], a[1])) })
-	best, most := 0, 0
-	for i := range spans {
-		n := 0
-		for j := i; j < len(spans) && spans[j][1] <= spans[i][0]+snippetLength-snippetLead; j++ {
-			n++
-		}
-		if n > most {
-			best, most = i, n
-		}
-	}
-	start := max(spans[best][0]-snippetLead, 0)
-	if start > 0 {
-		// Start after a space when one is near, else on a rune boundary.
-		if sp := strings.IndexAny(text[start:spans[best][0]], " \n\t"); sp >= 0 {
-			start += sp + 1
-		} else {
-			start = runeStart(text, start)
-		}
-	}
-	end := min(max(start+snippetLength, spans[best][1]), len(text))
-	if end < len(text) {
-		if sp := strings.LastIndexAny(text[spans[best][1]:end], " \n\t"); sp >= 0 {
-			end = spans[best][1] + sp
-		} else {
-			end = runeStart(text, end)
-		}
-	}
-	var b strings.Builder
-	if start > 0 {
-		b.WriteString("…")
-	}
-	at := start
-	for _, sp := range spans {
-		if sp[0] < at || sp[1] > end {
-			continue // overlaps the last mark, or runs past the window
-		}
-		b.WriteString(html.EscapeString(text[at:sp[0]]))
-		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(text[sp[0]:sp[1]]))
-		b.WriteString("</mark>")
-		at = sp[1]
-	}
-	b.WriteString(html.EscapeString(text[at:end]))
-	if end < len(text) {
-		b.WriteString("…")
-	}
-	return strings.Join(strings.Fields(b.String()), " "), true
-}
-
-// runeStart moves i back to the start of the rune it falls in.
-func runeStart(s string, i int) int {
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return i
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -104,8 +103,8 @@ var searchResultsTemplate = template.Must(template.New("results").Parse(`
 <li><a href="{{.Path}}">{{.Title}}</a><p>{{.Snippet}}</p></li>{{end}}
 </ol>{{end}}`))
 
-// searchHit is a Hit whose snippet is trusted HTML: Index.Search escapes
-// the page text and adds only <mark> elements.
+// searchHit is a Hit whose snippet is HTML: the text escaped, its matches
+// in <mark> (markHTML).
 type searchHit struct {
 	Path, Title string
 	Snippet     template.HTML
@@ -120,7 +119,7 @@ func (t *Tree) searchHTML(out searchOutcome) ([]byte, error) {
 	if out.results != nil {
 		data.Total = out.results.Total
 		for _, h := range out.results.Results {
-			data.Hits = append(data.Hits, searchHit{Path: h.Path, Title: h.Title, Snippet: template.HTML(h.Snippet)})
+			data.Hits = append(data.Hits, searchHit{Path: h.Path, Title: h.Title, Snippet: markHTML(h.Snippet, h.marks)})
 		}
 	}
 	var frag bytes.Buffer
@@ -146,15 +145,8 @@ func (t *Tree) searchMarkdown(out searchOutcome) string {
 	default:
 		fmt.Fprintf(&b, "%d pages match %q.\n\n", out.results.Total, out.query)
 		for i, h := range out.results.Results {
-			fmt.Fprintf(&b, "%d. [%s](%s): %s\n", i+1, escapeLinkText(h.Title), t.URL(MarkdownPath(h.Path)), snippetText(h.Snippet))
+			fmt.Fprintf(&b, "%d. [%s](%s): %s\n", i+1, escapeLinkText(h.Title), t.URL(MarkdownPath(h.Path)), markMarkdown(h.Snippet, h.marks))
 		}
 	}
 	return b.String()
-}
-
-// snippetText turns an HTML snippet (escaped text with <mark>) into
-// markdown: marks become bold.
-func snippetText(s string) string {
-	s = strings.NewReplacer("<mark>", "**", "</mark>", "**").Replace(s)
-	return html.UnescapeString(s)
 }

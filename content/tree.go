@@ -35,10 +35,24 @@ type Options struct {
 	// SearchPath?q=… answers a results page (markdown to Accept:
 	// text/markdown). Results are rendered per request, never cached.
 	SearchPath string
+	// NavGroups, when set, group the navigation by section under headings,
+	// in this order, each group's pages by order then title; top-level
+	// pages of sections no group names follow under their section's name.
+	// Without it the navigation is one row of top-level pages.
+	NavGroups []NavGroup
+	// TableOfContents adds an "On this page" list of a page's h2 and h3
+	// headings to pages with more than two h2 headings.
+	TableOfContents bool
 	// Signal is the content usage signal of the tree, sent as the
 	// Content-Signal header of every response and in robots.txt; the zero
 	// value permits search, AI input and AI training.
 	Signal Signal
+}
+
+// NavGroup is a heading of the navigation and the sections under it.
+type NavGroup struct {
+	Title    string
+	Sections []string
 }
 
 // Resource is a generated response served at an exact path.

@@ -72,6 +72,14 @@ func New(opts Options) (http.Handler, error) {
 		},
 		FooterLinks: []content.Link{{Title: "llms.txt", Path: PathLLMS}, {Title: "Sitemap", Path: PathSitemap}},
 		SearchPath:  PathSearchPage,
+		// The headings of the index page's "Where to go next".
+		NavGroups: []content.NavGroup{
+			{Title: "Getting started", Sections: []string{"getting-started"}},
+			{Title: "Using the gateway", Sections: []string{"gateway"}},
+			{Title: "Operating it", Sections: []string{"operations"}},
+			{Title: "The site and development", Sections: []string{"site", "development"}},
+		},
+		TableOfContents: true,
 	}, content.SourceOptions{Watch: opts.Watch, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("docs: %w", err)

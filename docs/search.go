@@ -12,8 +12,10 @@ import (
 )
 
 // searchHandler serves GET /api/search?q=…[&section=…][&limit=…]: ranked
-// results as JSON {query, total, results: [{title, url, snippet, score,
-// section}]}, snippets HTML-escaped with matches in <mark>. An empty q, a q
+// results as JSON {query, total, results: [{title, url, path, snippet,
+// highlights, score, section}]}. A snippet is plain text, not HTML; its
+// highlights are the matched words as [start, end) offsets in UTF-16 code
+// units (content.Hit), what JavaScript's String.slice takes. An empty q, a q
 // over 256 bytes or a bad limit is 400 VALIDATION_ERROR.
 func searchHandler(src *content.Source) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
