@@ -32,7 +32,8 @@ func (a *App) connectFlow() *connectflow.Flow {
 	client := &connect.Client{HTTP: connect.NewHTTPClient(policy), Bases: bases, Version: a.cfg.APIVersion, Timeout: a.cfg.UpstreamTimeout,
 		GoogleAdsDeveloperToken: devToken, Now: a.connectNow}
 	return connectflow.New(connectflow.Options{Store: a.store, Registry: a.registry, Client: client, Seeder: a.refresher,
-		Recorder: a.recorder, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes, Now: a.connectNow,
+		Recorder: a.recorder, GatewayURL: a.cfg.GatewayURL,
+		OperatorName: a.cfg.OperatorName, OperatorLogoURL: a.cfg.OperatorLogoURL, MaxBodyBytes: a.cfg.MaxBodyBytes, Now: a.connectNow,
 		Logger: a.logger.With("component", "connect")})
 }
 

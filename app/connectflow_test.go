@@ -137,7 +137,8 @@ func TestConnectHubSpot(t *testing.T) {
 	link := b.gateway(linkURL)
 
 	p := b.do("GET", link, nil)
-	for _, want := range []string{"Tenant acme-co", "acme-co", "HubSpot", "crm.objects.contacts.read", "read only", "Continue to HubSpot"} {
+	for _, want := range []string{"Tenant acme-co", "acme-co", "HubSpot", "crm.objects.contacts.read", "Read your HubSpot contacts",
+		"gtmgate asks to connect your HubSpot account", "Continue to HubSpot"} {
 		if !strings.Contains(p.body, want) {
 			t.Errorf("link page lacks %q", want)
 		}

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gtmgate/gtmgate/content"
 	"github.com/gtmgate/gtmgate/egress"
@@ -28,6 +30,12 @@ type Config struct {
 	SiteURL    string
 	GatewayURL string
 	DocsURL    string
+	// OperatorName names the gateway's operator on the connect pages an
+	// account owner sees ("<Operator> asks to connect your Google Ads
+	// account"); OperatorLogoURL, when set, is its logo there: an https
+	// URL or a path the gateway serves.
+	OperatorName    string
+	OperatorLogoURL string
 
 	DataDir     string
 	DatabaseURL string
@@ -152,6 +160,7 @@ func Default() Config {
 		DocsAddr:       "127.0.0.1:8082",
 		DebugAddr:      Off,
 		DataDir:        "./data",
+		OperatorName:   "gtmgate",
 		AuditJournal:   true,
 		LogFormat:      "text",
 		LogLevel:       "info",
@@ -212,6 +221,9 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("%s: %w", u.name, err)
 		}
 		*u.v = strings.TrimRight(*u.v, "/")
+	}
+	if err := c.validateOperator(); err != nil {
+		return err
 	}
 	if c.DataDir == "" {
 		return fmt.Errorf("GTMGATE_DATA_DIR: must not be empty")
@@ -293,6 +305,28 @@ func checkURL(s string) error {
 		return fmt.Errorf("%q is not an absolute http(s) URL", s)
 	}
 	return nil
+}
+
+// validateOperator checks the operator's name and logo, which every
+// account owner opening a connect link sees.
+func (c *Config) validateOperator() error {
+	c.OperatorName = strings.TrimSpace(c.OperatorName)
+	if c.OperatorName == "" || utf8.RuneCountInString(c.OperatorName) > 80 || strings.ContainsFunc(c.OperatorName, unicode.IsControl) {
+		return fmt.Errorf("GTMGATE_OPERATOR_NAME: %q must be 1 to 80 characters on one line", c.OperatorName)
+	}
+	if c.OperatorLogoURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.OperatorLogoURL)
+	switch {
+	case err != nil || strings.ContainsAny(c.OperatorLogoURL, " ;'\"\\"):
+		// Refused below: these would break the pages' CSP img-src.
+	case u.Scheme == "https" && u.Host != "" && u.User == nil:
+		return nil
+	case u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/") && !strings.HasPrefix(c.OperatorLogoURL, "//"):
+		return nil
+	}
+	return fmt.Errorf("GTMGATE_OPERATOR_LOGO_URL: %q is neither an https URL nor a path the gateway serves (/…)", c.OperatorLogoURL)
 }
 
 func isHex64(s string) bool {

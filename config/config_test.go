@@ -72,6 +72,29 @@ func TestLoad(t *testing.T) {
 		{name: "retention not a duration", env: []string{"GTMGATE_RETAIN_VERDICTS=half a year"}, wantErr: "GTMGATE_RETAIN_VERDICTS"},
 		{name: "retention of zero days", env: []string{"GTMGATE_RETAIN_OAUTH=0d"}, wantErr: "GTMGATE_RETAIN_OAUTH"},
 		{name: "audit shorter than its stats", env: []string{"GTMGATE_RETAIN_AUDIT=7d"}, wantErr: "GTMGATE_RETAIN_AUDIT: 7d is shorter than the least it may be, 31d"},
+		{name: "operator defaults to gtmgate", check: func(t *testing.T, c Config) {
+			if c.OperatorName != "gtmgate" || c.OperatorLogoURL != "" {
+				t.Fatalf("operator %q, logo %q", c.OperatorName, c.OperatorLogoURL)
+			}
+		}},
+		{name: "operator name and https logo", env: []string{"GTMGATE_OPERATOR_NAME= Northwind Agency ", "GTMGATE_OPERATOR_LOGO_URL=https://cdn.northwind.example/logo.svg"},
+			check: func(t *testing.T, c Config) {
+				if c.OperatorName != "Northwind Agency" || c.OperatorLogoURL != "https://cdn.northwind.example/logo.svg" {
+					t.Fatalf("operator %q, logo %q", c.OperatorName, c.OperatorLogoURL)
+				}
+			}},
+		{name: "operator logo as a gateway path by flag", args: []string{"--operator-logo-url=/favicon.ico", "--operator-name=Acme"},
+			check: func(t *testing.T, c Config) {
+				if c.OperatorName != "Acme" || c.OperatorLogoURL != "/favicon.ico" {
+					t.Fatalf("operator %q, logo %q", c.OperatorName, c.OperatorLogoURL)
+				}
+			}},
+		{name: "operator logo over http", env: []string{"GTMGATE_OPERATOR_LOGO_URL=http://cdn.example/logo.png"}, wantErr: "GTMGATE_OPERATOR_LOGO_URL: \"http://cdn.example/logo.png\" is neither an https URL nor a path the gateway serves"},
+		{name: "operator logo as javascript", env: []string{"GTMGATE_OPERATOR_LOGO_URL=javascript:alert(1)"}, wantErr: "GTMGATE_OPERATOR_LOGO_URL"},
+		{name: "operator logo protocol-relative", env: []string{"GTMGATE_OPERATOR_LOGO_URL=//evil.example/x.png"}, wantErr: "GTMGATE_OPERATOR_LOGO_URL"},
+		{name: "operator logo relative path", env: []string{"GTMGATE_OPERATOR_LOGO_URL=logo.png"}, wantErr: "GTMGATE_OPERATOR_LOGO_URL"},
+		{name: "operator name blank", args: []string{"--operator-name= "}, wantErr: "GTMGATE_OPERATOR_NAME"},
+		{name: "operator name on two lines", env: []string{"GTMGATE_OPERATOR_NAME=North\nwind"}, wantErr: "GTMGATE_OPERATOR_NAME"},
 		{name: "secret file missing", env: []string{"MODEL_GATEWAY_API_KEY_FILE=/nonexistent/key"}, wantErr: "MODEL_GATEWAY_API_KEY_FILE"},
 	}
 	for _, tt := range tests {

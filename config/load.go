@@ -183,6 +183,8 @@ func stringSettings(c *Config) []stringSetting {
 		{Setting{"SITE_URL", "site-url", "http://<site addr>", "public base URL of the site"}, &c.SiteURL},
 		{Setting{"GATEWAY_URL", "gateway-url", "http://<gateway addr>", "public base URL of the gateway"}, &c.GatewayURL},
 		{Setting{"DOCS_URL", "docs-url", "http://<docs addr>", "public base URL of the docs host"}, &c.DocsURL},
+		{Setting{"GTMGATE_OPERATOR_NAME", "operator-name", "gtmgate", "who the connect pages say asks for access (\"<name> asks to connect your Google Ads account\")"}, &c.OperatorName},
+		{Setting{"GTMGATE_OPERATOR_LOGO_URL", "operator-logo-url", "(unset: no logo)", "operator's logo on the connect pages: an https URL, or a path the gateway serves"}, &c.OperatorLogoURL},
 		{Setting{"GTMGATE_DATA_DIR", "data-dir", "./data", "SQLite database, generated keys"}, &c.DataDir},
 		{Setting{"DATABASE_URL", "", "(unset: SQLite)", "PostgreSQL URL; replicas share it"}, &c.DatabaseURL},
 		{Setting{"GTMGATE_ENCRYPTION_KEY", "", "(generated into the data dir)", "AES-256 key (64 hex chars or base64) for provider tokens and client secrets"}, &c.EncryptionKey},

@@ -49,12 +49,12 @@ func clip(s string, n int) string {
 // someone else's attempt at it.
 func (f *Flow) byState(w http.ResponseWriter, r *http.Request, state, want string) *gtmgate.ConnectLink {
 	if state == "" || len(state) > 100 {
-		refuse(w, http.StatusBadRequest, "Unknown sign-in", "This answer does not belong to a connect link gtmgate started.")
+		f.refuse(w, http.StatusBadRequest, "Unknown sign-in", "This answer does not belong to a connect link gtmgate started.")
 		return nil
 	}
 	l, err := f.opts.Store.GetConnectLinkByState(r.Context(), hash(state))
 	if errors.Is(err, gtmgate.ErrNotFound) {
-		refuse(w, http.StatusBadRequest, "Unknown sign-in", "This answer does not belong to a connect link gtmgate started.")
+		f.refuse(w, http.StatusBadRequest, "Unknown sign-in", "This answer does not belong to a connect link gtmgate started.")
 		return nil
 	} else if err != nil {
 		f.internal(w, r, err)
@@ -62,13 +62,13 @@ func (f *Flow) byState(w http.ResponseWriter, r *http.Request, state, want strin
 	}
 	c, err := r.Cookie(cookieName)
 	if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(state)) != 1 {
-		refuse(w, http.StatusForbidden, "Wrong browser", "This sign-in was started in another browser (or its cookie was lost). "+
+		f.refuse(w, http.StatusForbidden, "Wrong browser", "This sign-in was started in another browser (or its cookie was lost). "+
 			"Open the connect link again in the browser you consent with.")
 		return nil
 	}
 	switch {
 	case l.Status != want:
-		refuse(w, http.StatusConflict, "Link already used", alreadyUsed)
+		f.refuse(w, http.StatusConflict, "Link already used", alreadyUsed)
 		return nil
 	case !f.now().Before(l.ExpiresAt):
 		f.fail(w, r, l, want, http.StatusGone, "Link expired", "the link expired at "+l.ExpiresAt.Format(time.RFC1123))
@@ -141,7 +141,7 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.audit(r, l, "connect.choosing", gtmgate.OutcomeOK, http.StatusOK, "consent given; choosing accounts")
-	render(w, http.StatusOK, "picker", pickerPage(p, t, q.State, h))
+	f.render(w, http.StatusOK, "picker", pickerPage(p.LinkTitle(l.Products), t, q.State, h))
 }
 
 func notes(d *connect.Discovery) string {
@@ -178,8 +178,9 @@ func autoChoice(accounts []connect.Account, hint string) ([]connect.Account, boo
 	return out, len(out) == len(accounts)
 }
 
-func pickerPage(p connect.Provider, t *gtmgate.Tenant, state string, h *held) page {
-	pg := page{Title: "Choose accounts", Provider: p.Title, TenantID: t.ID, TenantName: t.Name, State: state}
+// pickerPage asks which of h's accounts of title ("Google Ads") to connect.
+func pickerPage(title string, t *gtmgate.Tenant, state string, h *held) page {
+	pg := page{Title: "Choose accounts", Provider: title, TenantID: t.ID, TenantName: t.Name, State: state}
 	index := map[string]int{}
 	for _, a := range h.Accounts {
 		i, ok := index[a.Provider]
@@ -203,7 +204,7 @@ func pickerPage(p connect.Provider, t *gtmgate.Tenant, state string, h *held) pa
 // choose serves POST /connect/choose: the picked accounts are stored.
 func (f *Flow) choose(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
-		refuse(w, http.StatusBadRequest, "Unreadable form", "The form could not be read.")
+		f.refuse(w, http.StatusBadRequest, "Unreadable form", "The form could not be read.")
 		return
 	}
 	state := r.PostForm.Get("state")
@@ -231,9 +232,9 @@ func (f *Flow) choose(w http.ResponseWriter, r *http.Request) {
 	}
 	p, _ := connect.Lookup(l.Provider)
 	if len(chosen) == 0 {
-		pg := pickerPage(p, t, state, &h)
+		pg := pickerPage(p.LinkTitle(l.Products), t, state, &h)
 		pg.Title = "Choose at least one account"
-		render(w, http.StatusBadRequest, "picker", pg)
+		f.render(w, http.StatusBadRequest, "picker", pg)
 		return
 	}
 	app, err := f.app(r.Context(), l.TenantID, l.Provider)
@@ -254,13 +255,13 @@ func (f *Flow) fail(w http.ResponseWriter, r *http.Request, l *gtmgate.ConnectLi
 	case errors.Is(err, gtmgate.ErrConflict):
 		// Another delivery of the link's answer moved it on first: this one
 		// failed only because that one is under way, or done.
-		refuse(w, http.StatusConflict, "Link already used", alreadyUsed)
+		f.refuse(w, http.StatusConflict, "Link already used", alreadyUsed)
 		return
 	case err != nil:
 		f.opts.Logger.Error("connect flow: mark failed", "err", err, "link", l.ID)
 	}
 	f.audit(r, l, "connect.failed", gtmgate.OutcomeError, status, why)
-	refuse(w, status, title, "Nothing was connected: "+why+".")
+	f.refuse(w, status, title, "Nothing was connected: "+why+".")
 }
 
 // alreadyUsed is what a request that lost its link to another one is told.
@@ -273,7 +274,7 @@ func (f *Flow) claim(w http.ResponseWriter, r *http.Request, from string, l *gtm
 	err := f.opts.Store.AdvanceConnectLink(r.Context(), from, l)
 	switch {
 	case errors.Is(err, gtmgate.ErrConflict):
-		refuse(w, status, "Link already used", why)
+		f.refuse(w, status, "Link already used", why)
 		return false
 	case err != nil:
 		f.internal(w, r, err)

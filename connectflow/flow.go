@@ -58,8 +58,15 @@ type Options struct {
 	Recorder Recorder
 	// GatewayURL is the gateway's public base URL: the links' base and the
 	// redirect URI's.
-	GatewayURL   string
-	MaxBodyBytes int64
+	GatewayURL string
+	// OperatorName names, on every connect page, who asks for access
+	// ("Northwind Agency asks to connect your Google Ads account");
+	// DefaultOperatorName when empty.
+	OperatorName string
+	// OperatorLogoURL, when set, is the operator's logo on every connect
+	// page: an https URL or a path the gateway serves (config checks it).
+	OperatorLogoURL string
+	MaxBodyBytes    int64
 	// Now is the clock of expiries; time.Now when nil.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -72,6 +79,10 @@ type Flow struct {
 	secure      bool
 }
 
+// DefaultOperatorName names the operator on the connect pages when
+// Options.OperatorName is empty.
+const DefaultOperatorName = "gtmgate"
+
 // Default and longest lifetime of a link.
 const (
 	DefaultExpiry = 15 * time.Minute
@@ -83,6 +94,9 @@ const (
 func New(opts Options) *Flow {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = jsonapi.DefaultMaxBody
+	}
+	if opts.OperatorName == "" {
+		opts.OperatorName = DefaultOperatorName
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -50,6 +50,8 @@ type env struct {
 	now     time.Time
 	reg     *registry.Registry
 	hub     string
+	// set, when not nil, changes the options of every replica's flow.
+	set func(*connectflow.Options)
 	// exchanging, when set, receives once the stand-in's token endpoint
 	// holds a code exchange, which then waits for release.
 	exchanging, release chan struct{}
@@ -58,6 +60,12 @@ type env struct {
 // newEnv is a flow on a SQLite store, with a HubSpot stand-in that issues
 // the secrets above for any code and says portal 24681357.
 func newEnv(t testing.TB) *env {
+	t.Helper()
+	return newEnvWith(t, nil)
+}
+
+// newEnvWith is newEnv with the flow's options changed by set (nil: none).
+func newEnvWith(t testing.TB, set func(*connectflow.Options)) *env {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "gtmgate.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
 	if err != nil {
@@ -107,7 +115,8 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e = &env{store: st, audit: &storetest.AuditRecorder{}, seeder: &seeder{}, logs: &bytes.Buffer{}, now: time.Now().UTC(), reg: reg, hub: hub.URL}
+	e = &env{store: st, audit: &storetest.AuditRecorder{}, seeder: &seeder{}, logs: &bytes.Buffer{}, now: time.Now().UTC(), reg: reg, hub: hub.URL,
+		set: set}
 	e.flow = e.replica()
 	mux := http.NewServeMux()
 	e.flow.Mount(mux)
@@ -117,10 +126,14 @@ func newEnv(t testing.TB) *env {
 
 // replica is a flow on the env's store, as another replica would run it.
 func (e *env) replica() *connectflow.Flow {
-	return connectflow.New(connectflow.Options{Store: e.store, Registry: e.reg, Seeder: e.seeder, Recorder: e.audit,
+	opts := connectflow.Options{Store: e.store, Registry: e.reg, Seeder: e.seeder, Recorder: e.audit,
 		Client:     &connect.Client{Bases: map[string]string{"hubspot": e.hub, "hubspot_app": e.hub}},
 		GatewayURL: "https://gw.example", Now: func() time.Time { return e.now },
-		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	if e.set != nil {
+		e.set(&opts)
+	}
+	return connectflow.New(opts)
 }
 
 // link stores a link the way the admin route does and returns its secret.

@@ -6,13 +6,21 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/gtmgate/gtmgate/connect"
 )
 
 // page is what one template renders.
 type page struct {
 	Title string
-	// Link page.
+	// Operator names who asks for access (Options.OperatorName); Logo is
+	// its logo's URL, "" for none.
+	Operator, Logo string
+	// Link page. Provider is what the link connects, as its owner knows it
+	// ("Google Ads"); Products, when the link covers several, lists them.
+	// Consent names whose consent page the owner is sent to ("Google").
 	TenantID, TenantName, Provider string
+	Consent, Products              string
 	Scopes                         []scopeLine
 	Expires                        string
 	// Picker.
@@ -27,7 +35,9 @@ type page struct {
 	provider string
 }
 
-type scopeLine struct{ Scope, Access string }
+// scopeLine is one scope a link asks for: Words says it in plain words,
+// "" for a scope gtmgate does not know (shown as itself).
+type scopeLine struct{ Scope, Words string }
 
 type group struct {
 	What     string
@@ -41,37 +51,41 @@ type choice struct {
 
 var pages = template.Must(template.New("base").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}} · gtmgate</title>
+<title>{{.Title}} · {{.Operator}}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
 h1{font-size:1.4rem}code{word-break:break-all}li{margin:.3rem 0}button{font-size:1rem;padding:.6rem 1.2rem;margin-top:1rem}
-.muted{color:#555}fieldset{border:1px solid #ccc;margin:1rem 0}</style></head><body>
+.muted{color:#555}fieldset{border:1px solid #ccc;margin:1rem 0}
+.operator{display:flex;align-items:center;gap:.6rem;font-weight:600}.operator img{max-height:2.5rem;max-width:10rem}
+.scope{display:block;font-size:.75rem;color:#555}</style></head><body>
+<header class="operator">{{if .Logo}}<img src="{{.Logo}}" alt="{{.Operator}} logo">{{end}}<span>{{.Operator}}</span></header>
 {{template "body" .}}
 </body></html>
-{{define "link"}}<h1>Connect {{.Provider}} to gtmgate</h1>
-<p>This link connects your <strong>{{.Provider}}</strong> account to the tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>) on this gtmgate gateway.</p>
-<p>{{.Provider}} will ask you to grant this access:</p>
-<ul>{{range .Scopes}}<li><code>{{.Scope}}</code>: {{.Access}}</li>{{else}}<li>no scopes beyond signing in</li>{{end}}</ul>
+{{define "link"}}<h1>{{.Operator}} asks to connect your {{.Provider}} account</h1>
+<p>This link connects your <strong>{{.Provider}}</strong> account{{if .Products}} for {{.Products}}{{end}} to the tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>) on {{.Operator}}'s gtmgate gateway.</p>
+<p>{{.Consent}} will ask you to let {{.Operator}}:</p>
+<ul>{{range .Scopes}}<li>{{if .Words}}{{.Words}}<small class="scope" title="OAuth scope"><code>{{.Scope}}</code></small>{{else}}<code>{{.Scope}}</code>{{end}}</li>{{else}}<li>Confirm who you are, and nothing more</li>{{end}}</ul>
 <p class="muted">The link works once and expires at {{.Expires}}. gtmgate stores the tokens encrypted; nobody sees them.</p>
-<form method="post"><button type="submit">Continue to {{.Provider}}</button></form>{{end}}
-{{define "picker"}}<h1>Choose the {{.Provider}} accounts to connect</h1>
-<p>Tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>). Tick the accounts gtmgate may use.</p>
+<form method="post"><button type="submit">Continue to {{.Consent}}</button></form>{{end}}
+{{define "picker"}}<h1>Choose the {{.Provider}} accounts {{.Operator}} may use</h1>
+<p>Tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>). Tick the accounts {{.Operator}} may use through gtmgate.</p>
 <form method="post" action="/connect/choose"><input type="hidden" name="state" value="{{.State}}">
 {{range .Groups}}<fieldset><legend>{{.What}}</legend>{{range .Accounts}}
 <p><label><input type="checkbox" name="account" value="{{.Value}}"> {{if .Name}}{{.Name}} {{end}}<code>{{.ID}}</code>{{if .Via}} <span class="muted">through manager {{.Via}}</span>{{end}}</label></p>{{end}}
 {{if .Note}}<p class="muted">{{.Note}}</p>{{end}}</fieldset>{{end}}
 <button type="submit">Connect the chosen accounts</button></form>{{end}}
-{{define "done"}}<h1>{{.Provider}} connected</h1>
-<p>Tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>) can now use:</p>
+{{define "done"}}<h1>Your {{.Provider}} account is connected</h1>
+<p>{{.Operator}} can now use, for tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>):</p>
 <ul>{{range .Connected}}<li>{{.}}</li>{{end}}</ul>
 <p class="muted">You can close this page.</p>{{end}}
 {{define "refused"}}<h1>{{.Title}}</h1><p>{{.Message}}</p>
-<p class="muted">Ask the gateway's operator for a new connect link.</p>{{end}}
+<p class="muted">Ask {{.Operator}} for a new connect link.</p>{{end}}
 `))
 
 // render writes a page with the headers every connect page carries: never
 // cached, never framed, no script, and no Referer that could carry the
 // link's secret.
-func render(w http.ResponseWriter, status int, name string, p page) {
+func (f *Flow) render(w http.ResponseWriter, status int, name string, p page) {
+	p.Operator, p.Logo = f.opts.OperatorName, f.opts.OperatorLogoURL
 	t, err := pages.Clone()
 	if err == nil {
 		_, err = t.New("body").Parse(`{{template "` + name + `" .}}`)
@@ -83,7 +97,7 @@ func render(w http.ResponseWriter, status int, name string, p page) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Pragma", "no-cache")
-	h.Set("Content-Security-Policy", strings.TrimSpace("default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+p.provider)+
+	h.Set("Content-Security-Policy", strings.TrimSpace("default-src 'none'; style-src 'unsafe-inline'; "+imgSrc(p.Logo)+"form-action 'self' "+p.provider)+
 		"; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -107,47 +121,43 @@ func origin(raw string) string {
 	return u.Scheme + "://" + u.Host
 }
 
-// refuse renders a refusal page.
-func refuse(w http.ResponseWriter, status int, title, message string) {
-	render(w, status, "refused", page{Title: title, Message: message})
-}
-
-// describe says in plain words what a scope grants: read, or read and write.
-func describe(scope string) string {
-	if d, ok := scopeWords[scope]; ok {
-		return d
-	}
-	s := strings.ToLower(scope)
+// imgSrc is the CSP directive that lets the page show the operator's
+// logo: its origin, or the gateway's own for a path; none without a logo.
+func imgSrc(logo string) string {
 	switch {
-	case strings.HasSuffix(s, ".readonly"), strings.HasSuffix(s, ".read"), strings.HasSuffix(s, "_read"),
-		strings.HasPrefix(s, "r_"):
-		return "read only"
-	case strings.HasSuffix(s, ".write"), strings.HasPrefix(s, "rw_"), strings.HasSuffix(s, "_management"):
-		return "read and change"
+	case logo == "":
+		return ""
+	case strings.HasPrefix(logo, "/"):
+		return "img-src 'self'; "
 	}
-	return "read and change"
+	if o := origin(logo); o != "" {
+		return "img-src " + o + "; "
+	}
+	return ""
 }
 
-const gs = "https://www.googleapis.com/auth/"
+// refuse renders a refusal page.
+func (f *Flow) refuse(w http.ResponseWriter, status int, title, message string) {
+	f.render(w, status, "refused", page{Title: title, Message: message})
+}
 
-var scopeWords = map[string]string{
-	"openid":                        "know that it is you who signed in",
-	"email":                         "see your email address",
-	gs + "adwords":                  "see and change your Google Ads accounts",
-	gs + "analytics.readonly":       "read your Google Analytics data",
-	gs + "webmasters.readonly":      "read your Search Console data",
-	gs + "gmail.readonly":           "read your email",
-	gs + "gmail.send":               "send email as you",
-	gs + "gmail.compose":            "write drafts and send email as you",
-	gs + "calendar.events":          "see and change your calendar events",
-	gs + "calendar.events.readonly": "read your calendar events",
-	gs + "calendar.freebusy":        "see when you are free or busy",
-	gs + "bigquery":                 "run queries and read data in BigQuery",
-	gs + "spreadsheets.readonly":    "read your spreadsheets",
-	gs + "spreadsheets":             "read and change your spreadsheets",
-	"ads_read":                      "read your ad accounts' data",
-	"ads_management":                "read and change your ad accounts",
-	"r_ads":                         "read your ad accounts",
-	"r_ads_reporting":               "read your ads reports",
-	"rw_ads":                        "read and change your ad accounts",
+// scopeLines says each scope in words, an unknown one as itself.
+func scopeLines(scopes []string) []scopeLine {
+	var out []scopeLine
+	for _, s := range scopes {
+		words, _ := connect.ScopeWords(s)
+		out = append(out, scopeLine{Scope: s, Words: words})
+	}
+	return out
+}
+
+// sayList joins names as a sentence does: "A, B and C".
+func sayList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

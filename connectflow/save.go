@@ -38,7 +38,7 @@ func (f *Flow) complete(w http.ResponseWriter, r *http.Request, l *gtmgate.Conne
 		return
 	}
 	f.audit(r, l, "connect.completed", gtmgate.OutcomeOK, http.StatusOK, l.Result)
-	render(w, http.StatusOK, "done", page{Title: p.Title + " connected", Provider: p.Title, TenantID: t.ID, TenantName: t.Name, Connected: lines})
+	f.render(w, http.StatusOK, "done", page{Title: p.LinkTitle(l.Products) + " connected", Provider: p.LinkTitle(l.Products), TenantID: t.ID, TenantName: t.Name, Connected: lines})
 }
 
 // save adds the accounts to the tenant's configuration (one PutTenant),

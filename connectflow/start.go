@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -44,12 +45,12 @@ func (f *Flow) limit(h http.Handler) http.Handler {
 func (f *Flow) link(w http.ResponseWriter, r *http.Request) (*gtmgate.ConnectLink, *gtmgate.Tenant, bool) {
 	secret := r.PathValue("secret")
 	if len(secret) < 20 || len(secret) > 100 {
-		refuse(w, http.StatusNotFound, "Unknown link", "This connect link does not exist.")
+		f.refuse(w, http.StatusNotFound, "Unknown link", "This connect link does not exist.")
 		return nil, nil, false
 	}
 	l, err := f.opts.Store.GetConnectLink(r.Context(), hash(secret))
 	if errors.Is(err, gtmgate.ErrNotFound) {
-		refuse(w, http.StatusNotFound, "Unknown link", "This connect link does not exist.")
+		f.refuse(w, http.StatusNotFound, "Unknown link", "This connect link does not exist.")
 		return nil, nil, false
 	} else if err != nil {
 		f.internal(w, r, err)
@@ -57,16 +58,16 @@ func (f *Flow) link(w http.ResponseWriter, r *http.Request) (*gtmgate.ConnectLin
 	}
 	switch {
 	case l.Status != gtmgate.ConnectCreated:
-		refuse(w, http.StatusGone, "Link already used", "This connect link was already used; each link works once.")
+		f.refuse(w, http.StatusGone, "Link already used", "This connect link was already used; each link works once.")
 		return nil, nil, false
 	case !f.now().Before(l.ExpiresAt):
-		refuse(w, http.StatusGone, "Link expired", "This connect link expired at "+l.ExpiresAt.Format(time.RFC1123)+".")
+		f.refuse(w, http.StatusGone, "Link expired", "This connect link expired at "+l.ExpiresAt.Format(time.RFC1123)+".")
 		return nil, nil, false
 	}
 	t, err := f.opts.Store.GetTenant(r.Context(), l.TenantID)
 	if err != nil {
 		if errors.Is(err, gtmgate.ErrNotFound) {
-			refuse(w, http.StatusGone, "Tenant removed", "The tenant this link was made for no longer exists.")
+			f.refuse(w, http.StatusGone, "Tenant removed", "The tenant this link was made for no longer exists.")
 		} else {
 			f.internal(w, r, err)
 		}
@@ -84,12 +85,22 @@ func (f *Flow) show(w http.ResponseWriter, r *http.Request) {
 	p, _ := connect.Lookup(l.Provider)
 	// The form has no action: it posts to this page's own URL, so the
 	// link's secret is not written into the page.
-	pg := page{Title: "Connect " + p.Title, TenantID: t.ID, TenantName: t.Name, Provider: p.Title,
-		Expires: l.ExpiresAt.Format(time.RFC1123), provider: origin(p.Authorize.URL(f.opts.Client.Bases, ""))}
-	for _, s := range l.Scopes {
-		pg.Scopes = append(pg.Scopes, scopeLine{Scope: s, Access: describe(s)})
+	title := p.LinkTitle(l.Products)
+	pg := page{Title: "Connect " + title, TenantID: t.ID, TenantName: t.Name, Provider: title, Consent: p.Title,
+		Scopes: scopeLines(l.Scopes), Expires: l.ExpiresAt.Format(time.RFC1123),
+		provider: origin(p.Authorize.URL(f.opts.Client.Bases, ""))}
+	// A link to several products names them, in the family's order.
+	needed := keys(connect.Needs(f.opts.Registry, t, p, l.Products, false))
+	var names []string
+	for _, key := range p.Covers {
+		if slices.Contains(needed, key) {
+			names = append(names, connect.ProductTitle(key))
+		}
 	}
-	render(w, http.StatusOK, "link", pg)
+	if len(names) > 1 {
+		pg.Products = sayList(names)
+	}
+	f.render(w, http.StatusOK, "link", pg)
 }
 
 // start serves POST /connect/{secret}: it opens the link (state, PKCE
@@ -102,7 +113,7 @@ func (f *Flow) start(w http.ResponseWriter, r *http.Request) {
 	p, _ := connect.Lookup(l.Provider)
 	app, err := f.app(r.Context(), l.TenantID, l.Provider)
 	if err != nil {
-		refuse(w, http.StatusServiceUnavailable, "Not set up", "This gateway has no "+p.Title+" app registered any more.")
+		f.refuse(w, http.StatusServiceUnavailable, "Not set up", "This gateway has no "+p.Title+" app registered any more.")
 		return
 	}
 	state, verifier := newSecret(), newSecret()
@@ -144,7 +155,7 @@ func (f *Flow) haveRefreshToken(ctx context.Context, t *gtmgate.Tenant, p connec
 // internal logs err with the request and shows a page without it.
 func (f *Flow) internal(w http.ResponseWriter, r *http.Request, err error) {
 	f.opts.Logger.Error("connect flow", "err", err, "request_id", gtmgate.RequestIDFromContext(r.Context()))
-	refuse(w, http.StatusInternalServerError, "Something went wrong", "gtmgate could not finish this step; nothing was connected.")
+	f.refuse(w, http.StatusInternalServerError, "Something went wrong", "gtmgate could not finish this step; nothing was connected.")
 }
 
 // audit records one step of a link's flow, with no secret.

@@ -14,7 +14,7 @@ import (
 // against the real binary, with JavaScript on and off, one fresh tenant
 // each (connect-browser.mjs drives the browser). The operator makes a
 // HubSpot link in the console, the owner opens it, consents on the
-// sandbox's page and lands on "HubSpot connected"; then a tool call of the
+// sandbox's page and lands on "Your HubSpot account is connected"; then a tool call of the
 // tenant runs on the connected portal, the link is listed completed, and
 // the audit records it without the link's secret or any token. In the
 // browser too: the used link is refused, a denied consent stores nothing,

@@ -78,7 +78,7 @@ for (const [i, js] of [true, false].entries()) {
   let resp = await owner.goto(link);
   check(resp.status() === 200, `${tag}: link page ${resp.status()}`);
   let body = await text(owner);
-  for (const want of [tenant, "HubSpot", "read only", "works once"]) check(body.includes(want), `${tag}: link page lacks "${want}": ${body}`);
+  for (const want of [tenant, "gtmgate asks to connect your HubSpot account", "Read your HubSpot contacts", "crm.objects.contacts.read", "works once"]) check(body.includes(want), `${tag}: link page lacks "${want}": ${body}`);
   resp = await press(owner, owner.getByRole("button", { name: "Continue to HubSpot" }));
   check(new URL(owner.url()).pathname === "/oauth/authorize", `${tag}: Continue led to ${owner.url()}`);
   check((await text(owner)).includes("sandbox — consent"), `${tag}: no sandbox consent page`);
@@ -88,7 +88,7 @@ for (const [i, js] of [true, false].entries()) {
   const answer = new URL(owner.url()).searchParams;
   run.code = answer.get("code");
   run.state = answer.get("state");
-  check(body.includes("HubSpot connected") && body.includes("HubSpot portal") && body.includes(tenant), `${tag}: done page: ${body}`);
+  check(body.includes("Your HubSpot account is connected") && body.includes("HubSpot portal") && body.includes(tenant), `${tag}: done page: ${body}`);
 
   // 4. Refusals: the used link; a denied consent.
   resp = await owner.goto(link);
@@ -116,7 +116,7 @@ for (const [i, js] of [true, false].entries()) {
   await ga4.check();
   resp = await press(owner, owner.getByRole("button", { name: "Connect the chosen accounts" }));
   body = await text(owner);
-  check(resp.status() === 200 && body.includes("Google connected") && body.includes("GA4 property"), `${tag}: after the picker ${resp.status()}: ${body}`);
+  check(resp.status() === 200 && body.includes("Your Google account is connected") && body.includes("GA4 property"), `${tag}: after the picker ${resp.status()}: ${body}`);
   check(!body.includes("Gmail"), `${tag}: an account not ticked was connected: ${body}`);
 
   // The console lists the tenant's links with their outcomes.
