@@ -89,14 +89,17 @@ func renderLayout(d layoutData) ([]byte, error) {
 }
 
 // navFor marks the nav entry of the page at path, or of its section; entries
-// with a group go under its heading.
+// with a group go under its heading, and the first group's (getting
+// started) also in the header's row, so every page leads to them at once.
 func navFor(nav []navLink, path string) navigation {
 	var out navigation
 	for _, l := range nav {
 		active := l.Path == path || (l.Path != "/" && len(path) > len(l.Path) && path[:len(l.Path)+1] == l.Path+"/")
 		item := navItem{Title: l.Title, Path: l.Path, Active: active}
-		if l.Group == "" {
+		if l.Group == "" || l.Group == nav[0].Group {
 			out.Flat = append(out.Flat, item)
+		}
+		if l.Group == "" {
 			continue
 		}
 		if n := len(out.Groups); n == 0 || out.Groups[n-1].Title != l.Group {

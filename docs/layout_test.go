@@ -2,6 +2,7 @@ package docs
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,6 +118,19 @@ func TestGroupedNav(t *testing.T) {
 			for _, pair := range [][2]string{{"/quickstart", "/configuration"}, {"/rest-proxy", "/mcp"}, {"/site-publishing", "/sandbox"}, {"/sandbox", "/contributing"}} {
 				if index[pair[0]] >= index[pair[1]] {
 					t.Errorf("%s listed after %s", pair[0], pair[1])
+				}
+			}
+			// The header's row keeps the getting-started pages.
+			header := find(parsePage(t, h, tc.path), func(n *html.Node) bool { return n.Data == "header" })
+			var row []string
+			for n := range header.Descendants() {
+				if n.Type == html.ElementNode && n.Data == "a" {
+					row = append(row, attr(n, "href"))
+				}
+			}
+			for _, want := range []string{"/quickstart", "/connect", "/configuration", "#pages"} {
+				if !slices.Contains(row, want) {
+					t.Errorf("the header's links %v lack %s", row, want)
 				}
 			}
 		})
