@@ -447,11 +447,11 @@ func (c *Console) approval(w http.ResponseWriter, r *http.Request, s *session) {
 	id := r.PathValue("id")
 	var g obj
 	if err := c.call(r, http.MethodGet, "/admin/approvals/"+esc(id), nil, &g); err != nil {
-		status := http.StatusNotFound
-		if api, ok := err.(*apiError); ok && api.Status == http.StatusForbidden {
-			status = http.StatusForbidden
+		if ae := (*apiError)(nil); errors.As(err, &ae) && ae.Status == http.StatusForbidden {
+			c.refuse(w, r, http.StatusForbidden, "Approval "+id+": "+err.Error())
+			return
 		}
-		c.refuse(w, r, status, "Approval "+id+": "+err.Error())
+		c.render(w, r, http.StatusNotFound, "notfound", &page{Title: "Approval " + id, Nav: "approvals", Error: "Approval " + id + ": " + err.Error()})
 		return
 	}
 	g["input_pretty"] = indent(g["input"])

@@ -138,17 +138,12 @@ func (h *heldCalls) ask(req *mcp.CallToolRequest, c heldCall, err error) *mcp.Ca
 	if sErr != nil {
 		return nil
 	}
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{connectInput: &mcp.ElicitParams{
-			Mode: "url",
-			Message: e.Message + ". The person this agent acts for connects their own " + u.Provider +
-				" account on the page linked here; retry this call once it is connected.",
-			URL:           h.opts.ConnectURL(c.principal.TenantID, u.Provider),
-			ElicitationID: waitConnect + ":" + u.Provider,
-		}},
-		RequestState: state,
-		Meta:         mcp.Meta{"gtmgate/request_id": c.requestID},
-	}
+	return urlInput(connectInput, &mcp.ElicitParams{
+		Message: e.Message + ". The person this agent acts for connects their own " + u.Provider +
+			" account on the page linked here; retry this call once it is connected.",
+		URL:           h.opts.ConnectURL(c.principal.TenantID, u.Provider),
+		ElicitationID: waitConnect + ":" + u.Provider,
+	}, state, mcp.Meta{"gtmgate/request_id": c.requestID})
 }
 
 // declined reports whether the retry of req answers the connect
@@ -160,16 +155,18 @@ func declined(req *mcp.CallToolRequest) bool {
 }
 
 func (h *heldCalls) inputRequired(c heldCall, approvalID, why, state string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{
-			Mode:          "url",
-			Message:       why + ". An approver decides on the page linked here; retry this call to get its outcome.",
-			URL:           h.opts.PageURL(approvalID),
-			ElicitationID: approvalID,
-		}},
-		RequestState: state,
-		Meta:         mcp.Meta{"gtmgate/approval_id": approvalID, "gtmgate/request_id": c.requestID},
-	}
+	return urlInput(approvalInput, &mcp.ElicitParams{
+		Message:       why + ". An approver decides on the page linked here; retry this call to get its outcome.",
+		URL:           h.opts.PageURL(approvalID),
+		ElicitationID: approvalID,
+	}, state, mcp.Meta{"gtmgate/approval_id": approvalID, "gtmgate/request_id": c.requestID})
+}
+
+// urlInput is an input_required result asking, under key, for the URL-mode
+// elicitation ask, with the requestState its retry must echo.
+func urlInput(key string, ask *mcp.ElicitParams, state string, meta mcp.Meta) *mcp.CallToolResult {
+	ask.Mode = "url"
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{key: ask}, RequestState: state, Meta: meta}
 }
 
 // resume answers the retry of a held call: the gate's outcome, or

@@ -127,8 +127,9 @@ func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
 	server.AddReceivingMiddleware(auditSessions(opts.Recorder))
 	// Added last, so outermost: the _meta trace reaches the audit too.
 	server.AddReceivingMiddleware(traceFromMeta, mcpcapability.DeclaredOnly(caps))
+	held := newHeldCalls(opts)
 	for _, e := range tools {
-		server.AddTool(toolOf(e), handler(opts.Runner, newHeldCalls(opts), e.Name))
+		server.AddTool(toolOf(e), handler(opts.Runner, held, e.Name))
 	}
 	return server
 }

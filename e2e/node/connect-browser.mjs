@@ -12,24 +12,15 @@
 //
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY, GTMGATE_TENANTS
 // (comma separated, one per run: JavaScript on, then off), CHROMIUM.
-import { chromium } from "playwright-core";
+import { check, checks, failures, launchChromium } from "./browser.mjs";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
 const key = process.env.GTMGATE_ADMIN_KEY;
 const tenants = (process.env.GTMGATE_TENANTS || "").split(",");
-const failures = [];
 const runs = [];
-let checks = 0;
 
-function check(ok, what) {
-  checks++;
-  if (!ok) failures.push(what);
-}
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM,
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 
 // press clicks a button and waits for the page it leads to (through any
 // redirects); it returns the last response.

@@ -10,7 +10,7 @@
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY, GTMGATE_APPROVAL_ID
 // (a held call), GTMGATE_LEDGER_ID (a failed call), CHROMIUM,
 // SCREENSHOT_DIR (optional).
-import { chromium } from "playwright-core";
+import { check, checks, failures, launchChromium } from "./browser.mjs";
 import path from "node:path";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
@@ -18,19 +18,10 @@ const key = process.env.GTMGATE_ADMIN_KEY;
 const approvals = (process.env.GTMGATE_APPROVAL_IDS || "").split(",");
 const ledgerID = process.env.GTMGATE_LEDGER_ID;
 const shots = process.env.SCREENSHOT_DIR;
-const failures = [];
 const screenshots = [];
-let checks = 0;
 
-function check(ok, what) {
-  checks++;
-  if (!ok) failures.push(what);
-}
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM,
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 
 async function shot(page, label) {
   const layout = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));

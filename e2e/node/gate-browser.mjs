@@ -6,23 +6,14 @@
 // Environment: GATE_URL (the elicitation's URL), WHO (the name on the demo
 // IdP's button), DECISION (approve or reject), REASON, EXPECT (texts the
 // page must show, separated by "|"), CHROMIUM.
-import { chromium } from "playwright-core";
+import { check, checks, failures, launchChromium } from "./browser.mjs";
 
 const gate = process.env.GATE_URL;
 const gw = new URL(gate).origin;
 const id = new URL(gate).pathname.split("/").pop();
-const failures = [];
-let checks = 0;
 
-function check(ok, what) {
-  checks++;
-  if (!ok) failures.push(what);
-}
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM,
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();

@@ -10,18 +10,12 @@
 // (a held call of demo), CORP_IDP (the agency IdP's base URL, for its test
 // endpoint), ADA_GRANT (the id of the grant that makes Ada an approver),
 // CHROMIUM.
-import { chromium } from "playwright-core";
+import { check, checks, failures, launchChromium } from "./browser.mjs";
 
 const A = process.env.GATEWAY_A;
 const B = process.env.GATEWAY_B;
 const key = process.env.ADMIN_KEY;
-const failures = [];
-let checks = 0;
 
-function check(ok, what) {
-  checks++;
-  if (!ok) failures.push(what);
-}
 
 async function admin(method, url, body) {
   const resp = await fetch(url, {
@@ -33,10 +27,7 @@ async function admin(method, url, body) {
   return { status: resp.status, json: text ? JSON.parse(text) : null };
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM,
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 
 // signIn signs a fresh browser in at gw through the IdP whose button says
 // idpLabel, as the person named who; it returns the page where it ended.

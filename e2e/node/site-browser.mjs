@@ -6,26 +6,16 @@
 //
 // Environment: GTMGATE_SITE_URL, GTMGATE_DOCS_URL, CHROMIUM (the browser's
 // path), SCREENSHOT_DIR (optional: where to save a PNG of each page).
-import { chromium } from "playwright-core";
+import { check, checks, failures, launchChromium } from "./browser.mjs";
 import path from "node:path";
 
 const site = process.env.GTMGATE_SITE_URL;
 const docs = process.env.GTMGATE_DOCS_URL;
 const shots = process.env.SCREENSHOT_DIR;
-const failures = [];
 const screenshots = [];
-let checks = 0;
 
-function check(ok, what) {
-  checks++;
-  if (!ok) failures.push(what);
-}
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
+const browser = await launchChromium();
 
 const viewports = {
   desktop: { width: 1280, height: 900 },
