@@ -88,6 +88,15 @@ type Approval struct {
 	// TraceParent is the W3C traceparent of the held call: its execution,
 	// on whoever's request approves it, continues the agent's trace.
 	TraceParent string `json:"trace_parent,omitempty"`
+	// Before is the state the held call would change, read from the
+	// provider when the call was held (the action's BeforeRead): a JSON
+	// object such as {"daily_budget": 50, "currency": "EUR"} or
+	// {"status": "ACTIVE"}. Absent when the action has no such read or it
+	// failed.
+	Before json.RawMessage `json:"before,omitempty"`
+	// BeforeError says why that read failed, in words safe to show an
+	// approver; the call was held all the same.
+	BeforeError string `json:"before_error,omitempty"`
 }
 
 // ApprovalGiven is one approval of a gate that requires more than one.

@@ -54,7 +54,20 @@ type Action struct {
 	List bool
 	// Required lists the tool properties this action needs (checked by the runtime).
 	Required []string
+	// Before, when set, reads the state a held call of this mutating
+	// action would change, so its approver sees old → new: the campaign's
+	// current budget and currency, a record's current status or stage. It
+	// is given the held call (its input, account and token) and reads
+	// through the adapter's own read path. It is the gateway's read, not a
+	// tool call: no audit entry, no usage (see toolrun's readBefore).
+	Before BeforeRead `json:"-"`
 }
+
+// BeforeRead reads the current state a call would change, as a small map
+// of plain values ({"daily_budget": 50, "currency": "EUR"}, {"status":
+// "ACTIVE"}, {"stage": "qualifiedtobuy"}); a nil map when this call
+// changes nothing it reads (a deal update that leaves the stage alone).
+type BeforeRead func(ctx context.Context, call *Call) (map[string]any, error)
 
 // Tool is one callable tool: its schema, actions and implementation.
 type Tool struct {

@@ -11,8 +11,8 @@ import (
 
 // TestConsoleGateReadable: the console shows a held call in its domain's
 // terms above its input as JSON, on the approvals list and the gate's own
-// page: a budget change as its new amount (the current one and the
-// currency not being known to the gateway before it runs), an email as
+// page: a budget change as old → new in the account's currency (the
+// current budget read from the provider when the call was held), an email as
 // From (the account's label), To, Subject and its body as text, never as
 // markup; a deletion as what it deletes.
 func TestConsoleGateReadable(t *testing.T) {
@@ -29,6 +29,8 @@ func TestConsoleGateReadable(t *testing.T) {
 	if g := env.Admin("GET", "/admin/approvals/"+budget, nil).JSON(t); g["category"] != "ads_mutate" || g["destructive"] != nil ||
 		g["account_label"] != "Northwind Analytics (US, USD)" {
 		t.Errorf("admin view of the budget change: category %v, destructive %v, account_label %v", g["category"], g["destructive"], g["account_label"])
+	} else if before, _ := g["before"].(map[string]any); before["daily_budget"] != 120.0 || before["currency"] != "USD" || g["before_error"] != nil {
+		t.Errorf("admin view of the budget change: before %v, before_error %v; want the campaign's 120 USD", g["before"], g["before_error"])
 	}
 
 	events := env.Tool(env.DemoToken, "demo", "calendar", "calendar_events", map[string]any{"action": "list", "limit": 1, "rationale": "find a meeting"})
@@ -43,7 +45,7 @@ func TestConsoleGateReadable(t *testing.T) {
 
 	budgetShown := []string{`data-kind="budget"`, "Change a campaign&#39;s daily budget", "<dt>Campaign</dt><dd>21000100002</dd>",
 		"<dt>Account</dt><dd>Northwind Analytics (US, USD), account 1234567890</dd>",
-		"150.00 in the account&#39;s currency (the current budget is not known to the gateway)",
+		"<dt>Daily budget</dt><dd>120.00 → 150.00 USD</dd>",
 		"<dt>Agent&#39;s rationale</dt><dd>launch week</dd>", "<summary>Input as JSON</summary>"}
 	emailShown := []string{`data-kind="email"`, "<dt>From</dt><dd>alex@ledgerly.example, account me</dd>", "<dt>To</dt><dd>bo@example.com</dd>", "<dt>Cc</dt><dd>ops@demo.example</dd>",
 		"<dt>Subject</dt><dd>Launch week</dd>", "<dt>Agent&#39;s rationale</dt><dd>follow-up</dd>",

@@ -20,6 +20,11 @@ type heldCall struct {
 	// Result is the executed call's result ("result" of the tool's
 	// outcome), nil until it ran.
 	Result map[string]any
+	// Before is the state the call would change, as the gateway read it
+	// from the provider when it held the call (nil when it read none);
+	// BeforeError why that read failed.
+	Before      map[string]any
+	BeforeError string
 }
 
 // gateDescription is a held call in its domain's terms: what kind of
@@ -92,36 +97,86 @@ func describeEmail(c heldCall) gateDescription {
 	return d
 }
 
-// describeBudget reads a budget change. The current budget is not in the
-// input and the gateway does not read it when it holds the call: it is
-// shown only once the call ran, from its result (previous_…_budget and
-// currency, as the ads tools return them). Nor does the gateway know an
-// account's currency before that.
+// describeBudget reads a budget change as old → new with the account's
+// currency: once the call ran, from its result (previous_…_budget and
+// currency, as the ads tools return them); else from the budget the
+// gateway read when it held the call. A gate held without that read
+// (or before the gateway made it) says the current budget is unknown.
 func describeBudget(c heldCall) gateDescription {
-	kind := or(text(c.Input["budget_type"]), "daily")
+	kind := or(text(c.Input["budget_type"]), budgetKind(c.Result, c.Before))
 	d := gateDescription{Kind: "budget", Title: "Change a campaign's " + kind + " budget"}
 	d.add("Campaign", text(c.Input["campaign_id"]))
 	d.add("Account", account(c))
 	amount := money(c.Input["amount"])
-	currency := or(text(c.Result["currency"]), text(c.Input["currency"]))
+	currency := or(text(c.Result["currency"]), or(text(c.Before["currency"]), text(c.Input["currency"])))
 	if old := money(c.Result["previous_"+kind+"_budget"]); old != "" {
 		d.add(titleCase(kind)+" budget", old+" → "+amount+" "+or(currency, "in the account's currency"))
+		return d
+	}
+	if old := money(c.Before[kind+"_budget"]); old != "" {
+		d.add(titleCase(kind)+" budget", old+" → "+amount+" "+or(currency, "in the account's currency"))
+		d.readWhenHeld()
 		return d
 	}
 	if currency == "" {
 		currency = "in the account's currency"
 	}
-	d.add("New "+kind+" budget", amount+" "+currency+" (the current budget is not known to the gateway)")
+	d.add("New "+kind+" budget", amount+" "+currency+unknownBefore(c, "budget", kind))
 	return d
 }
 
-// describeStatus reads a status change; the status it changes from is not
-// known to the gateway.
+// budgetKind is the budget a change moves when its input names none: the
+// one its result, else the gateway's read, reports (a Meta campaign with
+// only a lifetime budget), else daily.
+func budgetKind(states ...map[string]any) string {
+	for _, s := range states {
+		if _, daily := s["daily_budget"]; daily {
+			return "daily"
+		}
+		if _, lifetime := s["lifetime_budget"]; lifetime {
+			return "lifetime"
+		}
+	}
+	return "daily"
+}
+
+// unknownBefore says why a change shows no old value: what the gateway's
+// read found, why it failed, or that the gateway has none (a gate held
+// by an earlier version, a tool without a read).
+func unknownBefore(c heldCall, what, kind string) string {
+	switch {
+	case c.BeforeError != "":
+		return " (the current " + what + " could not be read: " + c.BeforeError + ")"
+	case c.Before != nil && what == "budget":
+		return " (the campaign had no " + kind + " budget when the call was held)"
+	}
+	return " (the current " + what + " is not known to the gateway)"
+}
+
+// readWhenHeld notes that an old value is the one read when the call was
+// held: the provider's may have changed since.
+func (d *gateDescription) readWhenHeld() {
+	d.add("Current value", "read from the provider when the call was held; it may have changed since")
+}
+
+// describeStatus reads a status change as from → to: the status the call
+// changed from once it ran (previous_status, as Meta's tool returns it),
+// else the one the gateway read when it held the call.
 func describeStatus(c heldCall) gateDescription {
 	d := gateDescription{Kind: "status", Title: "Change " + withArticle(recordType(c)) + "'s status"}
 	d.add(titleCase(recordType(c)), recordID(c))
 	d.add("Account", account(c))
-	d.add("Status", "to "+text(c.Input["status"])+" (the current status is not known to the gateway)")
+	to := text(c.Input["status"])
+	if from := text(c.Result["previous_status"]); from != "" {
+		d.add("Status", from+" → "+to)
+		return d
+	}
+	if from := text(c.Before["status"]); from != "" {
+		d.add("Status", from+" → "+to)
+		d.readWhenHeld()
+		return d
+	}
+	d.add("Status", "to "+to+unknownBefore(c, "status", ""))
 	return d
 }
 
@@ -138,7 +193,12 @@ func describeStage(c heldCall) gateDescription {
 	d := gateDescription{Kind: "status", Title: "Move " + withArticle(recordType(c)) + " to another stage"}
 	d.add(titleCase(recordType(c)), recordID(c))
 	d.add("Account", account(c))
-	d.add("Stage", "to "+stageChange(c)+" (the current stage is not known to the gateway)")
+	if from, read := c.Before["stage"].(string); read {
+		d.add("Stage", or(from, "(none)")+" → "+stageChange(c))
+		d.readWhenHeld()
+	} else {
+		d.add("Stage", "to "+stageChange(c)+unknownBefore(c, "stage", ""))
+	}
 	props, _ := c.Input["properties"].(map[string]any)
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		if k != "dealstage" {
@@ -284,6 +344,8 @@ func describeApproval(g obj) gateDescription {
 	outcome, _ := g["result"].(map[string]any)
 	result, _ := outcome["result"].(map[string]any)
 	destructive, _ := g["destructive"].(bool)
+	before, _ := g["before"].(map[string]any)
 	return describeGate(heldCall{Tool: text(g["tool"]), Action: text(g["action"]), Category: text(g["category"]),
-		Account: text(g["account_id"]), AccountLabel: text(g["account_label"]), Destructive: destructive, Input: input, Result: result})
+		Account: text(g["account_id"]), AccountLabel: text(g["account_label"]), Destructive: destructive, Input: input, Result: result,
+		Before: before, BeforeError: text(g["before_error"])})
 }

@@ -63,9 +63,11 @@ func toolText(t *testing.T, res *mcp.CallToolResult) map[string]any {
 // TestHeldCallInsideTheProtocol: tried as a new user would on --demo, an
 // agent at MCP 2026-07-28 changes a budget; the call is held and answers
 // input_required with a link to the gate's page; Ada, the demo's approver,
-// opens it in Chromium, signs in through the demo IdP, sees the call and
-// approves; the SDK's retry returns the executed result. The call ran once,
-// the alert webhook named Ada, and the agent's trace holds the execution.
+// opens it in Chromium, signs in through the demo IdP, sees the call (the
+// budget as old → new in the account's currency, the old one read from
+// the provider when the call was held) and approves; the SDK's retry
+// returns the executed result. The call ran once, the alert webhook named
+// Ada, and the agent's trace holds the execution.
 // A rejected call's retry returns the reason.
 func TestHeldCallInsideTheProtocol(t *testing.T) {
 	chromium := nodetools.Chromium(t)
@@ -86,7 +88,7 @@ func TestHeldCallInsideTheProtocol(t *testing.T) {
 			Failures []string
 		}
 		runNodeScript(t, p, "gate-browser.mjs", &got, "GATE_URL="+ask.URL, "WHO=Ada", "DECISION=approve",
-			"EXPECT=google_ads_campaigns update_budget|21000100002|New daily budget|150.00 in the account's currency|launch week|Input as JSON", "CHROMIUM="+chromium)
+			"EXPECT=google_ads_campaigns update_budget|21000100002|Daily budget|120.00 → 150.00 USD|when the call was held|launch week|Input as JSON", "CHROMIUM="+chromium)
 		for _, f := range got.Failures {
 			t.Error(f)
 		}

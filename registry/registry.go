@@ -79,6 +79,10 @@ func New(tools ...gtmgate.Tool) (*Registry, error) {
 			if a.Destructive && a.Additive {
 				return nil, fmt.Errorf("registry: tool %q action %q cannot be both destructive and additive", t.Name, a.Name)
 			}
+			if a.Before != nil && !a.Mutating {
+				// Only a held call has a before: reads are never held.
+				return nil, fmt.Errorf("registry: tool %q action %q reads the state before it but does not change any", t.Name, a.Name)
+			}
 			for _, req := range a.Required {
 				if _, ok := t.Properties[req]; !ok {
 					return nil, fmt.Errorf("registry: tool %q action %q requires undeclared property %q", t.Name, a.Name, req)

@@ -43,6 +43,8 @@ func TestNewRejects(t *testing.T) {
 		{"destructive but not mutating", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery, Destructive: true}}, Run: run}}, "not mutating"},
 		{"additive but not mutating", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery, Additive: true}}, Run: run}}, "not mutating"},
 		{"additive and destructive", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery, Mutating: true, Additive: true, Destructive: true}}, Run: run}}, "both"},
+		{"before of a read", []gtmgate.Tool{{Name: "t", Domain: "data", Actions: []gtmgate.Action{{Name: "x", Category: gtmgate.CategoryDataQuery,
+			Before: func(context.Context, *gtmgate.Call) (map[string]any, error) { return nil, nil }}}, Run: run}}, "does not change any"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -68,6 +68,9 @@ func (r *Runner) gate(ctx context.Context, c *call, inc *gtmgate.LedgerEntry) er
 	if policy(c.tenant).TwoApproversForDestructive && c.action.Destructive {
 		a.ApprovalsRequired = 2
 	}
+	// What the call would change, so the approver reads old → new; a
+	// failed read is noted on the gate and the call is held all the same.
+	r.readBefore(ctx, c, a)
 	why := ""
 	if inc != nil {
 		a.Gate, a.IncidentID = gtmgate.GateQuality, inc.ID

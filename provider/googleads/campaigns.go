@@ -35,8 +35,10 @@ func campaignsTool(a *api) gtmgate.Tool {
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "campaigns that are not removed; filter on any campaign field (status EQ PAUSED)", Category: gtmgate.CategoryAdsRead, List: true},
 			{Name: "get", Description: "one campaign by campaign_id", Category: gtmgate.CategoryAdsRead, Required: []string{"campaign_id"}},
-			{Name: "update_status", Description: "set status ENABLED or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"}},
-			{Name: "update_budget", Description: "set the campaign budget's daily amount in currency units", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "amount"}},
+			{Name: "update_status", Description: "set status ENABLED or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"},
+				Before: a.statusBefore},
+			{Name: "update_budget", Description: "set the campaign budget's daily amount in currency units", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "amount"},
+				Before: a.budgetBefore},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id": idSchema(),
@@ -117,6 +119,37 @@ func (a *api) campaignRow(ctx context.Context, call *gtmgate.Call, id string) (m
 		return nil, gtmgate.Errorf(gtmgate.ENotFound, "campaign %s not found in customer %s", id, CustomerID(call.Account.ID))
 	}
 	return flatten(page.Results[0], page.FieldMask), nil
+}
+
+// heldCampaign reads the campaign a held call names, as get does.
+func (a *api) heldCampaign(ctx context.Context, call *gtmgate.Call) (map[string]any, error) {
+	var in campaignInput
+	if err := call.Bind(&in); err != nil {
+		return nil, err
+	}
+	if err := checkCampaignID(in.CampaignID); err != nil {
+		return nil, err
+	}
+	return a.campaignRow(ctx, call, in.CampaignID)
+}
+
+// statusBefore reads the status a held update_status would change.
+func (a *api) statusBefore(ctx context.Context, call *gtmgate.Call) (map[string]any, error) {
+	row, err := a.heldCampaign(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"status": row["campaign.status"]}, nil
+}
+
+// budgetBefore reads the daily budget a held update_budget would change,
+// in currency units, and the account's currency.
+func (a *api) budgetBefore(ctx context.Context, call *gtmgate.Call) (map[string]any, error) {
+	row, err := a.heldCampaign(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"daily_budget": row["campaign_budget.amount"], "currency": row["customer.currency_code"]}, nil
 }
 
 // campaignItem is the documented campaign shape.

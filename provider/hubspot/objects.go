@@ -69,7 +69,8 @@ func objectTool(a *api, rt recordTool) gtmgate.Tool {
 			{Name: "create", Category: gtmgate.CategoryCRMWrite, Mutating: true, Required: []string{"properties"},
 				Description: fmt.Sprintf("create a %s from properties", s)},
 			{Name: "update", Category: gtmgate.CategoryCRMWrite, Mutating: true, Required: []string{"id", "properties"},
-				Description: fmt.Sprintf("change properties of the %s with id; properties not named are left as they are", s)},
+				Description: fmt.Sprintf("change properties of the %s with id; properties not named are left as they are", s),
+				Before:      rt.stageBefore(a)},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"id":         idSchema(),
@@ -115,4 +116,30 @@ func runRecord(ctx context.Context, a *api, k objectKind, call *gtmgate.Call, in
 		return a.updateObject(ctx, call, k, in.ID, props)
 	}
 	return nil, gtmgate.Errorf(gtmgate.EValidation, "unknown action %q", call.Action.Name)
+}
+
+// stageBefore reads, for a held update of a deal that moves its stage, the
+// stage it is in now; nil for contacts and companies, which have none.
+func (rt recordTool) stageBefore(a *api) gtmgate.BeforeRead {
+	if rt.name != deals.name {
+		return nil
+	}
+	return func(ctx context.Context, call *gtmgate.Call) (map[string]any, error) {
+		var in recordInput
+		if err := call.Bind(&in); err != nil {
+			return nil, err
+		}
+		if _, moves := in.Properties["dealstage"]; !moves {
+			return nil, nil // an update that leaves the stage alone
+		}
+		item, err := a.getObject(ctx, call, rt.objectKind, in.ID, []string{"dealstage"})
+		if err != nil {
+			return nil, err
+		}
+		stage := ""
+		if p := item.Properties["dealstage"]; p != nil {
+			stage = *p
+		}
+		return map[string]any{"stage": stage}, nil
+	}
 }

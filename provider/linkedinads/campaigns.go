@@ -19,7 +19,8 @@ func campaignsTool(a *api) gtmgate.Tool {
 		Description: "List LinkedIn ad campaigns with status, type and budgets, or pause or activate one.",
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "campaigns of the ad account", Category: gtmgate.CategoryAdsRead, List: true},
-			{Name: "update_status", Description: "set status ACTIVE or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"}},
+			{Name: "update_status", Description: "set status ACTIVE or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"},
+				Before: a.statusBefore},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id": {Type: "string", Pattern: `^[0-9]{1,20}$`},
@@ -157,4 +158,25 @@ func (a *api) updateStatus(ctx context.Context, call *gtmgate.Call, acct string,
 		return nil, fmt.Errorf("linkedin ads: update campaign %s: %w", in.CampaignID, a.versionRefused(err))
 	}
 	return map[string]any{"id": in.CampaignID, "urn": "urn:li:sponsoredCampaign:" + in.CampaignID, "status": in.Status}, nil
+}
+
+// statusBefore reads the status a held update_status would change, with
+// GET /rest/adAccounts/{account}/adCampaigns/{id}.
+func (a *api) statusBefore(ctx context.Context, call *gtmgate.Call) (map[string]any, error) {
+	var in campaignInput
+	if err := call.Bind(&in); err != nil {
+		return nil, err
+	}
+	acct, err := account(call)
+	if err != nil {
+		return nil, err
+	}
+	if !digits.MatchString(in.CampaignID) {
+		return nil, gtmgate.Errorf(gtmgate.EValidation, "campaign_id %q is not numeric", in.CampaignID)
+	}
+	var c map[string]any
+	if err := a.get(ctx, call, "/rest/adAccounts/"+acct+"/adCampaigns/"+in.CampaignID, "", &c); err != nil {
+		return nil, err
+	}
+	return map[string]any{"status": c["status"]}, nil
 }

@@ -23,8 +23,10 @@ func campaignsTool(a *api) gtmgate.Tool {
 		Actions: []gtmgate.Action{
 			{Name: "list", Description: "campaigns of the ad account, by effective_status (default ACTIVE and PAUSED); filter on effective_status (EQ, IN) is Meta's, " +
 				"on another field (name, objective, id, budgets…) it is applied to each page Meta returns, so a page may hold fewer than limit items", Category: gtmgate.CategoryAdsRead, List: true},
-			{Name: "update_status", Description: "set status ACTIVE or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"}},
-			{Name: "update_budget", Description: "set daily_budget or lifetime_budget in currency units", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "amount"}},
+			{Name: "update_status", Description: "set status ACTIVE or PAUSED", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "status"},
+				Before: a.statusBefore},
+			{Name: "update_budget", Description: "set daily_budget or lifetime_budget in currency units", Category: gtmgate.CategoryAdsMutate, Mutating: true, Required: []string{"campaign_id", "amount"},
+				Before: a.budgetBefore},
 		},
 		Properties: map[string]*jsonschema.Schema{
 			"campaign_id":      {Type: "string", Pattern: `^[0-9]{1,25}$`},
@@ -135,13 +137,7 @@ func (a *api) updateBudget(ctx context.Context, call *gtmgate.Call, in campaignI
 	if err != nil {
 		return nil, err
 	}
-	kind := in.BudgetType
-	if kind == "" {
-		kind = "daily"
-		if _, ok := number(c["lifetime_budget"]); ok && c["daily_budget"] == nil {
-			kind = "lifetime"
-		}
-	}
+	kind := budgetKind(in, c)
 	currency, err := a.currency(ctx, call)
 	if err != nil {
 		return nil, err
@@ -156,4 +152,52 @@ func (a *api) updateBudget(ctx context.Context, call *gtmgate.Call, in campaignI
 	}
 	return map[string]any{"id": in.CampaignID, "name": c["name"], field: float64(minor) / minorPerUnit(currency),
 		field + "_minor": minor, "previous_" + field: fromMinor(c[field], currency), "currency": currency}, nil
+}
+
+// budgetKind is the budget an update_budget changes: the one named, else
+// the campaign's lifetime budget when it has only that, else its daily.
+func budgetKind(in campaignInput, c map[string]any) string {
+	if in.BudgetType != "" {
+		return in.BudgetType
+	}
+	if _, ok := number(c["lifetime_budget"]); ok && c["daily_budget"] == nil {
+		return "lifetime"
+	}
+	return "daily"
+}
+
+// heldCampaign reads the campaign a held call names, refusing one outside
+// the call's ad account as the call itself would.
+func (a *api) heldCampaign(ctx context.Context, call *gtmgate.Call) (campaignInput, map[string]any, error) {
+	var in campaignInput
+	if err := call.Bind(&in); err != nil {
+		return in, nil, err
+	}
+	c, err := a.ownCampaign(ctx, call, in.CampaignID)
+	return in, c, err
+}
+
+// statusBefore reads the status a held update_status would change.
+func (a *api) statusBefore(ctx context.Context, call *gtmgate.Call) (map[string]any, error) {
+	_, c, err := a.heldCampaign(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"status": c["status"]}, nil
+}
+
+// budgetBefore reads the budget a held update_budget would change (daily
+// or lifetime, as the call would pick it) in currency units, and the ad
+// account's currency.
+func (a *api) budgetBefore(ctx context.Context, call *gtmgate.Call) (map[string]any, error) {
+	in, c, err := a.heldCampaign(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	currency, err := a.currency(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	field := budgetKind(in, c) + "_budget"
+	return map[string]any{field: fromMinor(c[field], currency), "currency": currency}, nil
 }

@@ -13,7 +13,7 @@ import (
 
 const approvalCols = `id, tenant_id, status, tool, action, category, account_id, input, source, request_id,
 	created_at, expires_at, decided_at, decided_by, reason, result, gate, incident_id, parent_request_id, run_id,
-	digest, policy_version, agent, person, approvals_required, approvals, trace_parent`
+	digest, policy_version, agent, person, approvals_required, approvals, trace_parent, before_state, before_error`
 
 // CreateApproval stores a new gate; ErrConflict when its id exists. An empty
 // status becomes pending.
@@ -34,11 +34,11 @@ func (s *Store) CreateApproval(ctx context.Context, a *gtmgate.Approval) error {
 	if err != nil {
 		return fmt.Errorf("%s: create approval: %w", s.d.Name(), err)
 	}
-	_, err = s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+") VALUES "+placeholders(1, 27)),
+	_, err = s.write.ExecContext(ctx, s.q("INSERT INTO approvals ("+approvalCols+") VALUES "+placeholders(1, 29)),
 		a.ID, a.TenantID, a.Status, a.Tool, a.Action, a.Category, a.AccountID, jsonArg(a.Input), a.Source,
 		a.RequestID, s.t(a.CreatedAt), s.t(a.ExpiresAt), s.tp(a.DecidedAt), a.DecidedBy, a.Reason, jsonArg(a.Result),
 		a.Gate, a.IncidentID, a.ParentRequestID, a.RunID, a.Digest, a.PolicyVersion, a.Agent, a.Person,
-		a.ApprovalsRequired, given, a.TraceParent)
+		a.ApprovalsRequired, given, a.TraceParent, jsonArg(a.Before), a.BeforeError)
 	if err != nil {
 		return s.fail("create approval", err)
 	}
@@ -255,7 +255,8 @@ func scanApproval(r scanner) (*gtmgate.Approval, error) {
 	err := r.Scan(&a.ID, &a.TenantID, &a.Status, &a.Tool, &a.Action, &a.Category, &a.AccountID, jsonCol{&a.Input},
 		&a.Source, &a.RequestID, timeCol{&a.CreatedAt}, timeCol{&a.ExpiresAt}, nullTimeCol{&a.DecidedAt},
 		&a.DecidedBy, &a.Reason, jsonCol{&a.Result}, &a.Gate, &a.IncidentID, &a.ParentRequestID, &a.RunID,
-		&a.Digest, &a.PolicyVersion, &a.Agent, &a.Person, &a.ApprovalsRequired, &given, &a.TraceParent)
+		&a.Digest, &a.PolicyVersion, &a.Agent, &a.Person, &a.ApprovalsRequired, &given, &a.TraceParent,
+		jsonCol{&a.Before}, &a.BeforeError)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"ApprovalExpiryOnRead", testApprovalExpiryOnRead},
 		{"ApprovalConcurrent", testApprovalConcurrent},
 		{"ApprovalWithdraw", testApprovalWithdraw},
+		{"ApprovalBefore", testApprovalBefore},
 		{"ApprovalTwoApprovers", testApprovalTwoApprovers},
 		{"ApprovalTwoApproversConcurrent", testApprovalTwoApproversConcurrent},
 		{"ProviderOAuth", testProviderOAuth},
