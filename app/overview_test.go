@@ -79,7 +79,7 @@ func TestConsoleOverviewOnAFreshInstall(t *testing.T) {
 		t.Fatalf("tool call: %d %s", r.Status, r.Body)
 	}
 	_, page = o.get("/console/")
-	if strings.Contains(page, "No tool or chat calls") || !regexp.MustCompile(`aria-label="\d\d-\d\d: 1 calls"`).MatchString(overviewCallsChart.FindString(page)) {
+	if strings.Contains(page, "No tool or chat calls") || !regexp.MustCompile(`aria-label="\d\d-\d\d: 1 call"`).MatchString(overviewCallsChart.FindString(page)) {
 		t.Errorf("after a call the overview still says it has none, or today's bar does not name it")
 	}
 }

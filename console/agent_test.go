@@ -45,7 +45,7 @@ func (e *overviewEnv) registerToken(label string) string {
 	return tok.ID
 }
 
-var agentBar = regexp.MustCompile(`<g [^>]*><title>(\d\d-\d\d): (\d+) calls(?:, \d+ of them errors)?</title>`)
+var agentBar = regexp.MustCompile(`<g [^>]*><title>(\d\d-\d\d): (\d+) calls?(?:, \d+ of them (?:an error|errors))?</title>`)
 
 // TestConsoleAgentPage: the tenant page links each token to its agent
 // page, which shows the token, its latest calls and failures, and its

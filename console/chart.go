@@ -14,16 +14,24 @@ type bar struct {
 	Value, Part float64
 }
 
-// barChart draws bars as an inline SVG that scales to its container. Every
-// bar carries its figure as a title (a tooltip on hover over its whole
-// slot, so an empty day has one too) and, focusable with the keyboard, as
-// its accessible name. No script or style attribute: the page's CSP
-// forbids both.
+// Chart geometry, in percent of the drawing's width and height: the SVG
+// has no viewBox, so it fills its box without stretching its text, which
+// keeps its font size at any width.
+const (
+	chartTop    = 5.0  // the highest bar's top
+	chartBottom = 83.0 // the axis
+	chartLabelY = 96.0 // the x labels' baseline
+)
+
+// barChart draws bars as an inline SVG that fills its container. Every bar
+// carries its figure as a title (a tooltip on hover over its whole slot,
+// so an empty day has one too) and, focusable with the keyboard, as its
+// accessible name. No script or style attribute: the page's CSP forbids
+// both.
 func barChart(title string, bars []bar, unit string) template.HTML {
 	if len(bars) == 0 {
 		return template.HTML(`<p class="empty">No data in this range.</p>`)
 	}
-	const w, h, top, bottom = 600.0, 180.0, 10.0, 30.0
 	max := 0.0
 	for _, b := range bars {
 		max = math.Max(max, b.Value)
@@ -31,26 +39,27 @@ func barChart(title string, bars []bar, unit string) template.HTML {
 	if max == 0 {
 		max = 1
 	}
-	slot := w / float64(len(bars))
-	bw := math.Max(1, slot*0.7)
+	slot := 100 / float64(len(bars))
+	bw := slot * 0.7
+	height := func(v float64) float64 { return (chartBottom - chartTop) * v / max }
 	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %.0f %.0f" role="group" aria-label="%s" preserveAspectRatio="none">`, w, h, template.HTMLEscapeString(title))
+	fmt.Fprintf(&sb, `<svg class="chart" role="group" aria-label="%s">`, template.HTMLEscapeString(title))
 	fmt.Fprintf(&sb, `<title>%s</title>`, template.HTMLEscapeString(title))
-	fmt.Fprintf(&sb, `<line class="axis" x1="0" y1="%.0f" x2="%.0f" y2="%.0f"/>`, h-bottom, w, h-bottom)
+	fmt.Fprintf(&sb, `<line class="axis" x1="0" y1="%.0f%%" x2="100%%" y2="%.0f%%"/>`, chartBottom, chartBottom)
 	labelEvery := int(math.Ceil(float64(len(bars)) / 10))
 	for i, b := range bars {
 		x := float64(i)*slot + (slot-bw)/2
-		bh := (h - top - bottom) * b.Value / max
-		value := b.Label + ": " + figure(b.Value) + unit
+		value := b.Label + ": " + quantity(b.Value, unit)
 		if b.Part > 0 {
-			value += ", " + figure(b.Part) + " of them errors"
+			value += ", " + figure(b.Part) + " of them " + plural(b.Part, "an error", "errors")
 		}
 		fmt.Fprintf(&sb, `<g tabindex="0" role="img" aria-label="%[1]s"><title>%[1]s</title>`, template.HTMLEscapeString(value))
-		fmt.Fprintf(&sb, `<rect class="hit" x="%.1f" y="%.0f" width="%.1f" height="%.0f"/>`, float64(i)*slot, top, slot, h-bottom-top)
-		fmt.Fprintf(&sb, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f"/>`, x, h-bottom-bh, bw, bh)
+		fmt.Fprintf(&sb, `<rect class="hit" x="%.2f%%" y="%.0f%%" width="%.2f%%" height="%.0f%%"/>`, float64(i)*slot, chartTop, slot, chartBottom-chartTop)
+		bh := height(b.Value)
+		fmt.Fprintf(&sb, `<rect class="bar" x="%.2f%%" y="%.2f%%" width="%.2f%%" height="%.2f%%"/>`, x, chartBottom-bh, bw, bh)
 		if b.Part > 0 {
-			ph := (h - top - bottom) * b.Part / max
-			fmt.Fprintf(&sb, `<rect class="bar-part" x="%.1f" y="%.1f" width="%.1f" height="%.1f"/>`, x, h-bottom-ph, bw, ph)
+			ph := height(b.Part)
+			fmt.Fprintf(&sb, `<rect class="bar-part" x="%.2f%%" y="%.2f%%" width="%.2f%%" height="%.2f%%"/>`, x, chartBottom-ph, bw, ph)
 		}
 		sb.WriteString(`</g>`)
 		if i%labelEvery == 0 {
@@ -60,12 +69,30 @@ func barChart(title string, bars []bar, unit string) template.HTML {
 			if i == 0 {
 				anchor, lx = "start", x
 			}
-			fmt.Fprintf(&sb, `<text class="label" x="%.1f" y="%.0f" text-anchor="%s">%s</text>`, lx, h-bottom+16, anchor, template.HTMLEscapeString(b.Label))
+			fmt.Fprintf(&sb, `<text class="label" x="%.2f%%" y="%.0f%%" text-anchor="%s">%s</text>`, lx, chartLabelY, anchor, template.HTMLEscapeString(b.Label))
 		}
 	}
-	fmt.Fprintf(&sb, `<text class="label" x="2" y="%.0f">%s%s</text>`, top+2, figure(max), template.HTMLEscapeString(unit))
+	fmt.Fprintf(&sb, `<text class="label" x="2" y="%.0f%%" dominant-baseline="hanging">%s</text>`, chartTop, template.HTMLEscapeString(quantity(max, unit)))
 	sb.WriteString(`</svg>`)
 	return template.HTML(sb.String())
+}
+
+// singular is the unit a chart says of a figure of exactly one.
+var singular = map[string]string{" calls": " call"}
+
+// quantity is a figure with its unit: "1 call", "3 calls", "40 ms".
+func quantity(v float64, unit string) string {
+	if one, ok := singular[unit]; ok && v == 1 {
+		unit = one
+	}
+	return figure(v) + unit
+}
+
+func plural(v float64, one, many string) string {
+	if v == 1 {
+		return one
+	}
+	return many
 }
 
 func figure(v float64) string {

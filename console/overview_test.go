@@ -147,7 +147,7 @@ func (e *overviewEnv) call(at time.Time, source, tool string, ok bool) {
 
 var (
 	callsChart  = regexp.MustCompile(`(?is)<svg class="chart"[^>]*aria-label="[^"]*calls per (hour|day)[^"]*".*?</svg>`)
-	barTitle    = regexp.MustCompile(`<g [^>]*><title>(.+?): (\d+)(?: calls| ms)?(?:, \d+ of them errors)?</title>`)
+	barTitle    = regexp.MustCompile(`<g [^>]*><title>(.+?): (\d+)(?: calls?| ms)?(?:, \d+ of them (?:an error|errors))?</title>`)
 	callsFigure = regexp.MustCompile(`<span class="big">(\d+)</span><span>([^<]*calls[^<]*)</span>`)
 	errsFigure  = regexp.MustCompile(`<span class="big">(\d+)</span><span>[^<]*errors`)
 )
