@@ -49,6 +49,10 @@ type Error struct {
 	Code    string
 	Message string
 	Hint    string
+	// Field is the JSON path of the request body's field at fault, such as
+	// "providers.google_ads.accounts[1].id" or "currency"; "" when the
+	// error is not about one field. Forms show the message beside it.
+	Field string
 	// Detail is rendered as "error_detail" (for example an UpstreamDetail).
 	Detail any
 	// ApprovalID is set on APPROVAL_REQUIRED.
@@ -75,6 +79,9 @@ func Errorf(code, format string, args ...any) *Error {
 
 // WithHint returns e with its hint set.
 func (e *Error) WithHint(hint string) *Error { e.Hint = hint; return e }
+
+// AtField returns e with the JSON path of the field at fault set.
+func (e *Error) AtField(path string) *Error { e.Field = path; return e }
 
 // ErrorCode returns the code of err, EInternal for errors that are not *Error.
 func ErrorCode(err error) string {

@@ -69,7 +69,8 @@ func (l *TenantLimits) Validate() error {
 	}{{"runs_in_flight", l.RunsInFlight, 10_000}, {"runs_queued", l.RunsQueued, 1_000_000},
 		{"schedules", l.Schedules, 100_000}, {"steps_per_minute", l.StepsPerMinute, 1_000_000}} {
 		if f.v < 0 || f.v > f.most {
-			return Errorf(EValidation, "limits.%s: %d is not from 1 to %d (0 or absent takes the gateway's default)", f.name, f.v, f.most)
+			return Errorf(EValidation, "limits.%s: %d is not from 1 to %d (0 or absent takes the gateway's default)", f.name, f.v, f.most).
+				AtField("limits." + f.name)
 		}
 	}
 	return nil

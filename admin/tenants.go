@@ -2,6 +2,7 @@ package admin
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -149,12 +150,16 @@ func (h *Handler) putTenant(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) validateTenant(id string, b *TenantBody) error {
-	bad := func(format string, args ...any) error { return gtmgate.Errorf(gtmgate.EValidation, format, args...) }
+	// Each refusal names the body's field at fault (its JSON path), which
+	// the console's forms show the message beside.
+	bad := func(field, format string, args ...any) error {
+		return gtmgate.Errorf(gtmgate.EValidation, format, args...).AtField(field)
+	}
 	if !tenantIDPattern.MatchString(id) {
-		return bad("tenant_id %q must be 1-63 lowercase letters, digits, '-' or '_', starting with a letter or digit", id)
+		return bad("", "tenant_id %q must be 1-63 lowercase letters, digits, '-' or '_', starting with a letter or digit", id)
 	}
 	if strings.TrimSpace(b.Name) == "" {
-		return bad("name is required")
+		return bad("name", "name is required")
 	}
 	if err := ratelimit.Validate(b.RateLimits); err != nil {
 		return err
@@ -167,33 +172,33 @@ func (h *Handler) validateTenant(id string, b *TenantBody) error {
 		b.Status = gtmgate.TenantActive
 	case gtmgate.TenantActive, gtmgate.TenantSuspended:
 	default:
-		return bad("status %q must be %s or %s", b.Status, gtmgate.TenantActive, gtmgate.TenantSuspended)
+		return bad("status", "status %q must be %s or %s", b.Status, gtmgate.TenantActive, gtmgate.TenantSuspended)
 	}
 	if b.Providers == nil {
 		b.Providers = map[string]gtmgate.ProviderAccounts{}
 	}
 	for key, p := range b.Providers {
 		if !providerKeyPattrn.MatchString(key) || (len(h.opts.Providers) > 0 && !slices.Contains(h.opts.Providers, key)) {
-			return bad("providers.%s: unknown provider; known: %s", key, strings.Join(h.opts.Providers, ", "))
+			return bad("providers."+key, "providers.%s: unknown provider; known: %s", key, strings.Join(h.opts.Providers, ", "))
 		}
 		seen := map[string]bool{}
 		for i, a := range p.Accounts {
 			if strings.TrimSpace(a.ID) == "" {
-				return bad("providers.%s.accounts[%d].id must not be empty", key, i)
+				return bad(fmt.Sprintf("providers.%s.accounts[%d].id", key, i), "providers.%s.accounts[%d].id must not be empty", key, i)
 			}
 			if seen[a.ID] {
-				return bad("providers.%s.accounts[%d].id %q appears twice", key, i, a.ID)
+				return bad(fmt.Sprintf("providers.%s.accounts[%d].id", key, i), "providers.%s.accounts[%d].id %q appears twice", key, i, a.ID)
 			}
 			seen[a.ID] = true
 			if a.Person != "" && !personIDPattern.MatchString(a.Person) {
-				return bad("providers.%s.accounts[%d].person %q must be a person's id (p_…, as GET /admin/people lists them), or empty for a shared account", key, i, a.Person)
+				return bad(fmt.Sprintf("providers.%s.accounts[%d].person", key, i), "providers.%s.accounts[%d].person %q must be a person's id (p_…, as GET /admin/people lists them), or empty for a shared account", key, i, a.Person)
 			}
 		}
 		if len(p.Accounts) > 0 && !seen[p.Default] {
-			return bad("providers.%s.default %q must be the id of one of its accounts", key, p.Default)
+			return bad("providers."+key+".default", "providers.%s.default %q must be the id of one of its accounts", key, p.Default)
 		}
 		if len(p.Accounts) == 0 && p.Default != "" {
-			return bad("providers.%s.default %q names an account but accounts is empty", key, p.Default)
+			return bad("providers."+key+".default", "providers.%s.default %q names an account but accounts is empty", key, p.Default)
 		}
 	}
 	view := &gtmgate.Tenant{ID: id, Providers: b.Providers}
@@ -205,7 +210,7 @@ func (h *Handler) validateTenant(id string, b *TenantBody) error {
 	if b.Approval != nil {
 		for _, c := range b.Approval.Categories {
 			if !slices.Contains(gtmgate.Categories, gtmgate.Category(c)) {
-				return bad("approval_policy.categories: unknown category %q", c)
+				return bad("approval_policy.categories", "approval_policy.categories: unknown category %q", c)
 			}
 		}
 	}

@@ -146,7 +146,7 @@ func TestValidate(t *testing.T) {
 		{"tokens negative", func(p *gtmgate.BillingPlan) { p.IncludedTokens = -5 }, "included_tokens"},
 		{"budget negative", func(p *gtmgate.BillingPlan) { p.MonthlyBudget = -1 }, "monthly_budget"},
 		{"price too fine", func(p *gtmgate.BillingPlan) { p.ToolCallPrice.Default = 0.0000001 }, "tool_call_price.default"},
-		{"unknown category", func(p *gtmgate.BillingPlan) { p.ToolCallPrice.ByCategory = map[string]float64{"crm_wirte": 1} }, "tool_call_price.by_category"},
+		{"unknown category", func(p *gtmgate.BillingPlan) { p.ToolCallPrice.ByCategory = map[string]float64{"crm_wirte": 1} }, "tool_call_price.by_category.crm_wirte"},
 		{"category price", func(p *gtmgate.BillingPlan) { p.ToolCallPrice.ByCategory = map[string]float64{"crm_write": -1} }, "tool_call_price.by_category.crm_write"},
 		{"token price", func(p *gtmgate.BillingPlan) { p.ChatTokenPrice.Default.Output = 2e9 }, "chat_token_price.default.output"},
 		{"model price", func(p *gtmgate.BillingPlan) {
@@ -157,7 +157,8 @@ func TestValidate(t *testing.T) {
 			p := ok()
 			tc.edit(&p)
 			err := billing.Validate(&p)
-			if gtmgate.ErrorCode(err) != gtmgate.EValidation || !strings.HasPrefix(err.(*gtmgate.Error).Message, tc.field+":") {
+			if gtmgate.ErrorCode(err) != gtmgate.EValidation || !strings.HasPrefix(err.(*gtmgate.Error).Message, tc.field+":") ||
+				err.(*gtmgate.Error).Field != tc.field {
 				t.Errorf("Validate = %v, want a VALIDATION_ERROR naming %s", err, tc.field)
 			}
 		})

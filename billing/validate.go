@@ -18,7 +18,7 @@ const maxPrice = 1e9
 // time zone UTC, plan "custom"). Errors are VALIDATION_ERROR naming the field.
 func Validate(p *gtmgate.BillingPlan) error {
 	bad := func(field, format string, args ...any) error {
-		return gtmgate.Errorf(gtmgate.EValidation, field+": "+format, args...)
+		return gtmgate.Errorf(gtmgate.EValidation, field+": "+format, args...).AtField(field)
 	}
 	if p.Plan == "" {
 		p.Plan = "custom"
@@ -62,7 +62,7 @@ func Validate(p *gtmgate.BillingPlan) error {
 	}
 	for c, v := range p.ToolCallPrice.ByCategory {
 		if !slices.Contains(gtmgate.Categories, gtmgate.Category(c)) && c != gtmgate.BillingCategoryFederated {
-			return bad("tool_call_price.by_category", "%q is not a category; categories: %v and %s", c, gtmgate.Categories,
+			return bad("tool_call_price.by_category."+c, "%q is not a category; categories: %v and %s", c, gtmgate.Categories,
 				gtmgate.BillingCategoryFederated)
 		}
 		if err := amount("tool_call_price.by_category."+c, v); err != nil {
@@ -94,10 +94,10 @@ func tokenPrice(field string, p gtmgate.TokenPrice) error {
 // and no finer than a millionth.
 func amount(field string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > maxPrice {
-		return gtmgate.Errorf(gtmgate.EValidation, "%s: %v is not an amount from 0 to %.0f", field, v, maxPrice)
+		return gtmgate.Errorf(gtmgate.EValidation, "%s: %v is not an amount from 0 to %.0f", field, v, maxPrice).AtField(field)
 	}
 	if math.Abs(v*1e6-math.Round(v*1e6)) > 1e-3 {
-		return gtmgate.Errorf(gtmgate.EValidation, "%s: %v has more than 6 decimal places", field, v)
+		return gtmgate.Errorf(gtmgate.EValidation, "%s: %v has more than 6 decimal places", field, v).AtField(field)
 	}
 	return nil
 }

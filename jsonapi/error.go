@@ -14,7 +14,7 @@ import (
 )
 
 // ErrorBody is the JSON body of every gateway error, also inside MCP tool
-// results: {"error": {"code", "message", "hint"}, "error_detail"?, "request_id"}.
+// results: {"error": {"code", "message", "hint"?, "field"?}, "error_detail"?, "request_id"}.
 type ErrorBody struct {
 	Error       ErrorInfo `json:"error"`
 	ErrorDetail any       `json:"error_detail,omitempty"`
@@ -28,6 +28,8 @@ type ErrorInfo struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// Field is the JSON path of the request body's field at fault.
+	Field string `json:"field,omitempty"`
 }
 
 // NewErrorBody renders err for the caller. Internal errors show only
@@ -39,7 +41,7 @@ func NewErrorBody(err error, requestID string) ErrorBody {
 		msg = "internal error"
 	}
 	return ErrorBody{
-		Error:       ErrorInfo{Code: e.Code, Message: msg, Hint: e.Hint},
+		Error:       ErrorInfo{Code: e.Code, Message: msg, Hint: e.Hint, Field: e.Field},
 		ErrorDetail: e.Detail,
 		ApprovalID:  e.ApprovalID,
 		RetryAfter:  e.RetryAfter,

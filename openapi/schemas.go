@@ -25,6 +25,8 @@ func errorSchemas() map[string]Schema {
 					"properties": map[string]any{
 						"code": ref("ErrorCode"), "message": map[string]any{"type": "string"},
 						"hint": map[string]any{"type": "string"},
+						"field": map[string]any{"type": "string",
+							"description": "The JSON path of the request body's field at fault, such as providers.google_ads.accounts[1].id."},
 					},
 				},
 				"error_detail": map[string]any{"description": "Provider status and a body excerpt, on UPSTREAM_ERROR."},

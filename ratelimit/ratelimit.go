@@ -84,10 +84,11 @@ func Validate(l *gtmgate.RateLimits) error {
 			continue
 		}
 		if math.IsNaN(r.RequestsPerSecond) || r.RequestsPerSecond < 0 || r.RequestsPerSecond > 1e6 {
-			return gtmgate.Errorf(gtmgate.EValidation, "%s.requests_per_second: %v is not a rate from 0 to 1000000", name, r.RequestsPerSecond)
+			return gtmgate.Errorf(gtmgate.EValidation, "%s.requests_per_second: %v is not a rate from 0 to 1000000", name, r.RequestsPerSecond).
+				AtField(name + ".requests_per_second")
 		}
 		if r.Burst < 0 || r.Burst > 1e6 {
-			return gtmgate.Errorf(gtmgate.EValidation, "%s.burst: %d is not from 0 to 1000000", name, r.Burst)
+			return gtmgate.Errorf(gtmgate.EValidation, "%s.burst: %d is not from 0 to 1000000", name, r.Burst).AtField(name + ".burst")
 		}
 		if r.RequestsPerSecond > 0 && r.Burst == 0 {
 			r.Burst = max(1, int(math.Ceil(r.RequestsPerSecond)))
