@@ -120,6 +120,8 @@ func (h *Handler) register() {
 	m.HandleFunc("GET /admin/admin-keys", h.listAdminKeys)
 	m.HandleFunc("POST /admin/admin-keys", h.createAdminKey)
 	m.HandleFunc("DELETE /admin/admin-keys/{key_id}", h.revokeAdminKey)
+	m.HandleFunc("GET /admin/tenants/{tenant_id}/tools", h.listTools)
+	m.HandleFunc("POST /admin/tenants/{tenant_id}/tools/{tool}/call", h.callTool)
 	for _, mount := range h.opts.Extra {
 		mount(m)
 	}
@@ -162,7 +164,7 @@ func (h *Handler) CallSignedIn(r *http.Request, source string, actor *gtmgate.Ac
 // answer to send, the audit failure's when the audit could not be written.
 func (h *Handler) run(r *http.Request, start time.Time, source string, actor *gtmgate.Actor) *bufferedResponse {
 	buf := &bufferedResponse{header: http.Header{}}
-	r = r.WithContext(gtmgate.WithActor(r.Context(), actor))
+	r = r.WithContext(withSource(gtmgate.WithActor(r.Context(), actor), source))
 	h.mux.ServeHTTP(buf, r)
 	if buf.status == 0 {
 		buf.status = http.StatusOK

@@ -183,7 +183,7 @@ func TestConsolePagesByRole(t *testing.T) {
 	operatorPages := []string{"/console/oauth-apps", "/console/errors", "/console/incidents", "/console/quality",
 		"/console/feedback", "/console/brief", "/console/health", "/console/calls/unknown", "/console/people"}
 	tenantPages := []string{"/console/tenants", "/console/tenants/demo", "/console/approvals", "/console/audit", "/console/schedules",
-		"/console/connect/demo/gmail"}
+		"/console/connect/demo/gmail", "/console/tenants/demo/tools", "/console/tenants/demo/tools/crm_contacts"}
 	gate := gtmgate.ApprovalPagePath(holdBudgetChange(t, env, env.DemoToken, "demo"))
 	for _, tc := range []struct {
 		subject  string
@@ -239,6 +239,30 @@ func TestConsolePagesByRole(t *testing.T) {
 			if _, page := o.get("/console/tenants/demo"); strings.Contains(page, "Toolset role-check saved.") != tc.operator ||
 				!tc.operator && !strings.Contains(page, "Toolset role-check not saved:") {
 				t.Errorf("saving a toolset: saved=%v for operator=%v", strings.Contains(page, "Toolset role-check saved."), tc.operator)
+			}
+			// The MCP server forms need write access, as the admin API's PUT:
+			// shown to the operator only here (approver and viewer lack it),
+			// and the API refuses the others' posts anyway.
+			_, page = o.get("/console/tenants/demo")
+			if strings.Contains(page, `id="mcp-add"`) != tc.operator {
+				t.Errorf("the add-an-MCP-server form shown=%v for operator=%v", !tc.operator, tc.operator)
+			}
+			if code, _ := o.get("/console/tenants/demo/mcp-servers/none"); (code == 403) == tc.operator {
+				t.Errorf("an MCP server's edit page: %d for operator=%v", code, tc.operator)
+			}
+			resp, page := o.do("POST", "/console/tenants/demo/mcp-servers/test", url.Values{"csrf": {o.csrf}, "name": {"role-check"},
+				"url": {"https://127.0.0.1:1/mcp"}, "kind": {"none"}})
+			if tested := resp.StatusCode == 200 && strings.Contains(page, "Not reachable:"); tested != tc.operator ||
+				!tc.operator && (resp.StatusCode != 422 || !strings.Contains(page, "Not tested:")) {
+				t.Errorf("testing an MCP server: %d for operator=%v", resp.StatusCode, tc.operator)
+			}
+			// The playground runs with write access: an operator's run
+			// answers, an approver's or viewer's shows the API's refusal.
+			o.get("/console/tenants/demo/tools/crm_contacts")
+			_, ran := o.do("POST", "/console/tenants/demo/tools/crm_contacts", url.Values{"csrf": {o.csrf},
+				"in.action": {"search"}, "in.query": {"ada"}, "in.rationale": {"role check"}})
+			if strings.Contains(ran, `<pre class="result"`) != tc.operator || strings.Contains(ran, "<strong>FORBIDDEN</strong>") == tc.operator {
+				t.Errorf("a playground run for operator=%v: %.2000s", tc.operator, ran)
 			}
 		})
 	}

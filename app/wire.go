@@ -215,7 +215,7 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	operatorConsole, err := console.New(console.Options{Admin: adminAPI, Sessions: a.store, Recorder: a.recorder, KeyHash: keyHash,
 		KeyGuard: adminGuard, CSRFKey: a.derivedKey("gtmgate console csrf"), GatewayURL: a.cfg.GatewayURL,
 		MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger, Client: clients.Addr, SSO: signIn, IdPs: a.store.ListIdPs,
-		Tenants: a.store.ListTenants})
+		Tenants: a.store.ListTenants, Providers: a.providerKeys()})
 	if err != nil {
 		return err
 	}

@@ -89,6 +89,9 @@ type Options struct {
 	// Tenants lists every tenant, for the OAuth consent page of an
 	// operator (SignedIn, Tenants).
 	Tenants func(ctx context.Context) ([]*gtmgate.Tenant, error)
+	// Providers are the gateway's known provider keys (the admin API's
+	// list), offered by the tenant configuration form.
+	Providers []string
 }
 
 // Console serves /console/.
@@ -366,6 +369,9 @@ type apiError struct {
 	Code    string
 	Message string
 	Hint    string
+	// Field is the JSON path of the request body's field at fault, as the
+	// admin API names it ("" when none).
+	Field string
 }
 
 func (e *apiError) Error() string {
@@ -396,10 +402,10 @@ func (c *Console) call(r *http.Request, method, path string, body, out any) erro
 	status, answer := c.opts.Admin.CallSignedIn(req, gtmgate.SourceConsole, sessionOf(r).actor)
 	if status >= 400 {
 		var env struct {
-			Error struct{ Code, Message, Hint string }
+			Error struct{ Code, Message, Hint, Field string }
 		}
 		json.Unmarshal(answer, &env)
-		return &apiError{Status: status, Code: env.Error.Code, Message: cmp.Or(env.Error.Message, http.StatusText(status)), Hint: env.Error.Hint}
+		return &apiError{Status: status, Code: env.Error.Code, Message: cmp.Or(env.Error.Message, http.StatusText(status)), Hint: env.Error.Hint, Field: env.Error.Field}
 	}
 	if out == nil || status == http.StatusNoContent {
 		return nil

@@ -25,6 +25,27 @@ func (c *Console) mcpServers(f *fetch, id string) (servers []obj, shown bool) {
 	return out.Servers, true
 }
 
+// listing is what the admin API answers of a server whose tools it just
+// listed (a save or a refresh).
+type listing struct {
+	State struct {
+		Reachable bool
+		Error     string
+	}
+	ServedTools []struct{ Served bool } `json:"served_tools"`
+}
+
+// served counts the tools served.
+func (l *listing) served() int {
+	n := 0
+	for _, t := range l.ServedTools {
+		if t.Served {
+			n++
+		}
+	}
+	return n
+}
+
 // refreshMCPServer lists an upstream server's tools now, then shows the
 // tenant's page with the outcome.
 func (c *Console) refreshMCPServer(w http.ResponseWriter, r *http.Request, _ *session) {
@@ -34,13 +55,7 @@ func (c *Console) refreshMCPServer(w http.ResponseWriter, r *http.Request, _ *se
 		c.done(w, r, to, "Refused: no MCP server named.")
 		return
 	}
-	var v struct {
-		State struct {
-			Reachable bool
-			Error     string
-		}
-		ServedTools []struct{ Served bool } `json:"served_tools"`
-	}
+	var v listing
 	if err := c.call(r, http.MethodPost, "/admin/tenants/"+esc(id)+"/mcp-servers/"+esc(name)+"/refresh", nil, &v); err != nil {
 		c.done(w, r, to, "Refused: "+err.Error())
 		return
@@ -49,11 +64,107 @@ func (c *Console) refreshMCPServer(w http.ResponseWriter, r *http.Request, _ *se
 		c.done(w, r, to, fmt.Sprintf("MCP server %s could not be listed: %s. The tools it last listed stay served.", name, v.State.Error))
 		return
 	}
-	served := 0
-	for _, t := range v.ServedTools {
-		if t.Served {
-			served++
-		}
+	c.done(w, r, to, fmt.Sprintf("MCP server %s listed %d tools, %d served.", name, len(v.ServedTools), v.served()))
+}
+
+// mcpServerPage shows the edit form of one of the tenant's servers, its
+// tools as last listed with what is served and overridden.
+func (c *Console) mcpServerPage(w http.ResponseWriter, r *http.Request, s *session) {
+	id, name := r.PathValue("id"), r.PathValue("name")
+	if !s.actor.Allows(gtmgate.AccessWrite, id) {
+		c.refuse(w, r, http.StatusForbidden, s.actor.Name+" may read this tenant's MCP servers but not change them.")
+		return
 	}
-	c.done(w, r, to, fmt.Sprintf("MCP server %s listed %d tools, %d served.", name, len(v.ServedTools), served))
+	var found struct{ Server obj }
+	if err := c.call(r, http.MethodGet, mcpServerPath(id, name), nil, &found); err != nil {
+		c.render(w, r, http.StatusNotFound, "notfound", &page{Title: "MCP server " + name, Nav: "tenants", Error: err.Error()})
+		return
+	}
+	c.renderMCPForm(w, r, http.StatusOK, mcpFormOfServer(r, id, found.Server))
+}
+
+// renderMCPForm shows the add or edit form on a page of its own.
+func (c *Console) renderMCPForm(w http.ResponseWriter, r *http.Request, status int, f *mcpForm) {
+	title := "Add an MCP server to " + f.Tenant
+	if f.Editing {
+		title = "MCP server " + f.Name + " of " + f.Tenant
+	}
+	c.render(w, r, status, "mcpserver", &page{Title: title, Nav: "tenants", Data: f})
+}
+
+// testMCPServer lists the tools of the form's configuration without saving
+// it (POST …/mcp-servers/{name}/test), and shows the form again with them,
+// each with its Serve, category, mutating and destructive controls. A
+// typed secret is not written back: the form asks for it again to save.
+func (c *Console) testMCPServer(w http.ResponseWriter, r *http.Request, _ *session) {
+	f, secret := mcpFormOf(r)
+	if secret != "" {
+		f.SecretTyped = true
+	}
+	body, err := c.mcpBody(f, secret)
+	if err != nil {
+		f.Problem = "Not tested: " + err.Error()
+		c.renderMCPForm(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	var res obj
+	if err := c.call(r, http.MethodPost, mcpServerPath(f.Tenant, f.Name)+"/test", body, &res); err != nil {
+		f.Problem = "Not tested: " + err.Error()
+		c.renderMCPForm(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	f.Tested = true
+	f.Reachable, _ = res["reachable"].(bool)
+	f.LatencyMS, _ = res["latency_ms"].(float64)
+	f.TestError, _ = res["error"].(string)
+	if f.Reachable {
+		f.Rows = rowsOf(res["served_tools"], strList(res["tools"]), overridesOf(res["overrides"]))
+	}
+	c.renderMCPForm(w, r, http.StatusOK, f)
+}
+
+// saveMCPServer creates or replaces a server from the form (PUT): the
+// checked tools become the allow-list (all checked: none, so every tool,
+// later ones included), the choices the overrides. A refusal shows the
+// form again, as typed but for the secret, with status 422.
+func (c *Console) saveMCPServer(w http.ResponseWriter, r *http.Request, _ *session) {
+	f, secret := mcpFormOf(r)
+	body, err := c.mcpBody(f, secret)
+	if err != nil {
+		f.Problem = "Not saved: " + err.Error()
+		c.renderMCPForm(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	var v listing
+	if err := c.call(r, http.MethodPut, mcpServerPath(f.Tenant, f.Name), body, &v); err != nil {
+		f.Problem = "Not saved: " + err.Error()
+		c.renderMCPForm(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	to := "/console/tenants/" + esc(f.Tenant) + "#mcp-servers"
+	if !v.State.Reachable {
+		c.done(w, r, to, fmt.Sprintf("MCP server %s saved, but its tools could not be listed: %s", f.Name, v.State.Error))
+		return
+	}
+	c.done(w, r, to, fmt.Sprintf("MCP server %s saved: %d tools listed, %d served.", f.Name, len(v.ServedTools), v.served()))
+}
+
+// mcpBody checks what the console itself must (a name; a secret typed
+// before a test is typed again, else an edit would silently keep the
+// stored one) and builds the admin API's body.
+func (c *Console) mcpBody(f *mcpForm, secret string) (obj, error) {
+	if f.Name == "" {
+		return nil, errors.New("the server needs a name: 1 to 32 lowercase letters, digits or '-'")
+	}
+	if f.SecretTyped && secret == "" && f.Kind != gtmgate.MCPAuthNone {
+		return nil, errors.New("type the secret again: it is never written back into the page")
+	}
+	return f.body(secret)
+}
+
+// deleteMCPServer deletes one of the tenant's servers: its tools are no
+// longer served.
+func (c *Console) deleteMCPServer(w http.ResponseWriter, r *http.Request, _ *session) {
+	id, name := r.PathValue("id"), r.PathValue("name")
+	c.act(w, r, http.MethodDelete, mcpServerPath(id, name), nil, "/console/tenants/"+esc(id)+"#mcp-servers", "MCP server "+name+" deleted.")
 }

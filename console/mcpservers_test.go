@@ -34,11 +34,14 @@ import (
 type mcpUpstream struct {
 	mu   sync.Mutex
 	down bool
+	// secrets are the secret of each listing, to see which one was sent.
+	secrets []string
 }
 
-func (u *mcpUpstream) ListTools(context.Context, *gtmgate.MCPServer) ([]*mcp.Tool, error) {
+func (u *mcpUpstream) ListTools(_ context.Context, s *gtmgate.MCPServer) ([]*mcp.Tool, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	u.secrets = append(u.secrets, s.Auth.Secret)
 	if u.down {
 		return nil, gtmgate.Errorf(gtmgate.EUpstream, "upstream MCP server answered 503")
 	}
@@ -61,7 +64,16 @@ func (u *mcpUpstream) Forget(string, string) {}
 // TestConsoleMCPServers: the tenant page lists its upstream MCP servers,
 // their state and each tool served, refused with the reason, or left out
 // by the allow-list; Refresh tools lists them again and says how it went.
-func TestConsoleMCPServers(t *testing.T) {
+// mcpConsole is a console over the real admin API with the MCP-server
+// routes, tenant acme, and an upstream of three tools; signed in.
+type mcpConsole struct {
+	*overviewEnv
+	up    *mcpUpstream
+	store gtmgate.Store
+}
+
+func startMCPConsole(t *testing.T) *mcpConsole {
+	t.Helper()
 	sq, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "gtmgate.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +110,12 @@ func TestConsoleMCPServers(t *testing.T) {
 		t.Fatalf("put tenant: %d %s", status, body)
 	}
 	e.signIn()
+	return &mcpConsole{overviewEnv: e, up: up, store: st}
+}
+
+func TestConsoleMCPServers(t *testing.T) {
+	mc := startMCPConsole(t)
+	e, up, srv := mc.overviewEnv, mc.up, struct{ URL string }{mc.url}
 
 	status, page := e.page("/console/tenants/acme")
 	if status != 200 || !strings.Contains(page, `id="mcp-servers"`) || !strings.Contains(page, "No MCP servers.") {
@@ -156,5 +174,143 @@ func TestConsoleTenantWithoutMCPServers(t *testing.T) {
 	status, page := e.page("/console/tenants/acme")
 	if status != 200 || strings.Contains(page, `id="mcp-servers"`) || strings.Contains(page, "mcp-servers") {
 		t.Fatalf("tenant page: %d\n%s", status, page)
+	}
+}
+
+func (u *mcpUpstream) lastSecret() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.secrets[len(u.secrets)-1]
+}
+
+// form posts a console form with the CSRF token of the tenant page; the
+// browser follows a redirect.
+func (m *mcpConsole) form(path string, form url.Values) (int, string) {
+	m.t.Helper()
+	_, page := m.page("/console/tenants/acme")
+	tok := csrfField.FindStringSubmatch(page)
+	if tok == nil {
+		m.t.Fatal("the tenant page has no CSRF token")
+	}
+	form.Set("csrf", tok[1])
+	req, _ := http.NewRequest("POST", m.url+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", m.url)
+	return m.send(m.browser, req)
+}
+
+// TestConsoleMCPServerForms: an MCP server is added by testing the
+// connection (tools listed, nothing saved, the typed secret never written
+// back) and saving with tools hidden and overridden; it is edited keeping
+// its stored secret, refused with the message beside the form (422, typed
+// values kept), and deleted.
+func TestConsoleMCPServerForms(t *testing.T) {
+	m := startMCPConsole(t)
+	_, page := m.page("/console/tenants/acme")
+	for _, want := range []string{`id="mcp-add"`, `action="/console/tenants/acme/mcp-servers"`, `formaction="/console/tenants/acme/mcp-servers/test"`,
+		`name="secret" type="password" value=""`, "client credentials only"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("tenant page lacks %q", want)
+		}
+	}
+
+	add := url.Values{"name": {"slack"}, "url": {"https://mcp.example.com/mcp"}, "kind": {"bearer"}, "secret": {"xoxb-form-secret"},
+		"header": {"X-Ignored"}, "client_id": {"ignored"}}
+	status, page := m.form("/console/tenants/acme/mcp-servers/test", add)
+	if status != 200 {
+		t.Fatalf("test: %d\n%s", status, page)
+	}
+	for _, want := range []string{"Connected in", "3 tools listed. Nothing is saved yet.", `name="tool" value="search"`, `name="serve" value="search" checked`,
+		`name="category.post_message"`, `name="destructive.odd"`, "Search messages", "refused</span>: its input has a property named rationale",
+		"Type the secret again to save", `name="secret_typed" value="1"`, `value="https://mcp.example.com/mcp"`, `value="slack"`, "read-only, data_query"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("tested form lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "xoxb-form-secret") {
+		t.Fatal("the tested form shows the secret")
+	}
+	if m.up.lastSecret() != "xoxb-form-secret" {
+		t.Fatalf("the test sent secret %q", m.up.lastSecret())
+	}
+	if _, err := m.store.GetMCPServer(t.Context(), "acme", "slack"); !errors.Is(err, gtmgate.ErrNotFound) {
+		t.Fatalf("a test saved the server: %v", err)
+	}
+
+	// Save without typing the secret again: refused beside the form.
+	save := url.Values{"name": {"slack"}, "url": {"https://mcp.example.com/mcp"}, "kind": {"bearer"}, "secret_typed": {"1"},
+		"tool": {"odd", "post_message", "search"}, "serve": {"search", "post_message"},
+		"category.search": {"search_query"}, "destructive.post_message": {"yes"}, "mutating.search": {""}}
+	status, page = m.form("/console/tenants/acme/mcp-servers", save)
+	if status != 422 || !strings.Contains(page, "Not saved: type the secret again") || !strings.Contains(page, `name="serve" value="search" checked`) {
+		t.Fatalf("save without the secret: %d\n%s", status, page)
+	}
+	save.Set("secret", "xoxb-form-secret")
+	status, page = m.form("/console/tenants/acme/mcp-servers", save)
+	if status != 200 || !strings.Contains(page, "MCP server slack saved: 3 tools listed, 2 served.") || strings.Contains(page, "xoxb-form-secret") {
+		t.Fatalf("save: %d\n%s", status, page)
+	}
+	s, err := m.store.GetMCPServer(t.Context(), "acme", "slack")
+	if err != nil || s.Auth.Secret != "xoxb-form-secret" || strings.Join(s.Tools, ",") != "post_message,search" || s.Auth.Header != "" || s.Auth.ClientID != "" ||
+		s.Overrides["search"].Category != gtmgate.CategorySearchQuery || *s.Overrides["post_message"].Destructive != true || s.Overrides["post_message"].Mutating != nil {
+		t.Fatalf("saved server: %+v %v", s, err)
+	}
+
+	// The edit page: prefilled, the secret field empty, the stored choices selected.
+	status, page = m.page("/console/tenants/acme/mcp-servers/slack")
+	for _, want := range []string{`name="editing" value="1"`, `<option value="bearer" selected>`, "leave empty to keep the stored secret",
+		`name="serve" value="search" checked`, `name="serve" value="odd">`, `<option value="search_query" selected>`, `<option value="yes" selected>`,
+		`action="/console/tenants/acme/mcp-servers/slack/delete"`} {
+		if status != 200 || !strings.Contains(page, want) {
+			t.Errorf("edit page lacks %q (%d)", want, status)
+		}
+	}
+	if strings.Contains(page, "xoxb") {
+		t.Fatal("the edit page shows the secret")
+	}
+	// Edit: every tool served (no allow-list), the secret left empty is kept.
+	edit := url.Values{"editing": {"1"}, "secret_set": {"1"}, "name": {"slack"}, "url": {"https://mcp.example.com/v2"}, "kind": {"bearer"},
+		"tool": {"odd", "post_message", "search"}, "serve": {"odd", "post_message", "search"}}
+	status, page = m.form("/console/tenants/acme/mcp-servers/test", edit)
+	if status != 200 || !strings.Contains(page, "3 tools listed") || m.up.lastSecret() != "xoxb-form-secret" || strings.Contains(page, "Type the secret again") {
+		t.Fatalf("test of an edit with the stored secret: %d, secret %q\n%s", status, m.up.lastSecret(), page)
+	}
+	status, page = m.form("/console/tenants/acme/mcp-servers", edit)
+	if status != 200 || !strings.Contains(page, "MCP server slack saved") {
+		t.Fatalf("edit: %d\n%s", status, page)
+	}
+	if s, _ = m.store.GetMCPServer(t.Context(), "acme", "slack"); s.Auth.Secret != "xoxb-form-secret" || len(s.Tools) != 0 || len(s.Overrides) != 0 ||
+		s.URL != "https://mcp.example.com/v2" {
+		t.Fatalf("edited server: %+v", s)
+	}
+
+	// Refusals: the API's message beside the form, 422, typed values kept.
+	bad := url.Values{"editing": {"1"}, "name": {"slack"}, "url": {"http://mcp.example.com/mcp"}, "kind": {"bearer"}}
+	status, page = m.form("/console/tenants/acme/mcp-servers", bad)
+	if status != 422 || !strings.Contains(page, "Not saved: url must use https") || !strings.Contains(page, `value="http://mcp.example.com/mcp"`) ||
+		!strings.Contains(page, `id="mcp-problem"`) {
+		t.Fatalf("refused save: %d\n%s", status, page)
+	}
+	odd := url.Values{"editing": {"1"}, "name": {"slack"}, "url": {"https://mcp.example.com/v2"}, "kind": {"none"},
+		"tool": {"search"}, "mutating.search": {"no"}, "destructive.search": {"yes"}, "serve": {"search"}}
+	if status, page = m.form("/console/tenants/acme/mcp-servers/test", odd); status != 422 || !strings.Contains(page, "cannot be destructive") {
+		t.Fatalf("refused test: %d\n%s", status, page)
+	}
+	none := url.Values{"name": {"other"}, "url": {"https://mcp.example.com/mcp"}, "kind": {"none"}, "tool": {"search"}}
+	if status, page = m.form("/console/tenants/acme/mcp-servers", none); status != 422 || !strings.Contains(page, "no tool is checked to serve") {
+		t.Fatalf("nothing served: %d\n%s", status, page)
+	}
+	up := url.Values{"name": {"down"}, "url": {"https://down.example.com/mcp"}}
+	m.up.mu.Lock()
+	m.up.down = true
+	m.up.mu.Unlock()
+	if status, page = m.form("/console/tenants/acme/mcp-servers/test", up); status != 200 || !strings.Contains(page, "Not reachable: upstream MCP server answered 503") {
+		t.Fatalf("unreachable test: %d\n%s", status, page)
+	}
+
+	// Delete.
+	status, page = m.form("/console/tenants/acme/mcp-servers/slack/delete", url.Values{})
+	if status != 200 || !strings.Contains(page, "MCP server slack deleted.") || !strings.Contains(page, "No MCP servers.") {
+		t.Fatalf("delete: %d\n%s", status, page)
 	}
 }

@@ -31,6 +31,9 @@ func (c *Console) pageRoutes() map[string]handler {
 		"POST /console/tenants/{id}/tokens":                 c.issueToken,
 		"POST /console/tenants/{id}/tokens/{token}/revoke":  c.revokeToken,
 		"GET /console/tenants/{id}/agents/{token}":          c.agent,
+		"GET /console/tenants/{id}/tools":                   c.tools,
+		"GET /console/tenants/{id}/tools/{tool}":            c.playground,
+		"POST /console/tenants/{id}/tools/{tool}":           c.runTool,
 		"POST /console/tenants/{id}/grants/revoke":          c.revokeGrant,
 		"POST /console/tenants/{id}/connect-links":          c.connectLink,
 		"GET /console/connect/{tenant}/{provider}":          c.connectOwnPage,
@@ -63,6 +66,12 @@ func (c *Console) pageRoutes() map[string]handler {
 		"POST /console/people/grants":                       c.grant,
 		"POST /console/people/grants/{id}/revoke":           c.revokeRoleGrant,
 		"POST /console/people/{id}/remove":                  c.removePerson,
+
+		// Adding, testing, editing and deleting a tenant's MCP servers.
+		"POST /console/tenants/{id}/mcp-servers":               c.saveMCPServer,
+		"POST /console/tenants/{id}/mcp-servers/test":          c.testMCPServer,
+		"GET /console/tenants/{id}/mcp-servers/{name}":         c.mcpServerPage,
+		"POST /console/tenants/{id}/mcp-servers/{name}/delete": c.deleteMCPServer,
 	}
 }
 
@@ -76,9 +85,14 @@ var tenantPages = map[string]bool{
 	"GET /console/tenants/{id}":                        true,
 	"POST /console/tenants/{id}/tokens/{token}/revoke": true,
 	"GET /console/tenants/{id}/agents/{token}":         true,
-	"POST /console/tenants/{id}/grants/revoke":         true,
-	"POST /console/tenants/{id}/connect-links":         true,
-	"POST /console/tenants/{id}/mcp-servers/refresh":   true,
+	// The admin API lets a tenant's people list its tools, and run them
+	// from write access up; the playground shows its refusal below that.
+	"GET /console/tenants/{id}/tools":                true,
+	"GET /console/tenants/{id}/tools/{tool}":         true,
+	"POST /console/tenants/{id}/tools/{tool}":        true,
+	"POST /console/tenants/{id}/grants/revoke":       true,
+	"POST /console/tenants/{id}/connect-links":       true,
+	"POST /console/tenants/{id}/mcp-servers/refresh": true,
 	// A person connects an account of their own; the admin API lets any
 	// role in the tenant, and refuses the admin key (no person).
 	"GET /console/connect/{tenant}/{provider}":  true,
@@ -92,6 +106,13 @@ var tenantPages = map[string]bool{
 	"GET /console/audit":                                true,
 	"GET /console/schedules":                            true,
 	"POST /console/schedules/{id}/run":                  true,
+
+	// The admin API lets a tenant's owner and members change its MCP
+	// servers (write access); the page shows the forms only to them.
+	"POST /console/tenants/{id}/mcp-servers":               true,
+	"POST /console/tenants/{id}/mcp-servers/test":          true,
+	"GET /console/tenants/{id}/mcp-servers/{name}":         true,
+	"POST /console/tenants/{id}/mcp-servers/{name}/delete": true,
 }
 
 // operatorOnly refuses an operator's page to a tenant's people.
@@ -199,6 +220,9 @@ type tenantView struct {
 	// MCPServersShown is false when the gateway has no such routes.
 	MCPServers      []obj
 	MCPServersShown bool
+	// MCPForm is the empty "Add an MCP server" form, nil when the viewer
+	// may not change the tenant's MCP servers (no forms are shown).
+	MCPForm *mcpForm
 	// Toolsets are the tenant's toolsets by name, each as editable JSON
 	// with the unrevoked tokens that use it.
 	Toolsets []toolsetView
@@ -207,6 +231,10 @@ type tenantView struct {
 	// Operator says the viewer may change the tenant's configuration and
 	// billing plan (an operator admin); a tenant's people read them.
 	Operator bool
+	// ConfigForm and BillingForm are the Configuration and Billing plan
+	// forms (tenantforms.go), also the read-only summary of both.
+	ConfigForm  *configForm
+	BillingForm *billingForm
 }
 
 func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
@@ -247,20 +275,22 @@ func (c *Console) tenantView(r *http.Request, id string) (*tenantView, string) {
 	f.get("/admin/reauth?tenant="+url.QueryEscape(id), &reauth)
 	v.Reauth = reauth.Accounts
 	v.MCPServers, v.MCPServersShown = c.mcpServers(f, id)
+	v.MCPForm = newMCPForm(r, id)
 	f.get("/admin/usage/"+esc(id), &v.Usage)
 	v.Operator = sessionOf(r).actor.Allows(gtmgate.AccessOperator, id)
 	var plan obj
 	if f.optional("/admin/billing/"+esc(id), &plan) {
 		v.Billing = indent(plan)
 	}
+	v.ConfigForm, v.BillingForm = newConfigForm(t.Tenant, c.opts.Providers), newBillingForm(plan)
 	return v, f.message()
 }
 
 func (c *Console) tenant(w http.ResponseWriter, r *http.Request, _ *session) {
-	c.renderTenant(w, r, http.StatusOK, "", "")
+	c.renderTenant(w, r, http.StatusOK, "")
 }
 
-func (c *Console) renderTenant(w http.ResponseWriter, r *http.Request, status int, newToken, problem string) {
+func (c *Console) renderTenant(w http.ResponseWriter, r *http.Request, status int, newToken string) {
 	id := r.PathValue("id")
 	v, msg := c.tenantView(r, id)
 	if v == nil {
@@ -268,54 +298,7 @@ func (c *Console) renderTenant(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	v.NewToken = newToken
-	if problem != "" {
-		msg = problem
-		if cfg := r.PostForm.Get("config"); cfg != "" {
-			v.Config = cfg // keep what the operator typed
-		}
-	}
 	c.render(w, r, status, "tenant", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg, Data: v})
-}
-
-// saveTenant replaces the tenant's configuration with the edited JSON; the
-// admin API validates it and names the field at fault. The signing secrets
-// of approval route webhooks it adds are shown in this response only
-// (never in a redirect or a cookie).
-func (c *Console) saveTenant(w http.ResponseWriter, r *http.Request, _ *session) {
-	id := r.PathValue("id")
-	cfg, err := decodeObject(r.PostForm.Get("config"))
-	var saved struct {
-		Secrets []obj `json:"webhook_secrets"`
-	}
-	if err == nil {
-		err = c.call(r, http.MethodPut, "/admin/tenants/"+esc(id), cfg, &saved)
-	}
-	if err != nil {
-		c.renderTenant(w, r, http.StatusUnprocessableEntity, "", "Not saved: "+err.Error())
-		return
-	}
-	if len(saved.Secrets) > 0 {
-		v, msg := c.tenantView(r, id)
-		if v != nil {
-			v.NewWebhookSecrets = saved.Secrets
-			c.render(w, r, http.StatusOK, "tenant", &page{Title: "Tenant " + id, Nav: "tenants", Error: msg, Data: v})
-			return
-		}
-	}
-	c.done(w, r, "/console/tenants/"+esc(id), "Configuration saved.")
-}
-
-func (c *Console) saveBilling(w http.ResponseWriter, r *http.Request, _ *session) {
-	id := r.PathValue("id")
-	plan, err := decodeObject(r.PostForm.Get("billing"))
-	if err == nil {
-		err = c.call(r, http.MethodPut, "/admin/billing/"+esc(id), plan, nil)
-	}
-	if err != nil {
-		c.done(w, r, "/console/tenants/"+esc(id)+"#billing", "Billing plan not saved: "+err.Error())
-		return
-	}
-	c.done(w, r, "/console/tenants/"+esc(id)+"#billing", "Billing plan saved.")
 }
 
 // issueToken generates a token, registers it and shows it once, in this
@@ -333,7 +316,7 @@ func (c *Console) issueToken(w http.ResponseWriter, r *http.Request, _ *session)
 		c.done(w, r, "/console/tenants/"+esc(id), "Refused: "+err.Error())
 		return
 	}
-	c.renderTenant(w, r, http.StatusCreated, token, "")
+	c.renderTenant(w, r, http.StatusCreated, token)
 }
 
 // connectLink creates a connect link for the tenant and shows its URL once,

@@ -18,17 +18,7 @@ type ToolCallBody struct {
 }
 
 // ToolCallResult is the REST proxy's success body.
-type ToolCallResult struct {
-	OK         bool    `json:"ok"`
-	Tool       string  `json:"tool"`
-	Action     string  `json:"action"`
-	Result     any     `json:"result"`
-	RequestID  string  `json:"request_id"`
-	DurationMS float64 `json:"duration_ms"`
-	// QuotaWarning: the call went ahead past a soft quota (also in the
-	// Gtmgate-Quota-Warning header).
-	QuotaWarning string `json:"quota_warning,omitempty"`
-}
+type ToolCallResult = toolrun.Answer
 
 // handleToolCall serves POST /api/v1/{tenant}/{domain} and, for the tools
 // of a tenant's upstream MCP server, POST /api/v1/{tenant}/mcp/{server}.
@@ -62,8 +52,7 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 	if out.QuotaWarning != "" {
 		w.Header().Set(gtmgate.QuotaWarningHeader, out.QuotaWarning)
 	}
-	jsonapi.Write(w, http.StatusOK, ToolCallResult{OK: true, Tool: out.Tool, Action: out.Action, Result: out.Result, RequestID: rid, DurationMS: out.DurationMS,
-		QuotaWarning: out.QuotaWarning})
+	jsonapi.Write(w, http.StatusOK, out.Answer(rid))
 }
 
 // handleApprovalStatus serves GET /api/v1/{tenant}/approvals/{id}.

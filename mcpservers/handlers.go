@@ -55,32 +55,13 @@ func (a *API) get(w http.ResponseWriter, r *http.Request) {
 // RefreshTimeout); a listing that fails does not fail the PUT: the answer's
 // state says why, and the last good tool list, if any, stays served.
 func (a *API) put(w http.ResponseWriter, r *http.Request) {
-	tenant, err := a.tenant(r)
+	s, prev, kept, err := a.requested(w, r)
 	if err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	name := r.PathValue("name")
-	if err := validName(name); err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	var body Body
-	if err := jsonapi.Decode(w, r, a.opts.MaxBodyBytes, &body); err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	s, err := a.validate(&body)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	s.TenantID, s.Name = tenant, name
-	ctx := r.Context()
-	prev, err := a.opts.Store.GetMCPServer(ctx, tenant, name)
-	switch {
-	case errors.Is(err, gtmgate.ErrNotFound):
-		prev = nil
+	tenant, name, ctx := s.TenantID, s.Name, r.Context()
+	if prev == nil {
 		all, err := a.opts.Store.ListMCPServers(ctx, tenant)
 		if err != nil {
 			jsonapi.WriteError(w, r, err)
@@ -91,14 +72,6 @@ func (a *API) put(w http.ResponseWriter, r *http.Request) {
 				WithHint("delete one it no longer uses, or replace one by PUT under its name"))
 			return
 		}
-	case err != nil:
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	kept, err := keepSecret(s, prev)
-	if err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
 	}
 	created, err := a.opts.Store.PutMCPServer(ctx, s)
 	if err != nil {
@@ -123,6 +96,40 @@ func (a *API) put(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusCreated
 	}
 	jsonapi.Write(w, status, view)
+}
+
+// requested reads the server a PUT or test body describes, under the
+// tenant and name its path gives, validated, with a left-out secret
+// completed from the stored server of that name (prev, nil when there is
+// none) under keepSecret's rules; kept says it was.
+func (a *API) requested(w http.ResponseWriter, r *http.Request) (s, prev *gtmgate.MCPServer, kept bool, err error) {
+	tenant, err := a.tenant(r)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	name := r.PathValue("name")
+	if err := validName(name); err != nil {
+		return nil, nil, false, err
+	}
+	var body Body
+	if err := jsonapi.Decode(w, r, a.opts.MaxBodyBytes, &body); err != nil {
+		return nil, nil, false, err
+	}
+	if s, err = a.validate(&body); err != nil {
+		return nil, nil, false, err
+	}
+	s.TenantID, s.Name = tenant, name
+	prev, err = a.opts.Store.GetMCPServer(r.Context(), tenant, name)
+	switch {
+	case errors.Is(err, gtmgate.ErrNotFound):
+		prev = nil
+	case err != nil:
+		return nil, nil, false, err
+	}
+	if kept, err = keepSecret(s, prev); err != nil {
+		return nil, nil, false, err
+	}
+	return s, prev, kept, nil
 }
 
 // keepSecret completes s's secret from the server it replaces: a replace

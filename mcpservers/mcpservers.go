@@ -36,6 +36,8 @@ type Catalog interface {
 	Server(ctx context.Context, tenantID, name string) (federation.ServerView, error)
 	Refresh(ctx context.Context, tenantID, name string) (federation.ServerView, error)
 	Changed(tenantID, name string)
+	// Probe lists an unsaved configuration's tools, storing nothing.
+	Probe(ctx context.Context, s *gtmgate.MCPServer) ([]federation.ToolView, error)
 	// Tools is the tenant's served tools as the calls find them (cached).
 	Tools(ctx context.Context, tenantID string) ([]*registry.Entry, string, error)
 }
@@ -80,12 +82,14 @@ func New(opts Options) *API {
 //	PUT    /admin/tenants/{tenant_id}/mcp-servers/{name}          create (201) or replace (200), then list its tools
 //	DELETE /admin/tenants/{tenant_id}/mcp-servers/{name}          204
 //	POST   /admin/tenants/{tenant_id}/mcp-servers/{name}/refresh  list its tools now
+//	POST   /admin/tenants/{tenant_id}/mcp-servers/{name}/test     list the tools of a PUT body, saving nothing
 func (a *API) Mount(mux gtmgate.Router) {
 	mux.HandleFunc("GET /admin/tenants/{tenant_id}/mcp-servers", a.list)
 	mux.HandleFunc("GET /admin/tenants/{tenant_id}/mcp-servers/{name}", a.get)
 	mux.HandleFunc("PUT /admin/tenants/{tenant_id}/mcp-servers/{name}", a.put)
 	mux.HandleFunc("DELETE /admin/tenants/{tenant_id}/mcp-servers/{name}", a.delete)
 	mux.HandleFunc("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/refresh", a.refresh)
+	mux.HandleFunc("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/test", a.test)
 }
 
 // Body is the body of PUT …/mcp-servers/{name}.

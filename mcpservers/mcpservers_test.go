@@ -11,11 +11,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/admin/admintest"
+	"github.com/gtmgate/gtmgate/egress"
 	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/mcpservers"
+	"github.com/gtmgate/gtmgate/mcpupstream"
 	"github.com/gtmgate/gtmgate/store/storetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -479,5 +482,189 @@ func TestMCPServerHealth(t *testing.T) {
 	}
 	if down.Reachable || down.Host != "down.example.com" || down.ServedTools != 0 || !strings.Contains(down.Error, "503") || down.CheckedAt == nil {
 		t.Errorf("beta/down: %+v", down)
+	}
+}
+
+func testResultOf(t *testing.T, a admintest.Answer) mcpservers.TestResult {
+	t.Helper()
+	var v mcpservers.TestResult
+	if err := json.Unmarshal([]byte(a.Body), &v); err != nil || v.Name == "" {
+		t.Fatalf("answer is not a test result: %v: %d %s", err, a.Status, a.Body)
+	}
+	return v
+}
+
+// TestMCPServerTest: POST …/test lists the tools of PUT's body as the
+// server's view would show them, stores nothing, keeps a left-out secret
+// under PUT's rules, answers 200 with a readable error when the upstream
+// cannot be reached, and never shows a secret.
+func TestMCPServerTest(t *testing.T) {
+	e := start(t)
+	test := func(name, body string) admintest.Answer {
+		return e.do("POST", "/admin/tenants/acme/mcp-servers/"+name+"/test", body)
+	}
+
+	// A new server: the tools as the allow-list and overrides make them.
+	a := test("slack", `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer","token":"xoxb-typed-secret"},
+		"tools":["search","post_message"],"overrides":{"post_message":{"destructive":true,"category":"email_send"}}}`)
+	if a.Status != 200 {
+		t.Fatalf("test: %d %s", a.Status, a.Body)
+	}
+	v := testResultOf(t, a)
+	byName := map[string]federation.ToolView{}
+	for _, tv := range v.ServedTools {
+		byName[tv.Upstream] = tv
+	}
+	if !v.Reachable || v.Error != "" || len(v.ServedTools) != 3 || !v.Auth.SecretSet || v.SecretKept || v.Auth.Kind != "bearer" ||
+		!byName["search"].Served || byName["search"].Mutating || byName["search"].Description != "Search messages" ||
+		byName["odd"].Served || byName["odd"].Refused != "" ||
+		!byName["post_message"].Served || !byName["post_message"].Destructive || byName["post_message"].Category != "email_send" {
+		t.Fatalf("test result: %s", a.Body)
+	}
+	if strings.Contains(a.Body, "xoxb-typed-secret") {
+		t.Fatalf("the answer shows the secret: %s", a.Body)
+	}
+	if got := e.up.lastAuth(); got.Secret != "xoxb-typed-secret" {
+		t.Fatalf("the upstream got secret %q", got.Secret)
+	}
+	// Nothing stored: no server, no catalogue entry, no state.
+	if _, err := e.store.GetMCPServer(t.Context(), "acme", "slack"); !errors.Is(err, gtmgate.ErrNotFound) {
+		t.Fatalf("a test stored the server: %v", err)
+	}
+	if a := e.do("GET", "/admin/tenants/acme/mcp-servers", ""); !strings.Contains(a.Body, `"servers":[]`) {
+		t.Fatalf("list after a test: %s", a.Body)
+	}
+	// Its session is closed, and it was never the stored server's.
+	e.up.mu.Lock()
+	forgot := strings.Join(e.up.forgot, ",")
+	e.up.mu.Unlock()
+	if !strings.HasPrefix(forgot, "acme/test-connection/") || !strings.HasSuffix(forgot, "/slack") {
+		t.Fatalf("forgotten sessions: %q", forgot)
+	}
+
+	// A new server without its secret is refused as PUT refuses it.
+	a = test("slack", `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer"}}`)
+	if _, msg := a.Error(t); a.Status != 400 || !strings.Contains(msg, "auth.token is required") {
+		t.Fatalf("no secret for a new server: %d %s", a.Status, a.Body)
+	}
+	// Validation as PUT's.
+	if a = test("slack", `{"url":"ftp://mcp.example.com/mcp"}`); a.Status != 400 {
+		t.Fatalf("bad URL: %d %s", a.Status, a.Body)
+	}
+	if a = test("Bad_Name", `{"url":"https://mcp.example.com/mcp"}`); a.Status != 400 {
+		t.Fatalf("bad name: %d %s", a.Status, a.Body)
+	}
+	if a = e.do("POST", "/admin/tenants/nope/mcp-servers/slack/test", `{"url":"https://mcp.example.com/mcp"}`); a.Status != 404 {
+		t.Fatalf("unknown tenant: %d %s", a.Status, a.Body)
+	}
+
+	// An edit: the stored secret is used when left out (same kind, same
+	// origin), and the stored server is unchanged by the test.
+	if a = e.do("PUT", slack, `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer","token":"xoxb-stored-secret"},"tools":["search"]}`); a.Status != 201 {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
+	}
+	before, _ := e.store.GetMCPServer(t.Context(), "acme", "slack")
+	a = test("slack", `{"url":"https://mcp.example.com/mcp","auth":{"kind":"bearer"}}`)
+	if v := testResultOf(t, a); a.Status != 200 || !v.Reachable || !v.SecretKept || !v.Auth.SecretSet || len(v.Tools) != 0 ||
+		v.ServedTools[0].Served || v.ServedTools[0].Refused == "" || !v.ServedTools[1].Served || !v.ServedTools[2].Served || strings.Contains(a.Body, "xoxb-stored-secret") {
+		t.Fatalf("edit keeping the secret: %d %s", a.Status, a.Body)
+	}
+	if got := e.up.lastAuth(); got.Secret != "xoxb-stored-secret" {
+		t.Fatalf("the upstream got secret %q, want the stored one", got.Secret)
+	}
+	after, _ := e.store.GetMCPServer(t.Context(), "acme", "slack")
+	if !after.UpdatedAt.Equal(before.UpdatedAt) || len(after.Tools) != 1 || *after.State.CheckedAt != *before.State.CheckedAt {
+		t.Fatalf("a test changed the stored server: %+v", after)
+	}
+	// Another origin: the secret must come again.
+	a = test("slack", `{"url":"https://other.example.com/mcp","auth":{"kind":"bearer"}}`)
+	if _, msg := a.Error(t); a.Status != 400 || !strings.Contains(msg, "auth.token is required") {
+		t.Fatalf("another origin: %d %s", a.Status, a.Body)
+	}
+
+	// Unreachable: 200, reachable false, a readable error that never
+	// carries the secret even when the upstream's words quote it.
+	e.up.fail["https://down.example.com/mcp"] = gtmgate.Errorf(gtmgate.EUnavailable, `upstream MCP server "down" is unreachable: token xoxb-down-secret refused`)
+	a = test("down", `{"url":"https://down.example.com/mcp","auth":{"kind":"bearer","token":"xoxb-down-secret"}}`)
+	if v := testResultOf(t, a); a.Status != 200 || v.Reachable || !strings.Contains(v.Error, "is unreachable") || len(v.ServedTools) != 0 ||
+		strings.Contains(a.Body, "xoxb-down-secret") {
+		t.Fatalf("unreachable: %d %s", a.Status, a.Body)
+	}
+	if _, err := e.store.GetMCPServer(t.Context(), "acme", "down"); !errors.Is(err, gtmgate.ErrNotFound) {
+		t.Fatalf("an unreachable test stored the server: %v", err)
+	}
+	var details []string
+	for _, en := range e.audit.Entries() {
+		details = append(details, en.Detail)
+	}
+	joined := strings.Join(details, "\n")
+	if !strings.Contains(joined, "MCP server slack tested (nothing saved), host mcp.example.com, auth bearer; 3 tools listed") ||
+		!strings.Contains(joined, "MCP server down tested (nothing saved), host down.example.com, auth bearer; unreachable") ||
+		strings.Contains(joined, "secret-") || strings.Contains(e.logs.String(), "xoxb-") {
+		t.Errorf("audit details:\n%s", joined)
+	}
+}
+
+// TestMCPServerTestRealUpstream: the test route reaches a real MCP server
+// through the real upstream client, and a URL nobody listens on answers
+// 200 with reachable false.
+func TestMCPServerTestRealUpstream(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "real-upstream", Version: "1"}, nil)
+	type in struct {
+		Q string `json:"q"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "lookup", Description: "Look something up", Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{}, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "wipe", Description: "Wipe everything"},
+		func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{}, nil, nil
+		})
+	var gotAuth []string
+	var mu sync.Mutex
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		gotAuth = append(gotAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		if r.Header.Get("Authorization") != "Bearer real-secret" {
+			http.Error(w, "bad token", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(up.Close)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL + "/mcp"
+	closed.Close()
+
+	st := storetest.TenantWithToken(t)
+	pool := mcpupstream.NewPool(mcpupstream.Options{Policy: egress.Policy{AllowLoopback: true}, DialTimeout: 3 * time.Second})
+	t.Cleanup(func() { pool.Close() })
+	cat := federation.New(federation.Options{Store: st, Upstream: pool})
+	api := mcpservers.New(mcpservers.Options{Store: st, Catalog: cat})
+	hd, _ := admintest.Handler(st, api.Mount)
+	ts := httptest.NewServer(hd)
+	t.Cleanup(ts.Close)
+
+	a := admintest.Do(t, ts.URL, "POST", "/admin/tenants/acme/mcp-servers/real/test",
+		`{"url":"`+up.URL+`","auth":{"kind":"bearer","token":"real-secret"},"tools":["lookup"],"overrides":{"lookup":{"category":"search_query"}}}`)
+	v := testResultOf(t, a)
+	if a.Status != 200 || !v.Reachable || len(v.ServedTools) != 2 || !v.ServedTools[0].Served || v.ServedTools[0].Category != "search_query" ||
+		v.ServedTools[1].Served || !v.ServedTools[1].Destructive || strings.Contains(a.Body, "real-secret") {
+		t.Fatalf("test of a real upstream: %d %s", a.Status, a.Body)
+	}
+	a = admintest.Do(t, ts.URL, "POST", "/admin/tenants/acme/mcp-servers/real/test", `{"url":"`+up.URL+`","auth":{"kind":"bearer","token":"wrong-secret"}}`)
+	if v := testResultOf(t, a); a.Status != 200 || v.Reachable || !strings.Contains(v.Error, "rejected gtmgate's credential (HTTP 401)") ||
+		strings.Contains(a.Body, "wrong-secret") {
+		t.Fatalf("a wrong secret: %d %s", a.Status, a.Body)
+	}
+	a = admintest.Do(t, ts.URL, "POST", "/admin/tenants/acme/mcp-servers/gone/test", `{"url":"`+closedURL+`"}`)
+	if v := testResultOf(t, a); a.Status != 200 || v.Reachable || !strings.Contains(v.Error, `upstream MCP server "gone" is unreachable`) {
+		t.Fatalf("a closed port: %d %s", a.Status, a.Body)
+	}
+	if all, err := st.ListMCPServers(t.Context(), "acme"); err != nil || len(all) != 0 {
+		t.Fatalf("tests stored servers: %v %v", all, err)
 	}
 }

@@ -544,6 +544,23 @@ func adminOperations() []operation {
 		adm("DELETE /admin/tenants/{tenant_id}/toolsets/{name}", "deleteToolset",
 			"Delete a tenant's toolset; 409 while an unrevoked token uses it", nil,
 			withStatus(errorResponses(append([]int{409}, withNotFound...)...), 204, nil)),
+		withDescription(adm("GET /admin/tenants/{tenant_id}/tools", "listTenantTools",
+			"The tools a tenant's agents get, built-in and from its upstream MCP servers, each with its input schema and actions", nil,
+			jsonOK(200, responseOf[admin.ToolList](), withNotFound...),
+			queryParam("toolset", "Only what an agent given this toolset gets.", str),
+			queryParam("token", "Only what the agent of this tenant token gets (its toolset).", str)),
+			"Each action says whether it mutates, whether it is destructive, and held: whether the tenant's approval policy as it "+
+				"stands holds a call of it for a human (an open quality incident on the tool holds mutating actions too, at call time). "+
+				"An unknown toolset or token is 404."),
+		withDescription(adm("POST /admin/tenants/{tenant_id}/tools/{tool}/call", "callTenantTool",
+			"Run a tool call for the tenant, as the signed-in actor, through the gateway's one execution path",
+			jsonBody(requestOf[admin.ToolCallBody]("input")),
+			withStatus(jsonOK(200, responseOf[gateway.ToolCallResult](), append([]int{409, 422, 424, 502, 503, 504}, withNotFound...)...),
+				202, jsonContent(ref("ErrorBody")))),
+			"The call is validated, gated, executed and audited as an agent's call is, with source console when the console makes it "+
+				"(admin otherwise) and the actor's audit key (person:…, api-key:…, admin-key). A person acts as an agent acting for them "+
+				"would: the tenant's shared accounts and their own; a key acts for the tenant as a whole. toolset limits the call as it "+
+				"limits an agent given it. A call held for approval is 202 APPROVAL_REQUIRED with approval_id, as on the REST proxy."),
 		adm("GET /admin/tenants/{tenant_id}/mcp-servers", "listMCPServers", "A tenant's upstream MCP servers by name, each with its reachability "+
 			"and every tool it last listed (served, left out by the allow-list, or refused with the reason); never a secret", nil,
 			jsonOK(200, responseOf[mcpservers.List](), withNotFound...)),
@@ -569,6 +586,14 @@ func adminOperations() []operation {
 			jsonOK(200, responseOf[mcpservers.View](), withNotFound...)),
 			"200 whether or not the upstream answered: when it did not, state.reachable is false, state.error says why (never a "+
 				"secret) and the tools it last listed stay served."),
+		withDescription(adm("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/test", "testMCPServer",
+			"Test a server configuration without saving it: list its tools as a PUT of the same body would",
+			jsonBody(requestOf[mcpservers.Body]("url")),
+			jsonOK(200, responseOf[mcpservers.TestResult](), withNotFound...)),
+			"Takes PUT's body and validates it the same way; a left-out secret is taken from the stored server under PUT's rules "+
+				"(same auth kind, same origin). The tools are listed on a connection of its own (at most 15 s) and shown as the server's "+
+				"view would show them under the body's allow-list and overrides. Nothing is stored and the served tools do not change. "+
+				"200 whether or not the upstream answered: reachable, latency_ms and error (never a secret) say how it went."),
 	}
 }
 

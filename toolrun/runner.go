@@ -143,6 +143,26 @@ type Outcome struct {
 	QuotaWarning string `json:"quota_warning,omitempty"`
 }
 
+// Answer is a successful call's body, the same on the REST proxy and the
+// admin API's tool call.
+type Answer struct {
+	OK         bool    `json:"ok"`
+	Tool       string  `json:"tool"`
+	Action     string  `json:"action"`
+	Result     any     `json:"result"`
+	RequestID  string  `json:"request_id"`
+	DurationMS float64 `json:"duration_ms"`
+	// QuotaWarning: the call went ahead past a soft quota (also in the
+	// Gtmgate-Quota-Warning header).
+	QuotaWarning string `json:"quota_warning,omitempty"`
+}
+
+// Answer is o as a surface answers it.
+func (o *Outcome) Answer(requestID string) Answer {
+	return Answer{OK: true, Tool: o.Tool, Action: o.Action, Result: o.Result, RequestID: requestID,
+		DurationMS: o.DurationMS, QuotaWarning: o.QuotaWarning}
+}
+
 // call carries what is known about a call as it moves through the path.
 type call struct {
 	req      *Request
