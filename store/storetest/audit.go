@@ -90,8 +90,7 @@ func testQueryAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	if _, _, err := s.FollowAudit(ctx, lone, ""); gtmgate.ErrorCode(err) != gtmgate.EValidation {
 		t.Errorf("FollowAudit by correlation id without tenant: err %v, want VALIDATION_ERROR", err)
 	}
-	followed, _, err := s.FollowAudit(ctx, gtmgate.AuditFilter{TenantID: "beta", CorrelationID: "client-7"}, "")
-	must(t, err)
+	followed := followSome(t, s, gtmgate.AuditFilter{TenantID: "beta", CorrelationID: "client-7"})
 	if len(followed) != 1 || followed[0].RequestID != "req-2" {
 		t.Errorf("FollowAudit by tenant and correlation id = %+v, want req-2 only", followed)
 	}
@@ -267,6 +266,21 @@ func testUsageByAgent(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	}
 }
 
+// followSome follows the log from its start until f matches something. An
+// entry just written may be held back a moment by other tests'
+// transactions in the same database (PostgreSQL's follow waits for the
+// transactions older than it); the deadline only bounds a failure.
+func followSome(t *testing.T, s gtmgate.Store, f gtmgate.AuditFilter) []gtmgate.AuditEntry {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		page, _, err := s.FollowAudit(t.Context(), f, "")
+		must(t, err)
+		if len(page) > 0 || time.Now().After(deadline) {
+			return page
+		}
+	}
+}
+
 // testFollowAudit: following the log forward returns every entry once, in
 // order, while several writers commit concurrently; a bad cursor is refused.
 func testFollowAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
@@ -343,13 +357,7 @@ func testFollowAudit(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	// Filters apply. The entry may be held back a moment by other tests'
 	// transactions in the same database; the deadline only bounds a failure.
 	must(t, s.WriteCalls(ctx, []gtmgate.AuditEntry{auditEntry(9999, "beta", "a", gtmgate.SourceMCP, "k", gtmgate.OutcomeOK, t0)}, nil))
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		page, _, err = s.FollowAudit(ctx, gtmgate.AuditFilter{TenantID: "beta"}, "")
-		must(t, err)
-		if len(page) > 0 || time.Now().After(deadline) {
-			break
-		}
-	}
+	page = followSome(t, s, gtmgate.AuditFilter{TenantID: "beta"})
 	if len(page) != 1 || page[0].TenantID != "beta" {
 		t.Errorf("tenant filter: %+v", page)
 	}
