@@ -34,7 +34,8 @@ func (a *App) connectFlow() *connectflow.Flow {
 	return connectflow.New(connectflow.Options{Store: a.store, Registry: a.registry, Client: client, Seeder: a.refresher,
 		Recorder: a.recorder, GatewayURL: a.cfg.GatewayURL,
 		OperatorName: a.cfg.OperatorName, OperatorLogoURL: a.cfg.OperatorLogoURL, MaxBodyBytes: a.cfg.MaxBodyBytes, Now: a.connectNow,
-		Logger: a.logger.With("component", "connect")})
+		FormKey: a.derivedKey("gtmgate connect link start"),
+		Logger:  a.logger.With("component", "connect")})
 }
 
 // connectNow is the clock connect links expire by: time.Now unless a test

@@ -121,7 +121,7 @@ func TestConnectRefusals(t *testing.T) {
 		if p := stranger.do("GET", e.GatewayURL+"/connect/callback?"+callback, nil); p.status != http.StatusForbidden {
 			t.Errorf("no cookie: %d %s", p.status, p.body)
 		}
-		stranger.cookie = &http.Cookie{Name: "gtmgate_connect", Value: "someone-else"}
+		stranger.cookies[b.cookie.Name] = &http.Cookie{Name: b.cookie.Name, Value: "someone-else"}
 		if p := stranger.do("GET", e.GatewayURL+"/connect/callback?"+callback, nil); p.status != http.StatusForbidden {
 			t.Errorf("another cookie: %d %s", p.status, p.body)
 		}

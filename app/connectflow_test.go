@@ -18,11 +18,14 @@ type connectBrowser struct {
 	t      *testing.T
 	e      *apptest.Env
 	client *http.Client
-	cookie *http.Cookie
+	// cookies are the gateway's, by name; cookie is the last link state's.
+	cookies map[string]*http.Cookie
+	cookie  *http.Cookie
 }
 
 func newConnectBrowser(t *testing.T, e *apptest.Env) *connectBrowser {
-	return &connectBrowser{t: t, e: e, client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	return &connectBrowser{t: t, e: e, cookies: map[string]*http.Cookie{},
+		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
 type page struct {
@@ -46,8 +49,10 @@ func (b *connectBrowser) do(method, target string, form url.Values) page {
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if b.cookie != nil && strings.HasPrefix(target, b.e.GatewayURL) {
-		req.AddCookie(b.cookie)
+	if strings.HasPrefix(target, b.e.GatewayURL) {
+		for _, c := range b.cookies {
+			req.AddCookie(c)
+		}
 	}
 	resp, err := b.client.Do(req)
 	if err != nil {
@@ -56,7 +61,15 @@ func (b *connectBrowser) do(method, target string, form url.Values) page {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	for _, c := range resp.Cookies() {
-		if c.Name == "gtmgate_connect" {
+		if !strings.HasPrefix(target, b.e.GatewayURL) {
+			continue
+		}
+		if c.MaxAge < 0 {
+			delete(b.cookies, c.Name)
+			continue
+		}
+		b.cookies[c.Name] = c
+		if strings.HasPrefix(c.Name, "gtmgate_connect_cl_") {
 			b.cookie = c
 		}
 	}
@@ -68,7 +81,10 @@ func (b *connectBrowser) gateway(u string) string {
 	return b.e.GatewayURL + strings.TrimPrefix(u, strings.TrimSuffix(b.e.Config.GatewayURL, "/"))
 }
 
-var consentRequest = regexp.MustCompile(`name="request" value="([^"]+)"`)
+var (
+	consentRequest = regexp.MustCompile(`name="request" value="([^"]+)"`)
+	linkFormToken  = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+)
 
 // consent opens the provider's consent page at authorize and presses
 // Allow or Deny; it returns the callback's query.
@@ -105,10 +121,12 @@ func createLink(t *testing.T, e *apptest.Env, tenant string, body map[string]any
 // provider's consent URL.
 func (b *connectBrowser) openLink(link string) string {
 	b.t.Helper()
-	if p := b.do("GET", link, nil); p.status != 200 {
+	p := b.do("GET", link, nil)
+	m := linkFormToken.FindStringSubmatch(p.body)
+	if p.status != 200 || m == nil {
 		b.t.Fatalf("link page: %d %s", p.status, p.body)
 	}
-	p := b.do("POST", link, url.Values{})
+	p = b.do("POST", link, url.Values{"csrf": {m[1]}})
 	if p.status != http.StatusSeeOther || b.cookie == nil {
 		b.t.Fatalf("continue: %d %s", p.status, p.body)
 	}

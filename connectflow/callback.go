@@ -1,7 +1,6 @@
 package connectflow
 
 import (
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -43,10 +42,11 @@ func clip(s string, n int) string {
 	return s
 }
 
-// byState finds the link of a state that this browser holds the cookie
-// of, in status want, not expired; otherwise it writes the refusal and
-// returns nil. A wrong or missing cookie leaves the link alone: it may be
-// someone else's attempt at it.
+// byState finds the link of a state that this browser holds the link's
+// cookie of, in status want, not expired; otherwise it writes the refusal
+// and returns nil (a finished link: 409, whatever the cookie). A wrong or
+// missing cookie leaves the link alone: it may be someone else's attempt
+// at it.
 func (f *Flow) byState(w http.ResponseWriter, r *http.Request, state, want string) *gtmgate.ConnectLink {
 	if state == "" || len(state) > 100 {
 		f.refuse(w, http.StatusBadRequest, "Unknown sign-in", "This answer does not belong to a connect link gtmgate started.")
@@ -60,8 +60,13 @@ func (f *Flow) byState(w http.ResponseWriter, r *http.Request, state, want strin
 		f.internal(w, r, err)
 		return nil
 	}
-	c, err := r.Cookie(cookieName)
-	if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(state)) != 1 {
+	if l.Status == gtmgate.ConnectCompleted || l.Status == gtmgate.ConnectFailed {
+		// A finished link's cookie is deleted (forget), and nothing can
+		// change the link any more: a replay is told it is used.
+		f.refuse(w, http.StatusConflict, "Link already used", alreadyUsed)
+		return nil
+	}
+	if !f.sameBrowser(r, l, state) {
 		f.refuse(w, http.StatusForbidden, "Wrong browser", "This sign-in was started in another browser (or its cookie was lost). "+
 			"Open the connect link again in the browser you consent with.")
 		return nil
@@ -207,6 +212,10 @@ func (f *Flow) choose(w http.ResponseWriter, r *http.Request) {
 		f.refuse(w, http.StatusBadRequest, "Unreadable form", "The form could not be read.")
 		return
 	}
+	if err := f.crossOrigin.Check(r); err != nil {
+		f.refuse(w, http.StatusForbidden, "Choose on gtmgate's page", "This choice was not sent from gtmgate's own page; nothing was connected.")
+		return
+	}
 	state := r.PostForm.Get("state")
 	l := f.byState(w, r, state, gtmgate.ConnectChoosing)
 	if l == nil {
@@ -261,6 +270,7 @@ func (f *Flow) fail(w http.ResponseWriter, r *http.Request, l *gtmgate.ConnectLi
 		f.opts.Logger.Error("connect flow: mark failed", "err", err, "link", l.ID)
 	}
 	f.audit(r, l, "connect.failed", gtmgate.OutcomeError, status, why)
+	f.forget(w, l)
 	f.refuse(w, status, title, "Nothing was connected: "+why+".")
 }
 

@@ -14,12 +14,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/connect"
+	"github.com/gtmgate/gtmgate/formtoken"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/oauthapps"
 	"github.com/gtmgate/gtmgate/refresh"
@@ -67,6 +69,9 @@ type Options struct {
 	// page: an https URL or a path the gateway serves (config checks it).
 	OperatorLogoURL string
 	MaxBodyBytes    int64
+	// FormKey signs the link pages' form tokens (guard.go); every replica
+	// needs the same. A random key of this process when empty.
+	FormKey []byte
 	// Now is the clock of expiries; time.Now when nil.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -77,6 +82,8 @@ type Flow struct {
 	opts        Options
 	redirectURI string
 	secure      bool
+	forms       formtoken.Signer
+	crossOrigin *http.CrossOriginProtection
 }
 
 // DefaultOperatorName names the operator on the connect pages when
@@ -104,8 +111,9 @@ func New(opts Options) *Flow {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	forms, crossOrigin := newGuard(opts)
 	return &Flow{opts: opts, redirectURI: oauthapps.RedirectURI(opts.GatewayURL),
-		secure: strings.HasPrefix(opts.GatewayURL, "https://")}
+		secure: strings.HasPrefix(opts.GatewayURL, "https://"), forms: forms, crossOrigin: crossOrigin}
 }
 
 func (f *Flow) now() time.Time { return f.opts.Now().UTC() }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/connect"
 	"github.com/gtmgate/gtmgate/connectflow"
+	"github.com/gtmgate/gtmgate/middleware"
 	"github.com/gtmgate/gtmgate/refresh"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/gtmgate/gtmgate/store/sqlite"
@@ -120,8 +122,14 @@ func newEnvWith(t testing.TB, set func(*connectflow.Options)) *env {
 	e.flow = e.replica()
 	mux := http.NewServeMux()
 	e.flow.Mount(mux)
-	e.handler = mux
+	// As the gateway serves the pages: its access log writes to e.logs too.
+	e.handler = middleware.Chain(mux, middleware.RequestID(e.logger()), middleware.Observe("gateway", nil))
 	return e
+}
+
+// logger writes to e.logs, at every level.
+func (e *env) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // replica is a flow on the env's store, as another replica would run it.
@@ -129,7 +137,7 @@ func (e *env) replica() *connectflow.Flow {
 	opts := connectflow.Options{Store: e.store, Registry: e.reg, Seeder: e.seeder, Recorder: e.audit,
 		Client:     &connect.Client{Bases: map[string]string{"hubspot": e.hub, "hubspot_app": e.hub}},
 		GatewayURL: "https://gw.example", Now: func() time.Time { return e.now },
-		Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+		Logger: e.logger()}
 	if e.set != nil {
 		e.set(&opts)
 	}
@@ -157,28 +165,65 @@ func (e *env) createLink(body string) *httptest.ResponseRecorder {
 }
 
 func (e *env) do(method, target string, cookie *http.Cookie) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(method, target, nil)
+	return e.send(method, target, nil, cookie)
+}
+
+// send is do with a form (nil: none) and any cookies.
+func (e *env) send(method, target string, form url.Values, cookies ...*http.Cookie) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, target, strings.NewReader(form.Encode()))
 	if method == "POST" {
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if cookie != nil {
-		r.AddCookie(cookie)
+	for _, c := range cookies {
+		if c != nil {
+			r.AddCookie(c)
+		}
 	}
 	w := httptest.NewRecorder()
 	e.handler.ServeHTTP(w, r)
 	return w
 }
 
-// open presses Continue and returns the state sent to the provider and the cookie.
-func (e *env) open(t testing.TB, secret string) (string, *http.Cookie) {
+var formToken = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// page shows a link's page and returns its form token and the cookie
+// holding the page's nonce.
+func (e *env) page(t testing.TB, secret string) (string, *http.Cookie) {
 	t.Helper()
-	w := e.do("POST", "/connect/"+secret, nil)
-	loc, err := url.Parse(w.Header().Get("Location"))
+	w := e.do("GET", "/connect/"+secret, nil)
+	m := formToken.FindStringSubmatch(w.Body.String())
 	cookies := w.Result().Cookies()
-	if w.Code != http.StatusSeeOther || err != nil || len(cookies) != 1 {
-		t.Fatalf("continue: %d %s", w.Code, w.Body)
+	if w.Code != http.StatusOK || m == nil || len(cookies) != 1 {
+		t.Fatalf("link page: %d %v %s", w.Code, cookies, w.Body)
 	}
 	c := cookies[0]
+	if !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || !strings.HasPrefix(c.Name, "__Host-gtmgate_connect_form_cl_") || c.MaxAge <= 0 {
+		t.Errorf("form cookie: %+v", c)
+	}
+	return m[1], c
+}
+
+// stateCookie is the cookie of the link's state among cookies.
+func stateCookie(cookies []*http.Cookie) *http.Cookie {
+	for _, c := range cookies {
+		if strings.HasPrefix(c.Name, "gtmgate_connect_cl_") && c.MaxAge > 0 {
+			return c
+		}
+	}
+	return nil
+}
+
+// open shows the link's page, presses Continue and returns the state sent
+// to the provider and the cookie.
+func (e *env) open(t testing.TB, secret string) (string, *http.Cookie) {
+	t.Helper()
+	token, form := e.page(t, secret)
+	w := e.send("POST", "/connect/"+secret, url.Values{"csrf": {token}}, form)
+	loc, err := url.Parse(w.Header().Get("Location"))
+	c := stateCookie(w.Result().Cookies())
+	if w.Code != http.StatusSeeOther || err != nil || c == nil {
+		t.Fatalf("continue: %d %s", w.Code, w.Body)
+	}
 	if !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/connect/" || c.MaxAge <= 0 {
 		t.Errorf("cookie: %+v", c)
 	}

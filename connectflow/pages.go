@@ -23,13 +23,16 @@ type page struct {
 	Consent, Products              string
 	Scopes                         []scopeLine
 	Expires                        string
+	// CSRF is the link page's form token (guard.go).
+	CSRF string
 	// Picker.
 	State  string
 	Groups []group
 	// Completion.
 	Connected []string
-	// Refusal.
+	// Refusal. Retry: the link still works, from its page opened again.
 	Message string
+	Retry   bool
 	// provider is the origin of the provider's consent page, where the
 	// link page's form ends up (a redirect CSP's form-action also checks).
 	provider string
@@ -65,7 +68,7 @@ h1{font-size:1.4rem}code{word-break:break-all}li{margin:.3rem 0}button{font-size
 <p>{{.Consent}} will ask you to let {{.Operator}}:</p>
 <ul>{{range .Scopes}}<li>{{if .Words}}{{.Words}}<small class="scope" title="OAuth scope"><code>{{.Scope}}</code></small>{{else}}<code>{{.Scope}}</code>{{end}}</li>{{else}}<li>Confirm who you are, and nothing more</li>{{end}}</ul>
 <p class="muted">The link works once and expires at {{.Expires}}. gtmgate stores the tokens encrypted; nobody sees them.</p>
-<form method="post"><button type="submit">Continue to {{.Consent}}</button></form>{{end}}
+<form method="post"><input type="hidden" name="csrf" value="{{.CSRF}}"><button type="submit">Continue to {{.Consent}}</button></form>{{end}}
 {{define "picker"}}<h1>Choose the {{.Provider}} accounts {{.Operator}} may use</h1>
 <p>Tenant <strong>{{.TenantName}}</strong> (<code>{{.TenantID}}</code>). Tick the accounts {{.Operator}} may use through gtmgate.</p>
 <form method="post" action="/connect/choose"><input type="hidden" name="state" value="{{.State}}">
@@ -78,7 +81,7 @@ h1{font-size:1.4rem}code{word-break:break-all}li{margin:.3rem 0}button{font-size
 <ul>{{range .Connected}}<li>{{.}}</li>{{end}}</ul>
 <p class="muted">You can close this page.</p>{{end}}
 {{define "refused"}}<h1>{{.Title}}</h1><p>{{.Message}}</p>
-<p class="muted">Ask {{.Operator}} for a new connect link.</p>{{end}}
+{{if .Retry}}<p><a href="">Open the link's page again</a> and press Continue there.</p>{{else}}<p class="muted">Ask {{.Operator}} for a new connect link.</p>{{end}}{{end}}
 `))
 
 // render writes a page with the headers every connect page carries: never

@@ -38,6 +38,7 @@ func (f *Flow) complete(w http.ResponseWriter, r *http.Request, l *gtmgate.Conne
 		return
 	}
 	f.audit(r, l, "connect.completed", gtmgate.OutcomeOK, http.StatusOK, l.Result)
+	f.forget(w, l)
 	f.render(w, http.StatusOK, "done", page{Title: p.LinkTitle(l.Products) + " connected", Provider: p.LinkTitle(l.Products), TenantID: t.ID, TenantName: t.Name, Connected: lines})
 }
 

@@ -11,9 +11,6 @@ import (
 	"github.com/gtmgate/gtmgate/connect"
 )
 
-// cookieName binds the browser that opened a link to its state.
-const cookieName = "gtmgate_connect"
-
 // cookieMaxAge leaves time to sign in and consent at the provider.
 const cookieMaxAge = 30 * time.Minute
 
@@ -22,7 +19,7 @@ const cookieMaxAge = 30 * time.Minute
 // are the credential.
 //
 //	GET  /connect/{secret}   what the link grants, and a Continue button
-//	POST /connect/{secret}   start: the provider's consent page
+//	POST /connect/{secret}   start, from that page only: the provider's consent page
 //	GET  /connect/callback   the provider's answer
 //	POST /connect/choose     the accounts picked
 func (f *Flow) Mount(mux gtmgate.Router) {
@@ -30,6 +27,17 @@ func (f *Flow) Mount(mux gtmgate.Router) {
 	mux.Handle("POST /connect/choose", f.limit(http.HandlerFunc(f.choose)))
 	mux.Handle("GET /connect/{secret}", f.limit(http.HandlerFunc(f.show)))
 	mux.Handle("POST /connect/{secret}", f.limit(http.HandlerFunc(f.start)))
+	// Any other method is refused here rather than by the gateway's
+	// fallback, so that the access log names the path by this route's
+	// pattern, with no secret (routes.LoggedPath).
+	mux.Handle("/connect/{secret}", f.limit(http.HandlerFunc(f.otherMethod)))
+}
+
+// otherMethod refuses a method a link's address does not take.
+func (f *Flow) otherMethod(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD, POST")
+	f.render(w, http.StatusMethodNotAllowed, "refused", page{Title: "Open the link in a browser",
+		Message: "A connect link is opened in a browser, and started with its page's Continue button.", Retry: true})
 }
 
 // limit bounds every request body.
@@ -87,7 +95,7 @@ func (f *Flow) show(w http.ResponseWriter, r *http.Request) {
 	// link's secret is not written into the page.
 	title := p.LinkTitle(l.Products)
 	pg := page{Title: "Connect " + title, TenantID: t.ID, TenantName: t.Name, Provider: title, Consent: p.Title,
-		Scopes: scopeLines(l.Scopes), Expires: l.ExpiresAt.Format(time.RFC1123),
+		Scopes: scopeLines(l.Scopes), Expires: l.ExpiresAt.Format(time.RFC1123), CSRF: f.formToken(w, r, l),
 		provider: origin(p.Authorize.URL(f.opts.Client.Bases, ""))}
 	// A link to several products names them, in the family's order.
 	needed := keys(connect.Needs(f.opts.Registry, t, p, l.Products, false))
@@ -103,11 +111,18 @@ func (f *Flow) show(w http.ResponseWriter, r *http.Request) {
 	f.render(w, http.StatusOK, "link", pg)
 }
 
-// start serves POST /connect/{secret}: it opens the link (state, PKCE
-// verifier, this browser's cookie) and sends the browser to the provider.
+// start serves POST /connect/{secret}: from the link's own page in this
+// browser only (guard.go), it opens the link (state, PKCE verifier, this
+// browser's cookie for the link) and sends the browser to the provider.
 func (f *Flow) start(w http.ResponseWriter, r *http.Request) {
 	l, t, ok := f.link(w, r)
 	if !ok {
+		return
+	}
+	if !f.startAllowed(w, r, l) {
+		f.audit(r, l, "connect.start_refused", gtmgate.OutcomeDenied, http.StatusForbidden,
+			"a start not sent from the link's own page in the same browser; the link is unchanged")
+		f.refuseStart(w)
 		return
 	}
 	p, _ := connect.Lookup(l.Provider)
@@ -129,8 +144,7 @@ func (f *Flow) start(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.audit(r, l, "connect.opened", gtmgate.OutcomeOK, http.StatusSeeOther, "sent to "+p.Title+" consent")
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: state, Path: "/connect/", MaxAge: int(cookieMaxAge / time.Second),
-		HttpOnly: true, Secure: f.secure, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, f.stateCookie(l, state, int(cookieMaxAge/time.Second)))
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	http.Redirect(w, r, target, http.StatusSeeOther)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -17,9 +18,12 @@ import (
 // sandbox's page and lands on "Your HubSpot account is connected"; then a tool call of the
 // tenant runs on the connected portal, the link is listed completed, and
 // the audit records it without the link's secret or any token. In the
-// browser too: the used link is refused, a denied consent stores nothing,
-// and from a Google grant that reaches several accounts only the GA4
-// property ticked in the picker is added.
+// browser too: two links open in two tabs of one browser both complete, a
+// form on another site posting to a link's start is refused (403) and the
+// link still works, the used link is refused, a denied consent stores
+// nothing, and from a Google grant that reaches several accounts only the
+// GA4 property ticked in the picker is added. Screenshots go to
+// $GTMGATE_SCREENSHOTS when set.
 func TestConnectAccountInBrowser(t *testing.T) {
 	nodetools.Dir(t)
 	chromium := nodetools.Chromium(t)
@@ -46,7 +50,7 @@ func TestConnectAccountInBrowser(t *testing.T) {
 		Runs     []struct{ Tenant, Link, Code, State, GA4 string }
 	}
 	runNodeScript(t, p, "connect-browser.mjs", &got, "GTMGATE_GATEWAY_URL="+p.gateway, "GTMGATE_ADMIN_KEY="+adminKey,
-		"GTMGATE_TENANTS="+strings.Join(tenants, ","), "CHROMIUM="+chromium)
+		"GTMGATE_TENANTS="+strings.Join(tenants, ","), "CHROMIUM="+chromium, "CONNECT_SHOTS="+os.Getenv("GTMGATE_SCREENSHOTS"))
 	if got.Checks < 2*25 {
 		t.Errorf("only %d checks ran", got.Checks)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/jsonapi"
+	"github.com/gtmgate/gtmgate/routes"
 )
 
 // Chain applies middleware so that the first wraps the outermost.
@@ -137,7 +138,8 @@ func (s *statusWriter) Flush() {
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // Observe logs each request (method, route pattern, status, duration; never
-// the query string, which may carry OAuth codes) and records metrics.
+// the query string, which may carry OAuth codes, nor a path segment that is
+// a credential: routes.LoggedPath) and records metrics.
 func Observe(surface string, m *Metrics) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -161,7 +163,7 @@ func Observe(surface string, m *Metrics) func(http.Handler) http.Handler {
 			}
 			jsonapi.LoggerFrom(ctx).LogAttrs(ctx, slog.LevelInfo, "request",
 				slog.String("surface", surface), slog.String("method", r.Method), slog.String("route", route),
-				slog.String("path", r.URL.Path), slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes),
+				slog.String("path", routes.LoggedPath(r)), slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes),
 				slog.Float64("duration_ms", float64(d.Microseconds())/1000))
 		})
 	}

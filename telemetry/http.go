@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gtmgate/gtmgate/routes"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -74,8 +75,7 @@ func ServerMiddleware(surface string) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ctx := otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header))
 			attrs := []attribute.KeyValue{
-				semconv.HTTPRequestMethodKey.String(r.Method), semconv.URLPath(r.URL.Path),
-				attribute.String("gtmgate.surface", surface),
+				semconv.HTTPRequestMethodKey.String(r.Method), attribute.String("gtmgate.surface", surface),
 			}
 			if host, port, err := net.SplitHostPort(r.Host); err == nil {
 				attrs = append(attrs, semconv.ServerAddress(host))
@@ -91,6 +91,8 @@ func ServerMiddleware(surface string) func(http.Handler) http.Handler {
 			sw := &statusWriter{ResponseWriter: w}
 			r = r.WithContext(ctx)
 			next.ServeHTTP(sw, r)
+			// The path once routed: a credential in it ({secret}) is not kept.
+			span.SetAttributes(semconv.URLPath(routes.LoggedPath(r)))
 			if _, route, ok := strings.Cut(r.Pattern, " "); ok || r.Pattern != "" {
 				if !ok {
 					route = r.Pattern

@@ -3,7 +3,9 @@
 // tenant: the operator signs in to the console and makes a HubSpot connect
 // link, opens it as the owner, consents on the sandbox's page and lands on
 // "HubSpot connected"; the used link then shows "already used"; a second
-// link denied at the sandbox ends on a refusal page; a Google link whose
+// link denied at the sandbox ends on a refusal page; two links open in two
+// tabs of one browser both complete; a form on another site posting to a
+// link's start is refused (403) and the link still works; a Google link whose
 // grant reaches several accounts shows the picker, where one GA4 property
 // is ticked. Prints one JSON line:
 // {"checks": N, "failures": [...], "runs": [{"tenant", "link", "code",
@@ -11,7 +13,8 @@
 // the GA4 account ticked, for the Go side's checks.
 //
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY, GTMGATE_TENANTS
-// (comma separated, one per run: JavaScript on, then off), CHROMIUM.
+// (comma separated, one per run: JavaScript on, then off), CHROMIUM;
+// CONNECT_SHOTS, a directory for screenshots (none when unset).
 import { check, checks, failures, launchChromium } from "./browser.mjs";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
@@ -27,6 +30,11 @@ const browser = await launchChromium();
 async function press(page, button) {
   const [resp] = await Promise.all([page.waitForNavigation(), button.click()]);
   return resp;
+}
+
+// shoot saves a screenshot under CONNECT_SHOTS, when set.
+async function shoot(page, name) {
+  if (process.env.CONNECT_SHOTS) await page.screenshot({ path: `${process.env.CONNECT_SHOTS}/${name}.png`, fullPage: true });
 }
 
 const text = async (page) => (await page.locator("body").innerText()).replace(/\s+/g, " ");
@@ -64,22 +72,67 @@ for (const [i, js] of [true, false].entries()) {
   await page.goto(gw + `/console/tenants/${tenant}`);
   check(await page.locator("#new-link").count() === 0 && !(await text(page)).includes(link), `${tag}: the link is shown again`);
 
-  // 2. The owner opens it in the same browser, consents and is done.
+  // 2. The owner opens it in the same browser, consents and is done. A
+  // second link is open in another tab of the same browser all along: both
+  // pages are shown, both Continues pressed, the second consented first,
+  // and each link completes (each has its own cookies).
+  const second = await newLink(page, tag, tenant, "hubspot");
   const owner = await ctx.newPage();
+  const owner2 = await ctx.newPage();
   let resp = await owner.goto(link);
   check(resp.status() === 200, `${tag}: link page ${resp.status()}`);
   let body = await text(owner);
   for (const want of [tenant, "gtmgate asks to connect your HubSpot account", "Read your HubSpot contacts", "crm.objects.contacts.read", "works once"]) check(body.includes(want), `${tag}: link page lacks "${want}": ${body}`);
+  resp = await owner2.goto(second);
+  check(resp.status() === 200, `${tag}: second link page ${resp.status()}`);
+  await shoot(owner, `link-${tag}`);
   resp = await press(owner, owner.getByRole("button", { name: "Continue to HubSpot" }));
   check(new URL(owner.url()).pathname === "/oauth/authorize", `${tag}: Continue led to ${owner.url()}`);
   check((await text(owner)).includes("sandbox — consent"), `${tag}: no sandbox consent page`);
+  await press(owner2, owner2.getByRole("button", { name: "Continue to HubSpot" }));
+  check(new URL(owner2.url()).pathname === "/oauth/authorize", `${tag}: second tab's Continue led to ${owner2.url()}`);
+  resp = await press(owner2, owner2.getByRole("button", { name: "Allow" }));
+  body = await text(owner2);
+  check(resp.status() === 200 && body.includes("Your HubSpot account is connected"), `${tag}: second tab, consented first: ${resp.status()} ${body}`);
   resp = await press(owner, owner.getByRole("button", { name: "Allow" }));
   body = await text(owner);
-  check(resp.status() === 200 && owner.url().startsWith(gw + "/connect/callback"), `${tag}: after Allow ${resp.status()} at ${owner.url()}`);
+  check(resp.status() === 200 && owner.url().startsWith(gw + "/connect/callback"), `${tag}: after Allow ${resp.status()} at ${owner.url()}: ${body}`);
   const answer = new URL(owner.url()).searchParams;
   run.code = answer.get("code");
   run.state = answer.get("state");
   check(body.includes("Your HubSpot account is connected") && body.includes("HubSpot portal") && body.includes(tenant), `${tag}: done page: ${body}`);
+  await owner2.close();
+
+  // 3. A form on another site posting to a link's start (even with the
+  // page's token) is refused with a page that says what to do; the link
+  // still works from its own page.
+  const target = await newLink(page, tag, tenant, "hubspot");
+  await owner.goto(target);
+  const token = await owner.locator("input[name=csrf]").getAttribute("value");
+  check((token || "").length > 20, `${tag}: the link page's form has no token`);
+  await ctx.route("http://evil.example/**", (r) => r.fulfill({ contentType: "text/html",
+    body: `<!doctype html><title>Prize</title><form method="post" action="${target}"><input type="hidden" name="csrf" value="${token}"><button type="submit">Claim your prize</button></form><p><a href="${target}">Open the link</a></p>` }));
+  const evil = await ctx.newPage();
+  await evil.goto("http://evil.example/");
+  resp = await press(evil, evil.getByRole("button", { name: "Claim your prize" }));
+  body = await text(evil);
+  check(resp.status() === 403 && body.includes("Press Continue on the link's page") && body.includes("the link still works"), `${tag}: cross-site start ${resp.status()}: ${body}`);
+  check(!new URL(evil.url()).pathname.startsWith("/oauth"), `${tag}: the cross-site start reached the provider: ${evil.url()}`);
+  await shoot(evil, `refused-${tag}`);
+  await evil.setViewportSize({ width: 390, height: 844 });
+  await shoot(evil, `refused-${tag}-390`);
+  if (js) check(await evil.evaluate(() => document.documentElement.scrollWidth <= 390), `${tag}: the refusal overflows 390 px`);
+  resp = await press(evil, evil.getByRole("link", { name: "Open the link's page again" }));
+  check(resp.status() === 200 && (await text(evil)).includes("asks to connect your HubSpot account"), `${tag}: "Open the link's page again" led to ${resp.status()}`);
+  // Opened from another site's page (as from a mail), the link's own
+  // Continue works: its page's cookie is set on that cross-site navigation.
+  await evil.goto("http://evil.example/");
+  resp = await press(evil, evil.getByRole("link", { name: "Open the link" }));
+  check(resp.status() === 200, `${tag}: the link opened from another site: ${resp.status()}`);
+  await press(evil, evil.getByRole("button", { name: "Continue to HubSpot" }));
+  resp = await press(evil, evil.getByRole("button", { name: "Allow" }));
+  check(resp.status() === 200 && (await text(evil)).includes("Your HubSpot account is connected"), `${tag}: the link after a refused cross-site start: ${resp.status()} ${await text(evil)}`);
+  await evil.close();
 
   // 4. Refusals: the used link; a denied consent.
   resp = await owner.goto(link);
@@ -113,7 +166,7 @@ for (const [i, js] of [true, false].entries()) {
   // The console lists the tenant's links with their outcomes.
   await page.goto(gw + `/console/tenants/${tenant}`);
   const links = await page.locator("#connect table").innerText();
-  check((links.match(/completed/g) || []).length === 2, `${tag}: console lists ${links}`);
+  check((links.match(/completed/g) || []).length === 4, `${tag}: console lists ${links}`);
   runs.push(run);
   await ctx.close();
 }
