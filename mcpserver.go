@@ -48,12 +48,38 @@ type MCPServer struct {
 	// Overrides change, per upstream tool name, what the upstream's
 	// annotations say.
 	Overrides map[string]MCPToolOverride `json:"overrides,omitempty"`
-	CreatedAt time.Time                  `json:"created_at"`
-	UpdatedAt time.Time                  `json:"updated_at"`
+	// AutoAcceptChanges accepts every listed tool definition at listing
+	// time, as "auto", for trusted in-house servers. It never lifts a gate.
+	AutoAcceptChanges bool      `json:"auto_accept_changes,omitempty"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
 	// State is what discovery last found; the store keeps it apart from
 	// the configuration (Put never changes it).
 	State MCPServerState `json:"state"`
+	// Accepted is, per upstream tool name, the definition a person (or
+	// auto-accept) accepted: only these are served. The store keeps it
+	// apart from the configuration and the state. Nil means the server
+	// predates pinning (nothing was ever accepted); empty means nothing is.
+	Accepted map[string]MCPAcceptedTool `json:"accepted,omitempty"`
 }
+
+// MCPAcceptedTool is one upstream tool's definition as it was accepted.
+type MCPAcceptedTool struct {
+	// Tool is the MCP tool JSON as the upstream listed it.
+	Tool json.RawMessage `json:"tool"`
+	// Hash is the definition's hash (federation.DefinitionHash).
+	Hash string `json:"hash"`
+	// Mutating and Destructive are the gate the acceptance set: a later
+	// definition that says less only lowers them when a person's
+	// acceptance says so explicitly.
+	Mutating    bool      `json:"mutating"`
+	Destructive bool      `json:"destructive"`
+	By          string    `json:"by"`
+	At          time.Time `json:"at"`
+}
+
+// MCPAcceptedByAuto names auto-accept as the acceptor of a definition.
+const MCPAcceptedByAuto = "auto"
 
 // MCPServerAuth says how gtmgate authenticates to an upstream server.
 // Secret is sealed at rest and never shown.
@@ -107,4 +133,9 @@ type MCPServerStore interface {
 	// SaveMCPServerState stores what discovery found; ErrNotFound when the
 	// server was removed meanwhile.
 	SaveMCPServerState(ctx context.Context, tenantID, name string, st MCPServerState) error
+	// AcceptMCPTools records accepted definitions of (tenantID, name)'s
+	// tools: each entry of tools replaces that tool's, a nil entry removes
+	// it; By is set to by and At to now. It touches nothing else.
+	// ErrNotFound when there is no such server.
+	AcceptMCPTools(ctx context.Context, tenantID, name string, tools map[string]*MCPAcceptedTool, by string) error
 }

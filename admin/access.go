@@ -133,6 +133,11 @@ var routeAccess = map[string]rule{
 	"GET /admin/role-grants":                                     {gtmgate.AccessRead, noTenant},
 	"POST /admin/role-grants":                                    {gtmgate.AccessOperator, noTenant},
 	"DELETE /admin/role-grants/{grant_id}":                       {gtmgate.AccessOperator, noTenant},
+
+	// Pinned tool definitions (#42): reading the changes waiting is reading
+	// the server; accepting one is changing it.
+	"GET /admin/tenants/{tenant_id}/mcp-servers/{name}/changes":         {gtmgate.AccessRead, pathTenant},
+	"POST /admin/tenants/{tenant_id}/mcp-servers/{name}/changes/accept": {gtmgate.AccessWrite, pathTenant},
 }
 
 // AccessOf returns what the admin route pattern needs, for the docs and

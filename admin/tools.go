@@ -59,7 +59,6 @@ type ToolCallBody struct {
 	Toolset string `json:"toolset,omitempty"`
 }
 
-
 // listTools serves GET /admin/tenants/{tenant_id}/tools.
 func (h *Handler) listTools(w http.ResponseWriter, r *http.Request) {
 	t, err := h.tenant(r, r.PathValue("tenant_id"))

@@ -17,17 +17,18 @@ const mcpServersUsage = `  mcp-servers list --tenant T        a tenant's upstrea
   mcp-servers put NAME --tenant T --url URL [--auth none|bearer|header|client_credentials]
                  [--bearer-token-file FILE | --header NAME --header-value-file FILE |
                   --token-url URL --client-id ID --client-secret-file FILE [--scope S]...]
-                 [--tool TOOL]... [--override TOOL:KEY=VALUE[,KEY=VALUE]]...
+                 [--tool TOOL]... [--override TOOL:KEY=VALUE[,KEY=VALUE]]... [--auto-accept-changes]
                                      --tool: the allow-list (none: every tool); --override
                                      keys: mutating, destructive (true|false), category.
                                      Secrets are read from FILE ("-": stdin), never from a
                                      flag; a replace with --auth KIND and no FILE keeps the
                                      stored secret (same kind, same origin). The tools are
-                                     listed at once
+                                     listed at once, and what is listed is accepted as you;
+                                     --auto-accept-changes accepts later changes as "auto"
   mcp-servers delete NAME --tenant T
   mcp-servers refresh NAME --tenant T
                                      lists the server's tools now
-`
+` + mcpChangesUsage
 
 // listFlag is a flag that may be repeated; each value may also hold
 // several items separated by commas or spaces when split is set.
@@ -89,6 +90,8 @@ func (inv *invocation) mcpServers(verb string, args []string) error {
 		return nil
 	case "put":
 		return inv.putMCPServer(args)
+	case "changes", "accept":
+		return inv.mcpChanges(verb, args)
 	}
 	return usageError(fmt.Sprintf("unknown command %q", strings.TrimSpace("mcp-servers "+verb)))
 }
@@ -151,6 +154,8 @@ type mcpServerView struct {
 		Destructive bool   `json:"destructive"`
 		Served      bool   `json:"served"`
 		Refused     string `json:"refused"`
+		// Pending says a listed definition waits for acceptance (#42).
+		Pending string `json:"pending"`
 	} `json:"served_tools"`
 }
 
@@ -255,6 +260,10 @@ func writeMCPServer(w io.Writer, s *mcpServerView) {
 		switch {
 		case t.Refused != "":
 			served, why = "refused", t.Refused
+		case t.Pending != "" && t.Served:
+			served, why = "yes", "as accepted; "+t.Pending
+		case t.Pending != "":
+			served, why = "no", t.Pending
 		case !t.Served:
 			served, why = "no", "not in the allow-list"
 		}
@@ -303,6 +312,7 @@ func (inv *invocation) putMCPServer(args []string) error {
 	s.fs.Var(tools, "tool", "")
 	overrides := &listFlag{}
 	s.fs.Var(overrides, "override", "")
+	autoAccept := s.fs.Bool("auto-accept-changes", false, "")
 	// Defined only to explain their refusal, without echoing the value.
 	onCommandLine := map[string]*string{}
 	for _, f := range []string{"bearer-token", "token", "header-value", "client-secret"} {
@@ -383,6 +393,9 @@ func (inv *invocation) putMCPServer(args []string) error {
 		}
 	}
 	body := map[string]any{"url": *serverURL, "auth": auth}
+	if *autoAccept {
+		body["auto_accept_changes"] = true
+	}
 	if len(tools.items) > 0 {
 		body["tools"] = tools.items
 	}

@@ -32,7 +32,8 @@ const slackView = `{"tenant_id":"acme","name":"slack","url":"https://mcp.example
   {"name":"slack__search","upstream":"search","category":"search_query","mutating":false,"destructive":false,"served":true},
   {"name":"slack__odd","upstream":"odd","category":"data_query","mutating":true,"destructive":true,"served":false,
    "refused":"its input has a property named rationale, which gtmgate reserves"},
-  {"name":"slack__post_message","upstream":"post_message","category":"data_query","mutating":true,"destructive":false,"served":false}]}`
+  {"name":"slack__post_message","upstream":"post_message","category":"data_query","mutating":true,"destructive":false,"served":false},
+  {"name":"slack__fresh","upstream":"fresh","category":"data_query","mutating":false,"destructive":false,"served":false,"pending":"new: waiting for acceptance"}]}`
 
 func (f *fakeMCPGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
@@ -55,6 +56,11 @@ func (f *fakeMCPGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(slackView))
 	case "DELETE /admin/tenants/acme/mcp-servers/slack":
 		w.WriteHeader(http.StatusNoContent)
+	case "GET /admin/tenants/acme/mcp-servers/slack/changes":
+		w.Write([]byte(`{"server":"slack","changes":[{"tool":"post_message","kind":"changed","hash":"sha256:abc","lifts_gate":true,
+		 "flags":[{"kind":"instruction","text":"Ignore previous"}]}]}`))
+	case "POST /admin/tenants/acme/mcp-servers/slack/changes/accept":
+		w.Write([]byte(`{"accepted":[{"tool":"post_message","kind":"changed","gate_kept":true}],"server":` + slackView + `}`))
 	default:
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"error":{"code":"NOT_FOUND","message":"tenant \"acme\" has no MCP server \"x\""}}`))
@@ -80,16 +86,16 @@ func TestMCPServersCLI(t *testing.T) {
 	out := c.ok("mcp-servers", "list", "--tenant", "acme")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "NAME") || !strings.Contains(lines[0], "REACHABLE") ||
-		!strings.Contains(lines[1], "slack") || !strings.Contains(lines[1], "no") || !strings.Contains(lines[1], "1/3 served") ||
+		!strings.Contains(lines[1], "slack") || !strings.Contains(lines[1], "no") || !strings.Contains(lines[1], "1/4 served") ||
 		!strings.Contains(lines[1], "2026-11-26 00:10") || !strings.Contains(lines[1], "upstream MCP server") {
 		t.Fatalf("list:\n%s", out)
 	}
 
 	out = c.ok("mcp-servers", "get", "slack", "--tenant", "acme")
 	for _, want := range []string{"server      slack (tenant acme)", "auth        bearer, secret sealed", "allow-list  search, odd",
-		"state       reachable no, checked 2026-11-26 00:11", "tools       1/3 served, last listed 2026-11-26 00:10",
+		"state       reachable no, checked 2026-11-26 00:11", "tools       1/4 served, last listed 2026-11-26 00:10",
 		`error       upstream MCP server "slack" answered 503`, "slack__search", "refused", "its input has a property named rationale",
-		"not in the allow-list", "destroys", "reads"} {
+		"not in the allow-list", "destroys", "reads", "new: waiting for"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("get lacks %q:\n%s", want, out)
 		}
@@ -193,5 +199,42 @@ func TestMCPServersCLIAgainstTheGateway(t *testing.T) {
 	if code, _, errs := c.run("", "mcp-servers", "put", "bad__name", "--tenant", "demo", "--url", "https://mcp.example.com/mcp"); code != admincli.ExitRefused ||
 		!strings.Contains(errs, "VALIDATION_ERROR") {
 		t.Fatalf("put bad__name: exit %d %s", code, errs)
+	}
+}
+
+// TestMCPChangesCLI: changes lists what waits, with the hash; accept sends
+// the hashes given (or all), and the tools whose gate may be lifted.
+func TestMCPChangesCLI(t *testing.T) {
+	t.Parallel()
+	gw := &fakeMCPGateway{}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": srv.URL, "GTMGATE_ADMIN_KEY": "k"}}
+
+	out := c.ok("mcp-servers", "changes", "slack", "--tenant", "acme")
+	for _, want := range []string{"TOOL", "HASH", "post_message", "changed", "would lift", "instruction", "sha256:abc"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("changes lacks %q:\n%s", want, out)
+		}
+	}
+	out = c.ok("mcp-servers", "accept", "slack", "--tenant", "acme", "--tool", "post_message=sha256:abc", "--lift-gate", "post_message")
+	req, body := gw.last()
+	if got, _ := json.Marshal(body); req != "POST /admin/tenants/acme/mcp-servers/slack/changes/accept" ||
+		string(got) != `{"lift_gate":["post_message"],"tools":{"post_message":"sha256:abc"}}` {
+		t.Fatalf("accept sent %s %s", req, got)
+	}
+	if !strings.Contains(out, "post_message (changed) accepted; the gate is kept") {
+		t.Errorf("accept printed:\n%s", out)
+	}
+	c.ok("mcp-servers", "accept", "slack", "--tenant", "acme", "--all")
+	if _, body = gw.last(); body["all"] != true {
+		t.Errorf("accept --all sent %v", body)
+	}
+	c.ok("mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp", "--auto-accept-changes")
+	if _, body = gw.last(); body["auto_accept_changes"] != true {
+		t.Errorf("put --auto-accept-changes sent %v", body)
+	}
+	if code, _, _ := c.run("", "mcp-servers", "accept", "slack", "--tenant", "acme"); code == admincli.ExitOK {
+		t.Error("accept without --tool or --all succeeded")
 	}
 }

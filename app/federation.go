@@ -40,7 +40,7 @@ func (a *App) buildFederation() {
 		IdleTimeout: a.cfg.MCPRefreshEvery + time.Minute,
 		Logger:      a.logger.With("component", "mcp-upstream"),
 	})
-	catalog = federation.New(federation.Options{Store: a.store, Upstream: a.mcpPool, Logger: a.logger.With("component", "federation")})
+	catalog = federation.New(federation.Options{Store: a.store, Upstream: a.mcpPool, Recorder: a.recorder, Logger: a.logger.With("component", "federation")})
 	a.federation = catalog
 }
 
@@ -67,6 +67,10 @@ func (a *App) seedDemoMCPServer(ctx context.Context) error {
 	defer cancel()
 	if _, err := a.federation.Refresh(rctx, DemoTenant, DemoMCPServer); err != nil {
 		a.logger.Warn("demo MCP server: tool list not refreshed", "err", gtmgate.AsError(err).Message)
+	}
+	// The demo's own server is trusted: its listing is accepted as seeded.
+	if _, err := a.federation.Accept(ctx, DemoTenant, DemoMCPServer, federation.AcceptRequest{All: true}, "demo"); err != nil {
+		a.logger.Warn("demo MCP server: tools not accepted", "err", gtmgate.AsError(err).Message)
 	}
 	return nil
 }

@@ -256,6 +256,16 @@ func TestConsolePagesByRole(t *testing.T) {
 				!tc.operator && (resp.StatusCode != 422 || !strings.Contains(page, "Not tested:")) {
 				t.Errorf("testing an MCP server: %d for operator=%v", resp.StatusCode, tc.operator)
 			}
+			// Accepting a changed tool definition needs write access too: the
+			// demo's notes server has none waiting, so the operator is told
+			// "no change waiting"; the others are refused by the admin API.
+			o.get("/console/tenants/demo")
+			o.do("POST", "/console/tenants/demo/mcp-servers/notes/changes/accept", url.Values{"csrf": {o.csrf},
+				"accept": {"notes_list"}, "hash.notes_list": {"sha256:none"}})
+			if _, page = o.get("/console/tenants/demo"); strings.Contains(page, "has no change waiting") != tc.operator ||
+				!tc.operator && !strings.Contains(page, "Refused:") {
+				t.Errorf("accepting an MCP tool change for operator=%v: %.1500s", tc.operator, page)
+			}
 			// The playground runs with write access: an operator's run
 			// answers, an approver's or viewer's shows the API's refusal.
 			o.get("/console/tenants/demo/tools/crm_contacts")

@@ -38,6 +38,12 @@ type mcpForm struct {
 	Rows []mcpToolRow
 	// Problem is the admin API's refusal, shown beside the form.
 	Problem string
+	// AutoAccept is auto_accept_changes: changed tool definitions are
+	// accepted at listing time (trusted in-house servers).
+	AutoAccept bool
+	// Changes are the tool definitions waiting for acceptance (edit page).
+	Changes      []mcpChange
+	ChangesError string
 }
 
 // mcpToolRow is one upstream tool in the form: whether it is served and
@@ -83,7 +89,7 @@ func mcpFormOf(r *http.Request) (f *mcpForm, secret string) {
 		Editing: p.Get("editing") != "", URL: strings.TrimSpace(p.Get("url")), Kind: p.Get("kind"),
 		Header: strings.TrimSpace(p.Get("header")), TokenURL: strings.TrimSpace(p.Get("token_url")),
 		ClientID: strings.TrimSpace(p.Get("client_id")), Scopes: strings.Join(strings.Fields(p.Get("scopes")), " "),
-		SecretSet: p.Get("secret_set") != "", SecretTyped: p.Get("secret_typed") != ""}
+		SecretSet: p.Get("secret_set") != "", SecretTyped: p.Get("secret_typed") != "", AutoAccept: p.Get("auto_accept_changes") != ""}
 	if !slices.Contains(f.Kinds(), f.Kind) {
 		f.Kind = gtmgate.MCPAuthNone
 	}
@@ -120,6 +126,9 @@ func (f *mcpForm) body(secret string) (obj, error) {
 		}
 	}
 	b := obj{"url": f.URL, "auth": auth}
+	if f.AutoAccept {
+		b["auto_accept_changes"] = true
+	}
 	if len(f.Rows) == 0 {
 		return b, nil
 	}
@@ -163,6 +172,7 @@ func mcpFormOfServer(r *http.Request, tenant string, s obj) *mcpForm {
 		Kind: str(auth, "kind"), Header: str(auth, "header"), TokenURL: str(auth, "token_url"), ClientID: str(auth, "client_id"),
 		Scopes: joinList(auth["scopes"], " ")}
 	f.SecretSet, _ = auth["secret_set"].(bool)
+	f.AutoAccept, _ = s["auto_accept_changes"].(bool)
 	f.Rows = rowsOf(s["served_tools"], strList(s["tools"]), overridesOf(s["overrides"]))
 	return f
 }

@@ -80,7 +80,12 @@ func (c *Console) mcpServerPage(w http.ResponseWriter, r *http.Request, s *sessi
 		c.render(w, r, http.StatusNotFound, "notfound", &page{Title: "MCP server " + name, Nav: "tenants", Error: err.Error()})
 		return
 	}
-	c.renderMCPForm(w, r, http.StatusOK, mcpFormOfServer(r, id, found.Server))
+	f := mcpFormOfServer(r, id, found.Server)
+	var err error
+	if f.Changes, err = c.mcpChanges(r, id, name); err != nil {
+		f.ChangesError = "Changes waiting could not be read: " + err.Error()
+	}
+	c.renderMCPForm(w, r, http.StatusOK, f)
 }
 
 // renderMCPForm shows the add or edit form on a page of its own.

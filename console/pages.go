@@ -72,6 +72,8 @@ func (c *Console) pageRoutes() map[string]handler {
 		"POST /console/tenants/{id}/mcp-servers/test":          c.testMCPServer,
 		"GET /console/tenants/{id}/mcp-servers/{name}":         c.mcpServerPage,
 		"POST /console/tenants/{id}/mcp-servers/{name}/delete": c.deleteMCPServer,
+		// Accepting changed tool definitions (#42).
+		"POST /console/tenants/{id}/mcp-servers/{name}/changes/accept": c.acceptMCPChanges,
 	}
 }
 
@@ -113,6 +115,8 @@ var tenantPages = map[string]bool{
 	"POST /console/tenants/{id}/mcp-servers/test":          true,
 	"GET /console/tenants/{id}/mcp-servers/{name}":         true,
 	"POST /console/tenants/{id}/mcp-servers/{name}/delete": true,
+	// Accepting changed tool definitions: write access, as saving.
+	"POST /console/tenants/{id}/mcp-servers/{name}/changes/accept": true,
 }
 
 // operatorOnly refuses an operator's page to a tenant's people.

@@ -19,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/registry"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,12 +37,25 @@ type Options struct {
 	Upstream Upstream
 	// ListTimeout bounds one refresh of a server's tool list (default 30s).
 	ListTimeout time.Duration
+	// ListChangedGap is the least time between two refreshes of one server
+	// made on its list_changed notifications (default 2s; see ToolsChanged).
+	ListChangedGap time.Duration
 	// CacheFor is how long a tenant's servers are read from memory before
 	// the store is asked again (default 5s): changes made on another
 	// replica reach this one within it.
 	CacheFor time.Duration
+	// LoadTimeout bounds one read of a tenant's servers from the store
+	// (default 2s), so a hanging store holds a call that long at most.
+	LoadTimeout time.Duration
+	// StaleFor is how old the last loaded view of a tenant may be and still
+	// be served while the store is unavailable (default 5m, as
+	// storecache.StaleFor keeps tokens and tenants: built-in tools ride
+	// through an outage that long).
+	StaleFor time.Duration
 	Now      func() time.Time
 	Logger   *slog.Logger
+	// Recorder, when set, audits tool definition changes a listing finds.
+	Recorder gtmgate.Recorder
 }
 
 // Catalog is every tenant's federated tools.
@@ -56,7 +68,7 @@ type Catalog struct {
 	// list are unchanged, so a reload rebuilds nothing.
 	built map[serverKey]*serverView
 
-	refreshing sync.Map // serverKey → *sync.Mutex
+	refreshing sync.Map // serverKey → *serverRefresh (refresh.go)
 }
 
 type serverKey struct{ tenant, name string }
@@ -68,6 +80,13 @@ type tenantView struct {
 	byName  map[string]*registry.Entry
 	// Revision changes whenever the tenant's tool set may have.
 	revision string
+	// changed is set by Changed: the view is reloaded before it is served
+	// again, and stands in only while the store is unavailable.
+	changed bool
+	// downSince is when the store was first found unavailable while this
+	// view was the last loaded; retryAt when it is asked again (zero when
+	// it answered last).
+	downSince, retryAt time.Time
 }
 
 // serverView is one server's configuration, state and tools.
@@ -93,6 +112,12 @@ type ToolView struct {
 	// empty) or its schema cannot be served (Refused says why).
 	Served  bool   `json:"served"`
 	Refused string `json:"refused,omitempty"`
+	// Pending says a listed definition waits for acceptance ("new: waiting
+	// for acceptance", "changed: …", "removed: …"); a changed tool is
+	// served as last accepted meanwhile.
+	Pending string `json:"pending,omitempty"`
+	// Hash is the served (else the listed) definition's hash.
+	Hash string `json:"hash,omitempty"`
 }
 
 // ServerView is a server's configuration (no secret), what discovery last
@@ -109,6 +134,12 @@ func New(opts Options) *Catalog {
 	}
 	if opts.CacheFor <= 0 {
 		opts.CacheFor = 5 * time.Second
+	}
+	if opts.LoadTimeout <= 0 {
+		opts.LoadTimeout = 2 * time.Second
+	}
+	if opts.StaleFor <= 0 {
+		opts.StaleFor = 5 * time.Minute
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -146,10 +177,12 @@ func (c *Catalog) Tools(ctx context.Context, tenantID string) ([]*registry.Entry
 	return out, v.revision, nil
 }
 
-// Servers returns the tenant's servers with their tools, fresh from the store.
+// Servers returns the tenant's servers with their tools, fresh from the
+// store: UNAVAILABLE while the store is, never the last loaded view as if
+// it were current.
 func (c *Catalog) Servers(ctx context.Context, tenantID string) ([]ServerView, error) {
 	c.Changed(tenantID, "")
-	v, err := c.view(ctx, tenantID)
+	v, err := c.load(ctx, tenantID)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +212,11 @@ func (c *Catalog) Server(ctx context.Context, tenantID, name string) (ServerView
 // server's configuration changed or it was removed.
 func (c *Catalog) Changed(tenantID, name string) {
 	c.mu.Lock()
-	delete(c.tenants, tenantID)
+	if v, ok := c.tenants[tenantID]; ok {
+		// Kept to stand in while the store is unavailable (see view), but
+		// reloaded before it is served otherwise.
+		v.changed, v.retryAt = true, time.Time{}
+	}
 	if name != "" {
 		delete(c.built, serverKey{tenantID, name})
 	}
@@ -189,26 +226,23 @@ func (c *Catalog) Changed(tenantID, name string) {
 	}
 }
 
-// view returns the tenant's tools, loading them when the cache is stale.
-// Every tenant-facing method comes through it. The store reads tenant ""
-// as every tenant, so "" is refused here (VALIDATION_ERROR), before the
-// store is asked.
-func (c *Catalog) view(ctx context.Context, tenantID string) (*tenantView, error) {
+// load reads the tenant's servers from the store, within LoadTimeout, and
+// makes them the tenant's view. Every tenant-facing method comes through it
+// (through view, for the ones a call needs). The store reads tenant "" as
+// every tenant, so "" is refused here (VALIDATION_ERROR), before the store
+// is asked.
+func (c *Catalog) load(ctx context.Context, tenantID string) (*tenantView, error) {
 	if tenantID == "" {
 		return nil, gtmgate.Errorf(gtmgate.EValidation, "a tenant is required to read its MCP servers")
 	}
 	now := c.opts.Now()
-	c.mu.Lock()
-	v, ok := c.tenants[tenantID]
-	c.mu.Unlock()
-	if ok && now.Sub(v.loaded) < c.opts.CacheFor {
-		return v, nil
-	}
-	servers, err := c.opts.Store.ListMCPServers(ctx, tenantID)
+	lctx, cancel := context.WithTimeout(ctx, c.opts.LoadTimeout)
+	servers, err := c.opts.Store.ListMCPServers(lctx, tenantID)
+	cancel()
 	if err != nil {
-		return nil, fmt.Errorf("federation: list %s's MCP servers: %w", tenantID, err)
+		return nil, loadError(ctx, tenantID, err)
 	}
-	v = &tenantView{loaded: now, byName: map[string]*registry.Entry{}}
+	v := &tenantView{loaded: now, byName: map[string]*registry.Entry{}}
 	var stamps []string
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -242,25 +276,29 @@ func (c *Catalog) view(ctx context.Context, tenantID string) (*tenantView, error
 // stampOf identifies a server's configuration and tool list: a refresh
 // that finds the same tools changes nothing, so nothing is rebuilt.
 func stampOf(s *gtmgate.MCPServer) string {
-	sum := sha256.Sum256(s.State.Tools)
+	h := sha256.New()
+	h.Write(s.State.Tools)
+	accepted, _ := json.Marshal(s.Accepted)
+	h.Write(accepted)
+	sum := h.Sum(nil)
 	return s.UpdatedAt.UTC().Format(time.RFC3339Nano) + "/" + hex.EncodeToString(sum[:8])
 }
 
-// build makes a server's entries from its last good tool list.
+// build makes a server's entries from its pinned tools (pin.go): each
+// tool's accepted definition, never one waiting for acceptance.
 func (c *Catalog) build(s *gtmgate.MCPServer) *serverView {
 	sv := &serverView{server: s}
-	var tools []*mcp.Tool
-	if len(s.State.Tools) > 0 {
-		if err := json.Unmarshal(s.State.Tools, &tools); err != nil {
-			c.opts.Logger.Error("federation: stored tool list unreadable", "tenant", s.TenantID, "server", s.Name, "err", err)
-		}
+	tools, err := pinnedTools(s)
+	if err != nil {
+		c.opts.Logger.Error("federation: stored tool list unreadable", "tenant", s.TenantID, "server", s.Name, "err", err)
 	}
-	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
-	for _, t := range tools {
-		f, err := describe(s, t)
+	for _, p := range tools {
+		t := p.tool
+		f, err := describe(s, t, p.floor)
 		view := ToolView{Name: registry.FederatedName(s.Name, t.Name), Upstream: t.Name, Description: t.Description,
-			Category: f.Category, Mutating: f.Mutating, Destructive: f.Destructive && f.Mutating}
+			Category: f.Category, Mutating: f.Mutating, Destructive: f.Destructive && f.Mutating, Pending: p.pending, Hash: p.hash}
 		switch {
+		case !p.servable:
 		case len(s.Tools) > 0 && !slices.Contains(s.Tools, t.Name):
 		case err != nil:
 			view.Refused = err.Error()
@@ -282,15 +320,14 @@ func (c *Catalog) build(s *gtmgate.MCPServer) *serverView {
 // describe reads an upstream tool: its schemas, and what it does from its
 // annotations with the server's overrides on top. Missing annotations take
 // the MCP specification's defaults: not read-only, so mutating, and then
-// destructive.
-func describe(s *gtmgate.MCPServer, t *mcp.Tool) (registry.Federated, error) {
+// destructive. Contradictory annotations (readOnlyHint with destructiveHint)
+// count as destructive, and floor, the gate of the accepted definition,
+// keeps a tool at least as mutating and destructive as accepted.
+func describe(s *gtmgate.MCPServer, t *mcp.Tool, floor *gtmgate.MCPAcceptedTool) (registry.Federated, error) {
 	f := registry.Federated{Server: s.Name, Upstream: t.Name, Title: t.Title, Description: t.Description,
 		Mutating: true, Destructive: true, OpenWorld: true, Category: gtmgate.CategoryDataQuery}
 	if a := t.Annotations; a != nil {
-		f.Mutating = !a.ReadOnlyHint
-		if a.DestructiveHint != nil {
-			f.Destructive = *a.DestructiveHint
-		}
+		f.Mutating, f.Destructive = gateOf(a)
 		if a.OpenWorldHint != nil {
 			f.OpenWorld = *a.OpenWorldHint
 		}
@@ -298,6 +335,10 @@ func describe(s *gtmgate.MCPServer, t *mcp.Tool) (registry.Federated, error) {
 		if f.Title == "" {
 			f.Title = a.Title
 		}
+	}
+	if floor != nil {
+		f.Mutating = f.Mutating || floor.Mutating
+		f.Destructive = f.Destructive || floor.Destructive
 	}
 	if o, ok := s.Overrides[t.Name]; ok {
 		if o.Mutating != nil {
@@ -315,26 +356,10 @@ func describe(s *gtmgate.MCPServer, t *mcp.Tool) (registry.Federated, error) {
 	}
 	var err error
 	if f.Input, err = schemaOf(t.InputSchema); err != nil {
-		return f, fmt.Errorf("its input schema is unreadable: %w", err)
+		return f, fmt.Errorf("its input schema cannot be served: %w", err)
 	}
-	if f.Output, err = schemaOf(t.OutputSchema); err != nil {
+	if f.Output, err = outputSchemaOf(t.OutputSchema); err != nil {
 		return f, fmt.Errorf("its output schema is unreadable: %w", err)
 	}
 	return f, nil
-}
-
-// schemaOf decodes a schema as the upstream sent it (nil when absent).
-func schemaOf(v any) (*jsonschema.Schema, error) {
-	if v == nil {
-		return nil, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil || string(b) == "null" {
-		return nil, err
-	}
-	s := new(jsonschema.Schema)
-	if err := json.Unmarshal(b, s); err != nil {
-		return nil, err
-	}
-	return s, nil
 }

@@ -71,7 +71,7 @@ func newCatalog(t *testing.T) (*federation.Catalog, gtmgate.Store, *fakeUpstream
 func TestRefreshBuildsTenantTools(t *testing.T) {
 	ctx := t.Context()
 	c, st, _ := newCatalog(t)
-	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp",
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp", AutoAcceptChanges: true,
 		Overrides: map[string]gtmgate.MCPToolOverride{"plain": {Mutating: ptr(false), Category: gtmgate.CategoryCRMRead}}})
 	v, err := c.Refresh(ctx, "acme", "up")
 	if err != nil {
@@ -116,7 +116,7 @@ func TestRefreshBuildsTenantTools(t *testing.T) {
 func TestAllowListLeavesToolsOut(t *testing.T) {
 	ctx := t.Context()
 	c, st, _ := newCatalog(t)
-	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp", Tools: []string{"read"}})
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp", Tools: []string{"read"}, AutoAcceptChanges: true})
 	v, err := c.Refresh(ctx, "acme", "up")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestAllowListLeavesToolsOut(t *testing.T) {
 func TestLastGoodListKeptWhileDown(t *testing.T) {
 	ctx := t.Context()
 	c, st, up := newCatalog(t)
-	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp"})
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp", AutoAcceptChanges: true})
 	if _, err := c.Refresh(ctx, "acme", "up"); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestLastGoodListKeptWhileDown(t *testing.T) {
 func TestRunSendsArgumentsWithoutRationale(t *testing.T) {
 	ctx := t.Context()
 	c, st, up := newCatalog(t)
-	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp"})
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp", AutoAcceptChanges: true})
 	if _, err := c.Refresh(ctx, "acme", "up"); err != nil {
 		t.Fatal(err)
 	}
@@ -186,8 +186,8 @@ func TestRunSendsArgumentsWithoutRationale(t *testing.T) {
 func TestRefreshDueSkipsFreshServers(t *testing.T) {
 	ctx := t.Context()
 	c, st, _ := newCatalog(t)
-	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "a", URL: "https://a.example/mcp"})
-	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "globex", Name: "b", URL: "https://b.example/mcp"})
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "a", URL: "https://a.example/mcp", AutoAcceptChanges: true})
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "globex", Name: "b", URL: "https://b.example/mcp", AutoAcceptChanges: true})
 	n, failed, err := c.RefreshDue(ctx, time.Hour)
 	if err != nil || n != 2 || failed != 0 {
 		t.Fatalf("first pass: %d refreshed, %d failed, %v", n, failed, err)
@@ -202,7 +202,7 @@ func TestRefreshDueSkipsFreshServers(t *testing.T) {
 func TestRevisionMovesOnlyWithTheTools(t *testing.T) {
 	ctx := t.Context()
 	c, st, up := newCatalog(t)
-	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp"})
+	st.PutMCPServer(ctx, &gtmgate.MCPServer{TenantID: "acme", Name: "up", URL: "https://mcp.example/mcp", AutoAcceptChanges: true})
 	if _, err := c.Refresh(ctx, "acme", "up"); err != nil {
 		t.Fatal(err)
 	}

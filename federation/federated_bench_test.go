@@ -69,7 +69,7 @@ func BenchmarkFederatedCall(b *testing.B) {
 	pool := mcpupstream.NewPool(mcpupstream.Options{Policy: egress.Policy{AllowLoopback: true}, Version: "bench"})
 	b.Cleanup(func() { pool.Close() })
 	st := storetest.TenantWithToken(b)
-	srv := &gtmgate.MCPServer{TenantID: "acme", Name: "floor", URL: url, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
+	srv := &gtmgate.MCPServer{TenantID: "acme", Name: "floor", URL: url, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}, AutoAcceptChanges: true}
 	if _, err := st.PutMCPServer(ctx, srv); err != nil {
 		b.Fatal(err)
 	}

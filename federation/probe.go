@@ -30,6 +30,9 @@ func (c *Catalog) Probe(ctx context.Context, s *gtmgate.MCPServer) ([]ToolView, 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkListing(s.Name, tools); err != nil {
+		return nil, err // the bounds a refresh would refuse it by (bounds.go)
+	}
 	listed := *s
 	if listed.State.Tools, err = json.Marshal(tools); err != nil {
 		return nil, fmt.Errorf("federation: encode %s's tool list: %w", s.Name, err)

@@ -39,17 +39,22 @@ func (c *Catalog) run(s *gtmgate.MCPServer, tool string) func(ctx context.Contex
 		// mutation never is (it may have run).
 		res, err := c.opts.Upstream.CallTool(ctx, s, tool, args, !call.Action.Mutating, progress)
 		if err != nil {
-			return nil, err
+			// The pool scrubs its own errors; this also catches the
+			// encoded forms and the access token (see scrubberFor).
+			return nil, scrubError(c.scrubberFor(s), err)
 		}
 		if res.IsError {
+			// Scrubbed before it is bounded, so a cut never leaves half a
+			// secret in the text.
+			text := c.scrubberFor(s).Replace(resultText(res))
 			return nil, &gtmgate.Error{Code: gtmgate.EUpstream,
-				Message: fmt.Sprintf("upstream MCP server %q: tool %q returned an error: %s", s.Name, tool, resultText(res))}
+				Message: fmt.Sprintf("upstream MCP server %q: tool %q returned an error: %s", s.Name, tool, bounded(text))}
 		}
 		return res, nil
 	}
 }
 
-// resultText is the text content of a result, bounded.
+// resultText is the text content of a result.
 func resultText(res *mcp.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
@@ -61,6 +66,11 @@ func resultText(res *mcp.CallToolResult) string {
 	if text == "" {
 		text = "(no text)"
 	}
+	return text
+}
+
+// bounded cuts text to maxErrorText runes.
+func bounded(text string) string {
 	if r := []rune(text); len(r) > maxErrorText {
 		text = string(r[:maxErrorText]) + "…"
 	}

@@ -39,7 +39,7 @@ func twoTenants(t *testing.T, careless bool) (*federation.Catalog, *askedStore) 
 	t.Helper()
 	c, st, up := newCatalog(t)
 	for _, tenant := range []string{"acme", "globex"} {
-		if _, err := st.PutMCPServer(t.Context(), &gtmgate.MCPServer{TenantID: tenant, Name: tenant + "up", URL: "https://mcp.example/mcp"}); err != nil {
+		if _, err := st.PutMCPServer(t.Context(), &gtmgate.MCPServer{TenantID: tenant, Name: tenant + "up", URL: "https://mcp.example/mcp", AutoAcceptChanges: true}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.Refresh(t.Context(), tenant, tenant+"up"); err != nil {

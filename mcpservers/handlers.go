@@ -89,7 +89,9 @@ func (a *API) put(w http.ResponseWriter, r *http.Request) {
 	detail += ", host " + hostOf(s.URL) + ", auth " + s.Auth.Kind
 	a.opts.Logger.Info("mcpservers: server saved", "tenant", tenant, "server", name, "host", hostOf(s.URL),
 		"auth", s.Auth.Kind, "created", created)
-	view, listed := a.listTools(ctx, s)
+	// The person saw these tools in the connection test before saving:
+	// what this PUT lists is theirs to have accepted (gates kept).
+	view, listed := a.listTools(ctx, s, true)
 	admin.SetAuditDetail(w, detail+"; "+listed)
 	status := http.StatusOK
 	if created {
@@ -197,7 +199,7 @@ func (a *API) refresh(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	view, listed := a.listTools(r.Context(), s)
+	view, listed := a.listTools(r.Context(), s, false)
 	admin.SetAuditDetail(w, "MCP server "+s.Name+": "+listed)
 	jsonapi.Write(w, http.StatusOK, view)
 }
@@ -219,10 +221,23 @@ func (a *API) stored(r *http.Request) (*gtmgate.MCPServer, error) {
 // listTools refreshes s's tool list and returns its view, and a line for
 // the audit that never holds the upstream's error text (it may quote the
 // URL, whose path or query can hold a key).
-func (a *API) listTools(ctx context.Context, s *gtmgate.MCPServer) (View, string) {
+//
+// With accept, what was listed is accepted as the request's actor.
+func (a *API) listTools(ctx context.Context, s *gtmgate.MCPServer, accept bool) (View, string) {
 	rctx, cancel := context.WithTimeout(ctx, RefreshTimeout)
 	defer cancel()
 	v, err := a.opts.Catalog.Refresh(rctx, s.TenantID, s.Name)
+	accepted := ""
+	if accept && err == nil && v.MCPServer != nil {
+		if n, aerr := a.acceptListing(ctx, s); aerr != nil {
+			accepted = "; tools not accepted (" + gtmgate.ErrorCode(aerr) + ")"
+		} else if n > 0 {
+			accepted = fmt.Sprintf("; %d tool definitions accepted", n)
+			if av, rerr := a.opts.Catalog.Server(ctx, s.TenantID, s.Name); rerr == nil {
+				v = av
+			}
+		}
+	}
 	if v.MCPServer == nil {
 		// The outcome could not be stored or read back: the server as
 		// saved, without tools.
@@ -239,7 +254,7 @@ func (a *API) listTools(ctx context.Context, s *gtmgate.MCPServer) (View, string
 			served++
 		}
 	}
-	return view, fmt.Sprintf("%d tools listed, %d served", len(view.ServedTools), served)
+	return view, fmt.Sprintf("%d tools listed, %d served", len(view.ServedTools), served) + accepted
 }
 
 // tenant reads the route's tenant: TENANT_NOT_FOUND when it is unknown, as

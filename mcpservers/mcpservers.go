@@ -40,6 +40,8 @@ type Catalog interface {
 	Probe(ctx context.Context, s *gtmgate.MCPServer) ([]federation.ToolView, error)
 	// Tools is the tenant's served tools as the calls find them (cached).
 	Tools(ctx context.Context, tenantID string) ([]*registry.Entry, string, error)
+	// Accept accepts pending tool definitions as by.
+	Accept(ctx context.Context, tenantID, name string, req federation.AcceptRequest, by string) ([]federation.Accepted, error)
 }
 
 // Options configures the routes. Store and Catalog are required.
@@ -83,6 +85,8 @@ func New(opts Options) *API {
 //	DELETE /admin/tenants/{tenant_id}/mcp-servers/{name}          204
 //	POST   /admin/tenants/{tenant_id}/mcp-servers/{name}/refresh  list its tools now
 //	POST   /admin/tenants/{tenant_id}/mcp-servers/{name}/test     list the tools of a PUT body, saving nothing
+//	GET    /admin/tenants/{tenant_id}/mcp-servers/{name}/changes  tool definitions waiting for acceptance
+//	POST   /admin/tenants/{tenant_id}/mcp-servers/{name}/changes/accept
 func (a *API) Mount(mux gtmgate.Router) {
 	mux.HandleFunc("GET /admin/tenants/{tenant_id}/mcp-servers", a.list)
 	mux.HandleFunc("GET /admin/tenants/{tenant_id}/mcp-servers/{name}", a.get)
@@ -90,6 +94,8 @@ func (a *API) Mount(mux gtmgate.Router) {
 	mux.HandleFunc("DELETE /admin/tenants/{tenant_id}/mcp-servers/{name}", a.delete)
 	mux.HandleFunc("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/refresh", a.refresh)
 	mux.HandleFunc("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/test", a.test)
+	mux.HandleFunc("GET /admin/tenants/{tenant_id}/mcp-servers/{name}/changes", a.changes)
+	mux.HandleFunc("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/changes/accept", a.acceptChanges)
 }
 
 // Body is the body of PUT …/mcp-servers/{name}.
@@ -103,6 +109,9 @@ type Body struct {
 	Tools []string `json:"tools,omitempty"`
 	// Overrides change, per upstream tool name, what its annotations say.
 	Overrides map[string]gtmgate.MCPToolOverride `json:"overrides,omitempty"`
+	// AutoAcceptChanges accepts changed tool definitions at listing time
+	// (as "auto", gates kept), for trusted in-house servers.
+	AutoAcceptChanges bool `json:"auto_accept_changes,omitempty"`
 }
 
 // AuthBody is how gtmgate authenticates to the server. Each kind takes its
@@ -135,9 +144,13 @@ type View struct {
 	// Tools is the allow-list; empty serves every tool.
 	Tools     []string                           `json:"tools"`
 	Overrides map[string]gtmgate.MCPToolOverride `json:"overrides"`
-	CreatedAt time.Time                          `json:"created_at"`
-	UpdatedAt time.Time                          `json:"updated_at"`
-	State     StateView                          `json:"state"`
+	// AutoAcceptChanges says changed tool definitions are accepted at
+	// listing time; ChangesWaiting counts the changes waiting otherwise.
+	AutoAcceptChanges bool      `json:"auto_accept_changes"`
+	ChangesWaiting    int       `json:"changes_waiting"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
+	State             StateView `json:"state"`
 	// ServedTools is every tool the upstream last listed: what agents call
 	// it, what gtmgate takes it to do, and whether it is served (refused
 	// says why not when its schema cannot be; neither means the allow-list
@@ -180,7 +193,7 @@ type Found struct {
 
 // viewOf shows a server and its tools.
 func viewOf(s *gtmgate.MCPServer, tools []federation.ToolView) View {
-	v := View{TenantID: s.TenantID, Name: s.Name, URL: s.URL, Tools: s.Tools, Overrides: s.Overrides,
+	v := View{TenantID: s.TenantID, Name: s.Name, URL: s.URL, Tools: s.Tools, Overrides: s.Overrides, AutoAcceptChanges: s.AutoAcceptChanges,
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, ServedTools: tools,
 		Auth: AuthView{Kind: s.Auth.Kind, Header: s.Auth.Header, TokenURL: s.Auth.TokenURL, ClientID: s.Auth.ClientID,
 			Scopes: s.Auth.Scopes, SecretSet: s.Auth.Secret != ""},
@@ -197,6 +210,11 @@ func viewOf(s *gtmgate.MCPServer, tools []federation.ToolView) View {
 	}
 	if v.ServedTools == nil {
 		v.ServedTools = []federation.ToolView{}
+	}
+	for _, t := range v.ServedTools {
+		if t.Pending != "" {
+			v.ChangesWaiting++
+		}
 	}
 	return v
 }

@@ -64,9 +64,11 @@ type env struct {
 	t     *testing.T
 	url   string
 	audit *storetest.AuditRecorder
-	store gtmgate.Store
-	up    *upstream
-	logs  *strings.Builder
+	// fedAudit is what the catalogue itself audits (changes a listing finds).
+	fedAudit *storetest.AuditRecorder
+	store    gtmgate.Store
+	up       *upstream
+	logs     *strings.Builder
 }
 
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
@@ -97,13 +99,14 @@ func start(t *testing.T) *env {
 		defer logMu.Unlock()
 		return logs.Write(p)
 	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cat := federation.New(federation.Options{Store: st, Upstream: up, Logger: logger})
+	fedAudit := &storetest.AuditRecorder{}
+	cat := federation.New(federation.Options{Store: st, Upstream: up, Logger: logger, Recorder: fedAudit})
 	api := mcpservers.New(mcpservers.Options{Store: st, Catalog: cat, Logger: logger,
 		AllowedRanges: []netip.Prefix{netip.MustParsePrefix("10.20.0.0/16")}})
 	h, rec := admintest.Handler(st, api.Mount)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &env{t: t, url: srv.URL, audit: rec, store: st, up: up, logs: logs}
+	return &env{t: t, url: srv.URL, audit: rec, fedAudit: fedAudit, store: st, up: up, logs: logs}
 }
 
 type writerFunc func([]byte) (int, error)
@@ -254,8 +257,16 @@ func TestMCPServerUnreachable(t *testing.T) {
 	delete(e.up.fail, "https://down.example.com/mcp")
 	e.up.tools["https://down.example.com/mcp"] = []*mcp.Tool{{Name: "ping", Annotations: readOnly, InputSchema: map[string]any{"type": "object"}}}
 	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/refresh", "")
-	if v := viewOf(t, a); a.Status != 200 || !v.State.Reachable || v.State.Error != "" || len(v.ServedTools) != 1 || !v.ServedTools[0].Served {
+	// The PUT listed nothing, so nothing was accepted: the tool a refresh
+	// finds waits for a person's acceptance before it is served.
+	if v := viewOf(t, a); a.Status != 200 || !v.State.Reachable || v.State.Error != "" || len(v.ServedTools) != 1 || v.ServedTools[0].Served ||
+		v.ChangesWaiting != 1 {
 		t.Fatalf("refresh once up: %d %s", a.Status, a.Body)
+	}
+	a = e.do("POST", "/admin/tenants/acme/mcp-servers/down/changes/accept", `{"all":true}`)
+	var acc mcpservers.AcceptAnswer
+	if err := json.Unmarshal([]byte(a.Body), &acc); err != nil || a.Status != 200 || len(acc.Server.ServedTools) != 1 || !acc.Server.ServedTools[0].Served {
+		t.Fatalf("accept once up: %d %s", a.Status, a.Body)
 	}
 	// Down again: the failure shows at once, on refresh, GET and the list,
 	// and the last good tools stay served.
@@ -282,7 +293,8 @@ func TestMCPServerUnreachable(t *testing.T) {
 		details = append(details, en.Detail)
 	}
 	if joined := strings.Join(details, "\n"); !strings.Contains(joined, "tool listing failed (UPSTREAM_ERROR), the last good list kept") ||
-		!strings.Contains(joined, "MCP server down: 1 tools listed, 1 served") {
+		!strings.Contains(joined, "MCP server down: 1 tools listed, 0 served") ||
+		!strings.Contains(joined, "MCP server down: 1 tool changes accepted: ping new ") {
 		t.Errorf("audit details:\n%s", joined)
 	}
 }

@@ -68,6 +68,7 @@ func (a *API) validate(b *Body) (*gtmgate.MCPServer, error) {
 	if s.Overrides, err = overrides(b.Overrides); err != nil {
 		return nil, err
 	}
+	s.AutoAcceptChanges = b.AutoAcceptChanges
 	return s, nil
 }
 

@@ -97,6 +97,7 @@ type session struct {
 	cs           *mcp.ClientSession
 	err          *gtmgate.Error
 
+	rt        atomic.Pointer[authTransport]
 	inflight  atomic.Int32
 	lastUsed  atomic.Int64 // unix nanoseconds
 	closeOnce sync.Once
@@ -218,6 +219,7 @@ func (p *Pool) connect(e *session, s *gtmgate.MCPServer) {
 		},
 	})
 	rt := newAuthTransport(p.base, p.tokenClient, s.Auth, p.opts.MaxResponseBytes)
+	e.rt.Store(rt)
 	rt.progress = p.routeProgress // see progressBody
 	transport := &mcp.StreamableClientTransport{
 		Endpoint: s.URL,
@@ -277,6 +279,25 @@ func (p *Pool) Forget(tenantID, name string) {
 		delete(p.sessions, e.key)
 		p.closeLocked(e)
 	}
+}
+
+// AccessToken returns the client-credentials access token last sent to
+// the server (tenantID, name) on its current session, "" when there is
+// none: the caller scrubs it from what the upstream says (an upstream
+// may echo its Authorization header in an isError text).
+func (p *Pool) AccessToken(tenantID, name string) string {
+	p.mu.Lock()
+	e := p.sessions[sessionKey(tenantID, name)]
+	p.mu.Unlock()
+	if e == nil {
+		return ""
+	}
+	if rt := e.rt.Load(); rt != nil {
+		if tok := rt.lastToken.Load(); tok != nil {
+			return *tok
+		}
+	}
+	return ""
 }
 
 // Close closes every session and waits for them to end: the go-sdk lets

@@ -101,6 +101,9 @@ type authTransport struct {
 	tokenClient *http.Client
 	tsMu        sync.Mutex
 	ts          oauth2.TokenSource
+	// lastToken is the access token last sent, so that what the upstream
+	// says can be scrubbed of it (see Pool.AccessToken).
+	lastToken atomic.Pointer[string]
 }
 
 func newAuthTransport(base http.RoundTripper, tokenClient *http.Client, auth gtmgate.MCPServerAuth, maxBody int64) *authTransport {
@@ -180,6 +183,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, &tokenError{err: err}
 		}
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		t.lastToken.Store(&tok.AccessToken)
 	default:
 		closeBody(req)
 		return nil, &configError{fmt.Sprintf("its auth kind %q is not supported", t.auth.Kind)}
@@ -237,6 +241,9 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = &progressBody{rc: resp.Body, route: t.progress, max: int(t.maxBody), a: a}
 	case ct != "text/event-stream" && t.maxBody > 0:
 		resp.Body = &limitedBody{rc: resp.Body, left: t.maxBody, a: a}
+	}
+	if req.Method == http.MethodGet && ct == "text/event-stream" {
+		resp.Body = newThrottledBody(resp.Body, standaloneStreamRate, standaloneStreamBurst) // see throttle.go
 	}
 	return resp, nil
 }

@@ -598,6 +598,21 @@ func adminOperations() []operation {
 				"(same auth kind, same origin). The tools are listed on a connection of its own (at most 15 s) and shown as the server's "+
 				"view would show them under the body's allow-list and overrides. Nothing is stored and the served tools do not change. "+
 				"200 whether or not the upstream answered: reachable, latency_ms and error (never a secret) say how it went."),
+		withDescription(adm("GET /admin/tenants/{tenant_id}/mcp-servers/{name}/changes", "listMCPServerChanges",
+			"The tool definitions of an upstream MCP server waiting for acceptance: new, changed or removed, each with the accepted "+
+				"and the listed definition, the hash to accept and its flags", nil,
+			jsonOK(200, responseOf[mcpservers.Changes](), withNotFound...)),
+			"Only accepted definitions are served: a new tool is not served until accepted, a changed one keeps serving its accepted "+
+				"definition, a removed one is no longer served. lifts_gate says the listed definition does less than the accepted gate "+
+				"(read-only where it was mutating, or no longer destructive). flags name instructions to the model, hidden characters "+
+				"and URLs to other hosts found in the definition's texts."),
+		withDescription(adm("POST /admin/tenants/{tenant_id}/mcp-servers/{name}/changes/accept", "acceptMCPServerChanges",
+			"Accept tool definitions waiting: they are served from now on", jsonBody(requestOf[mcpservers.AcceptBody]()),
+			jsonOK(200, responseOf[mcpservers.AcceptAnswer](), append([]int{409}, withNotFound...)...)),
+			"tools is an object of tool name to the hash shown by GET …/changes (409 CONFLICT when the listing changed since, so "+
+				"nobody accepts a definition they did not see), or an array of names accepted as listed now; all: true accepts every "+
+				"change as listed now. A definition that would lift the gate keeps the accepted gate unless lift_gate names the tool; "+
+				"the audit entry then says \"lifts the gate\"."),
 	}
 }
 

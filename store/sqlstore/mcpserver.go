@@ -16,7 +16,7 @@ var _ gtmgate.MCPServerStore = (*Store)(nil)
 // (secret, '' when none), and the JSON of what discovery last found (state),
 // which only SaveMCPServerState writes.
 
-const mcpServerCols = "tenant_id, name, url, config, secret, state, created_at, updated_at"
+const mcpServerCols = "tenant_id, name, url, config, secret, state, created_at, updated_at, accepted"
 
 // mcpServerConfig is the config column: an MCPServer's configuration but
 // its key, URL, times, state and secret (MCPServerAuth.Secret is never
@@ -25,6 +25,8 @@ type mcpServerConfig struct {
 	Auth      gtmgate.MCPServerAuth              `json:"auth"`
 	Tools     []string                           `json:"tools,omitempty"`
 	Overrides map[string]gtmgate.MCPToolOverride `json:"overrides,omitempty"`
+	// AutoAcceptChanges is MCPServer.AutoAcceptChanges.
+	AutoAcceptChanges bool `json:"auto_accept_changes,omitempty"`
 }
 
 // PutMCPServer creates or replaces the configuration of (m.TenantID,
@@ -39,7 +41,7 @@ func (s *Store) PutMCPServer(ctx context.Context, m *gtmgate.MCPServer) (bool, e
 		return false, fmt.Errorf("%s: put mcp server: %w", s.d.Name(),
 			gtmgate.Errorf(gtmgate.EValidation, "tenant id and name are required"))
 	}
-	config, err := json.Marshal(mcpServerConfig{Auth: m.Auth, Tools: m.Tools, Overrides: m.Overrides})
+	config, err := json.Marshal(mcpServerConfig{Auth: m.Auth, Tools: m.Tools, Overrides: m.Overrides, AutoAcceptChanges: m.AutoAcceptChanges})
 	if err != nil {
 		return false, fmt.Errorf("%s: put mcp server: %w", s.d.Name(),
 			gtmgate.Errorf(gtmgate.EValidation, "mcp server configuration cannot be encoded: %v", err))
@@ -52,8 +54,9 @@ func (s *Store) PutMCPServer(ctx context.Context, m *gtmgate.MCPServer) (bool, e
 			return err
 		}
 		// The tenant's foreign key makes an unknown tenant ErrNotFound.
-		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO mcp_servers (tenant_id, name, url, config, secret, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, name) DO NOTHING`),
+		// A new server starts pinned with nothing accepted ('{}').
+		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO mcp_servers (tenant_id, name, url, config, secret, created_at, updated_at, accepted)
+			VALUES (?, ?, ?, ?, ?, ?, ?, '{}') ON CONFLICT (tenant_id, name) DO NOTHING`),
 			m.TenantID, m.Name, m.URL, string(config), sealed, s.t(now), s.t(now))
 		if err != nil {
 			return err
@@ -62,21 +65,24 @@ func (s *Store) PutMCPServer(ctx context.Context, m *gtmgate.MCPServer) (bool, e
 			return err
 		} else if n == 1 {
 			created = true
-			m.CreatedAt, m.UpdatedAt, m.State = now, now, gtmgate.MCPServerState{}
+			m.CreatedAt, m.UpdatedAt, m.State, m.Accepted = now, now, gtmgate.MCPServerState{}, map[string]gtmgate.MCPAcceptedTool{}
 			return nil
 		}
 		var (
-			cp    = *m
-			state []byte
+			cp              = *m
+			state, accepted []byte
 		)
 		err = tx.QueryRowContext(ctx, s.q(`UPDATE mcp_servers SET url = ?, config = ?, secret = ?, updated_at = ?
-			WHERE tenant_id = ? AND name = ? RETURNING created_at, state`),
-			m.URL, string(config), sealed, s.t(now), m.TenantID, m.Name).Scan(timeCol{&cp.CreatedAt}, &state)
+			WHERE tenant_id = ? AND name = ? RETURNING created_at, state, accepted`),
+			m.URL, string(config), sealed, s.t(now), m.TenantID, m.Name).Scan(timeCol{&cp.CreatedAt}, &state, &accepted)
 		if err != nil {
 			return err
 		}
 		if cp.State, err = decodeMCPServerState(state); err != nil {
 			return fmt.Errorf("state of mcp server %q/%s: %w", m.TenantID, m.Name, err)
+		}
+		if m.Accepted, err = decodeMCPAccepted(accepted); err != nil {
+			return fmt.Errorf("accepted tools of mcp server %q/%s: %w", m.TenantID, m.Name, err)
 		}
 		m.CreatedAt, m.UpdatedAt, m.State = cp.CreatedAt, now, cp.State
 		return nil
@@ -149,11 +155,11 @@ func (s *Store) SaveMCPServerState(ctx context.Context, tenantID, name string, s
 
 func (s *Store) scanMCPServer(r scanner) (*gtmgate.MCPServer, error) {
 	var (
-		m             gtmgate.MCPServer
-		config, state []byte
-		sealed        string
+		m                       gtmgate.MCPServer
+		config, state, accepted []byte
+		sealed                  string
 	)
-	err := r.Scan(&m.TenantID, &m.Name, &m.URL, &config, &sealed, &state, timeCol{&m.CreatedAt}, timeCol{&m.UpdatedAt})
+	err := r.Scan(&m.TenantID, &m.Name, &m.URL, &config, &sealed, &state, timeCol{&m.CreatedAt}, timeCol{&m.UpdatedAt}, &accepted)
 	if err != nil {
 		return nil, err
 	}
@@ -161,12 +167,15 @@ func (s *Store) scanMCPServer(r scanner) (*gtmgate.MCPServer, error) {
 	if err := json.Unmarshal(config, &c); err != nil {
 		return nil, fmt.Errorf("config of mcp server %q/%s: %w", m.TenantID, m.Name, err)
 	}
-	m.Auth, m.Tools, m.Overrides = c.Auth, c.Tools, c.Overrides
+	m.Auth, m.Tools, m.Overrides, m.AutoAcceptChanges = c.Auth, c.Tools, c.Overrides, c.AutoAcceptChanges
 	if m.Auth.Secret, err = s.openOptional(sealed); err != nil {
 		return nil, fmt.Errorf("secret of mcp server %q/%s: %w", m.TenantID, m.Name, err)
 	}
 	if m.State, err = decodeMCPServerState(state); err != nil {
 		return nil, fmt.Errorf("state of mcp server %q/%s: %w", m.TenantID, m.Name, err)
+	}
+	if m.Accepted, err = decodeMCPAccepted(accepted); err != nil {
+		return nil, fmt.Errorf("accepted tools of mcp server %q/%s: %w", m.TenantID, m.Name, err)
 	}
 	return &m, nil
 }
@@ -179,4 +188,54 @@ func decodeMCPServerState(v []byte) (gtmgate.MCPServerState, error) {
 	}
 	err := json.Unmarshal(v, &st)
 	return st, err
+}
+
+// AcceptMCPTools merges tools into the accepted definitions of (tenantID,
+// name) under the row's lock: an entry replaces that tool's (By set to by,
+// At to now), a nil entry removes it. The configuration, its updated_at and
+// the state are untouched. ErrNotFound when there is no such server.
+func (s *Store) AcceptMCPTools(ctx context.Context, tenantID, name string, tools map[string]*gtmgate.MCPAcceptedTool, by string) error {
+	now := s.now()
+	return s.inTx(ctx, "accept mcp tools", func(tx *sql.Tx) error {
+		var raw []byte
+		err := tx.QueryRowContext(ctx, s.q("SELECT accepted FROM mcp_servers WHERE tenant_id = ? AND name = ?"+s.d.ForUpdate()),
+			tenantID, name).Scan(&raw)
+		if err != nil {
+			return err
+		}
+		accepted, err := decodeMCPAccepted(raw)
+		if err != nil {
+			return fmt.Errorf("accepted tools of mcp server %q/%s: %w", tenantID, name, err)
+		}
+		if accepted == nil {
+			accepted = map[string]gtmgate.MCPAcceptedTool{}
+		}
+		for tool, a := range tools {
+			if a == nil {
+				delete(accepted, tool)
+				continue
+			}
+			e := *a
+			e.By, e.At = by, now
+			accepted[tool] = e
+		}
+		body, err := json.Marshal(accepted)
+		if err != nil {
+			return gtmgate.Errorf(gtmgate.EValidation, "accepted tools cannot be encoded: %v", err)
+		}
+		_, err = tx.ExecContext(ctx, s.q("UPDATE mcp_servers SET accepted = ? WHERE tenant_id = ? AND name = ?"),
+			string(body), tenantID, name)
+		return err
+	})
+}
+
+// decodeMCPAccepted reads the accepted column: NULL (a server that predates
+// pinning) is nil, '{}' an empty map.
+func decodeMCPAccepted(v []byte) (map[string]gtmgate.MCPAcceptedTool, error) {
+	if len(v) == 0 {
+		return nil, nil
+	}
+	accepted := map[string]gtmgate.MCPAcceptedTool{}
+	err := json.Unmarshal(v, &accepted)
+	return accepted, err
 }

@@ -100,6 +100,7 @@ func Exercise(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 		{"MCPServerState", testMCPServerState},
 		{"MCPServerErrors", testMCPServerErrors},
 		{"MCPServerList", testMCPServerList},
+		{"MCPAcceptedTools", testMCPAcceptedTools},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open) })
 	}
