@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -88,7 +89,8 @@ func TestHeldCallInsideTheProtocol(t *testing.T) {
 			Failures []string
 		}
 		runNodeScript(t, p, "gate-browser.mjs", &got, "GATE_URL="+ask.URL, "WHO=Ada", "DECISION=approve",
-			"EXPECT=google_ads_campaigns update_budget|21000100002|Daily budget|120.00 → 150.00 USD|when the call was held|launch week|Input as JSON", "CHROMIUM="+chromium)
+			"EXPECT=google_ads_campaigns update_budget|21000100002|Daily budget|120.00 → 150.00 USD|when the call was held|launch week|Input as JSON", "CHROMIUM="+chromium,
+			"SCREENSHOT_DIR="+os.Getenv("GTMGATE_SCREENSHOTS"))
 		for _, f := range got.Failures {
 			t.Error(f)
 		}

@@ -5,7 +5,8 @@
 //
 // Environment: GATE_URL (the elicitation's URL), WHO (the name on the demo
 // IdP's button), DECISION (approve or reject), REASON, EXPECT (texts the
-// page must show, separated by "|"), CHROMIUM.
+// page must show, separated by "|"), CHROMIUM; SCREENSHOT_DIR, when set,
+// keeps a PNG of the gate's page as the approver reads it.
 import { check, checks, failures, launchChromium } from "./browser.mjs";
 
 const gate = process.env.GATE_URL;
@@ -29,6 +30,9 @@ try {
   const body = await page.locator("body").innerText();
   for (const want of (process.env.EXPECT || "").split("|").filter(Boolean)) {
     check(body.includes(want), `the gate's page does not show ${JSON.stringify(want)}`);
+  }
+  if (process.env.SCREENSHOT_DIR) {
+    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/gate-desktop-js-pending.png`, fullPage: true });
   }
   // The gate's page fits a phone: nothing wider than 390 px.
   await page.setViewportSize({ width: 390, height: 844 });
