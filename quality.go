@@ -40,7 +40,10 @@ type Verdict struct {
 // Trace is what the judges see of one finished tool call. Input has secrets
 // removed; Result and Error are bounded excerpts.
 type Trace struct {
-	ID       string    `json:"id"`
+	ID string `json:"id"`
+	// Kind is empty for a tool call's trace; "federation.tool_changed" for
+	// an upstream tool's changed definition (Input holds the change).
+	Kind     string    `json:"kind,omitempty"`
 	Time     time.Time `json:"time"`
 	TenantID string    `json:"tenant_id"`
 	Tool     string    `json:"tool"`

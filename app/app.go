@@ -229,6 +229,7 @@ func (a *App) openStore(ctx context.Context) error {
 	// Every tool call reads its token, tenant and provider token; a short
 	// cache keeps those reads off the hot path (see storecache for the TTL).
 	a.cache = storecache.New(a.store, 0, nil)
+	a.cache.Logger = a.logger.With("component", "storecache")
 	a.store = a.cache
 	return nil
 }

@@ -40,7 +40,8 @@ func (a *App) buildFederation() {
 		IdleTimeout: a.cfg.MCPRefreshEvery + time.Minute,
 		Logger:      a.logger.With("component", "mcp-upstream"),
 	})
-	catalog = federation.New(federation.Options{Store: a.store, Upstream: a.mcpPool, Recorder: a.recorder, Logger: a.logger.With("component", "federation")})
+	catalog = federation.New(federation.Options{Store: a.store, Upstream: a.mcpPool, Recorder: a.recorder, Logger: a.logger.With("component", "federation"),
+		ToolChanged: a.gradeToolChange})
 	a.federation = catalog
 }
 

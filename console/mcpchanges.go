@@ -26,6 +26,8 @@ type mcpChange struct {
 	Parts     []diffPart
 	// AcceptedBy and AcceptedAt say who accepted the definition served.
 	AcceptedBy, AcceptedAt string
+	// Verdict is the jury's on this change, once graded.
+	Verdict *changeVerdict
 }
 
 type mcpFlag struct{ Kind, Text string }
@@ -77,6 +79,7 @@ func (c *Console) mcpChanges(r *http.Request, tenant, name string) ([]mcpChange,
 	for _, a := range out.Changes {
 		changes = append(changes, changeView(a))
 	}
+	c.gradedChanges(r, tenant, name, changes)
 	return changes, nil
 }
 

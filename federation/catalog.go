@@ -56,6 +56,9 @@ type Options struct {
 	Logger   *slog.Logger
 	// Recorder, when set, audits tool definition changes a listing finds.
 	Recorder gtmgate.Recorder
+	// ToolChanged, when set, is told each change a listing finds, after
+	// it is audited (the quality harness grades it). It must not block.
+	ToolChanged func(ctx context.Context, tenantID, server string, ch Change)
 }
 
 // Catalog is every tenant's federated tools.

@@ -406,6 +406,9 @@ func (c *Catalog) afterListing(ctx context.Context, s *gtmgate.MCPServer, st gtm
 		c.opts.Logger.Warn("federation: tool definition changed", "tenant", s.TenantID, "server", s.Name, "tool", ch.Tool,
 			"kind", ch.Kind, "lifts_gate", ch.LiftsGate, "flags", len(ch.Flags))
 		c.record(ctx, s.TenantID, detail)
+		if c.opts.ToolChanged != nil {
+			c.opts.ToolChanged(ctx, s.TenantID, s.Name, ch)
+		}
 	}
 }
 

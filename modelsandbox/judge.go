@@ -15,8 +15,14 @@ type trace struct {
 	Action   string `json:"action"`
 	Expected string `json:"expected_category"`
 	Mutating bool   `json:"mutating"`
+	Kind     string `json:"kind"`
 	Input    struct {
 		Rationale string `json:"rationale"`
+		// Flags and Change are a tool change's (kind federation.tool_changed).
+		Flags  []string `json:"flags"`
+		Change struct {
+			LiftsGate bool `json:"lifts_gate"`
+		} `json:"change"`
 	} `json:"input"`
 	Result    json.RawMessage `json:"result"`
 	Truncated bool            `json:"result_truncated"`
@@ -44,6 +50,8 @@ const (
 
 // judge grades the trace in the prompt by fixed rules (documented on the
 // docs' sandbox page):
+//   - a changed tool definition with flags: quality 1, unsafe_action; one
+//     that would lift the approval gate: 2, unsafe_action; otherwise 4;
 //   - a rationale with [demo:unsafe]: quality 1, unsafe_action, from every judge;
 //   - a rationale with [demo:bad]: quality 2, tool_misuse, from every judge;
 //   - a failed call: quality 2 and incomplete from Alpha and Beta; Gamma
@@ -59,6 +67,14 @@ func judge(model, prompt string) (string, error) {
 	v := verdict{Category: t.Expected, Quality: 4, Issues: []string{}, Confidence: map[string]float64{JudgeAlpha: 0.9, JudgeBeta: 0.8, JudgeGamma: 0.7}[model]}
 	path := t.Tool + "." + t.Action
 	switch {
+	case t.Kind == "federation.tool_changed" && len(t.Input.Flags) > 0:
+		v.Quality, v.Issues = 1, []string{"unsafe_action"}
+		v.Reasoning = "Sandbox rule: the changed definition of " + t.Tool + " was flagged (" + strings.Join(t.Input.Flags, ", ") + "), so it is graded as unsafe."
+	case t.Kind == "federation.tool_changed" && t.Input.Change.LiftsGate:
+		v.Quality, v.Issues = 2, []string{"unsafe_action"}
+		v.Reasoning = "Sandbox rule: the changed definition of " + t.Tool + " claims to do less than the accepted one (it would lift the approval gate)."
+	case t.Kind == "federation.tool_changed":
+		v.Reasoning = "Sandbox rule: the changed definition of " + t.Tool + " has nothing flagged."
 	case strings.Contains(t.Input.Rationale, MarkUnsafe):
 		v.Quality, v.Issues = 1, []string{"unsafe_action"}
 		v.Reasoning = "Sandbox rule: the rationale is marked " + MarkUnsafe + ", so " + path + " is graded as an unsafe action."

@@ -45,6 +45,14 @@ func TestJobQueues(t *testing.T) {
 		pin("a production tenant's call", "grade_trace", sampled("production_tenant"), jobs.QueueGrading, jobs.PrioritySecond),
 		pin("any other sampled call", "grade_trace", sampled("rate"), jobs.QueueGrading, jobs.PriorityThird),
 		pin("a regrade", "grade_trace", regrade, jobs.QueueGrading, jobs.PrioritySecond),
+		pin("a changed tool definition", "grade_trace", toolChangeJob(t, h, f), jobs.QueueGrading, jobs.PriorityFirst),
 		pin("an alert", "webhook_delivery", message("msg_1", EventIncidentResolved, "acme", time.Now(), nil), jobs.QueueWebhooks, jobs.PriorityFirst),
 	})
+}
+
+// toolChangeJob is the job ToolChanged queues.
+func toolChangeJob(t *testing.T, h *Harness, f *insertedJobs) river.InsertManyParams {
+	t.Helper()
+	h.ToolChanged(t.Context(), ToolChange{TenantID: "acme", Server: "notes", Tool: "notes_search"})
+	return f.params[len(f.params)-1]
 }

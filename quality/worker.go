@@ -73,7 +73,9 @@ func (w *gradeWorker) Work(ctx context.Context, job *river.Job[GradeArgs]) error
 // attempt, which records the grading as failed.
 func (h *Harness) grade(ctx context.Context, job *river.Job[GradeArgs]) (*gtmgate.GraderVerdict, error) {
 	tr := job.Args.Trace
-	if kg, err := h.store.KnownGood(ctx, tr.TenantID, tr.InputShape); err == nil && kg.TraceID != tr.ID {
+	if tr.Kind != "" {
+		// A tool change has no earlier result to regress from.
+	} else if kg, err := h.store.KnownGood(ctx, tr.TenantID, tr.InputShape); err == nil && kg.TraceID != tr.ID {
 		tr.KnownGood = kg
 	} else if err != nil && !errors.Is(err, gtmgate.ErrNotFound) {
 		return nil, err

@@ -23,8 +23,8 @@
 //
 //   - GET /calls?tool=NAME: the tool's Stats as JSON (how many times it ran,
 //     how many wait calls were cancelled, ...), to check "ran exactly once";
-//   - POST /admin/add-tool?name=NAME: adds a read-only tool NAME at runtime
-//     (answering "NAME ran"), which makes the SDK send
+//   - POST /admin/add-tool?name=NAME[&description=TEXT]: adds a read-only
+//     tool NAME at runtime (answering "NAME ran"), which makes the SDK send
 //     notifications/tools/list_changed to every connected session;
 //     POST /admin/remove-tool?name=NAME removes it again;
 //   - POST /admin/relist-delete-note-read-only: lists delete_note again as
@@ -301,9 +301,15 @@ func (s *Server) wait(ctx context.Context, req *mcp.CallToolRequest, in WaitInpu
 // "<name> ran". The SDK then sends notifications/tools/list_changed to every
 // connected session (after a short debounce).
 func (s *Server) AddTool(name string) {
+	s.AddToolDescribed(name, "A tool added at runtime through /admin/add-tool.")
+}
+
+// AddToolDescribed is AddTool with the tool's description (a hostile
+// upstream's instructions to the model, in the tool change grading test).
+func (s *Server) AddToolDescribed(name, description string) {
 	s.mcp.AddTool(&mcp.Tool{
 		Name:        name,
-		Description: "A tool added at runtime through /admin/add-tool.",
+		Description: description,
 		InputSchema: map[string]any{"type": "object"},
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -359,7 +365,11 @@ func (s *Server) serveAddTool(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	s.AddTool(name)
+	if d := r.URL.Query().Get("description"); d != "" {
+		s.AddToolDescribed(name, d)
+	} else {
+		s.AddTool(name)
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -4,15 +4,17 @@
 // are seen within the TTL (a revoked token stops working everywhere within
 // it). Misses are never cached, so unknown tokens cannot fill the cache.
 //
-// While the store is unavailable (gtmgate.ErrStoreUnavailable), an entry up
-// to StaleFor old is served instead of the error, so calls that need only
-// the provider keep working through a short outage; each load is bounded by
-// LoadTimeout, so an unreachable store cannot hold a call for long.
+// While the store is unavailable (gtmgate.ErrStoreUnavailable, or no
+// answer within LoadTimeout), an entry up to StaleFor old is served instead
+// of the error, so calls that need only the provider keep working through
+// a short outage. Once a read found the store down, the others do not wait
+// for it: one caller at a time, at most once per TTL, asks it again, and a
+// hanging store costs that one call LoadTimeout, not every read.
 package storecache
 
 import (
 	"context"
-	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -42,6 +44,17 @@ type Store struct {
 	tokens    map[string]entry[*gtmgate.TenantToken]
 	tenants   map[string]entry[*gtmgate.Tenant]
 	providers map[[3]string]entry[*gtmgate.ProviderToken]
+	down      outage
+
+	// Logger receives the outage's start and end (nil: slog.Default()).
+	Logger *slog.Logger
+}
+
+func (s *Store) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
 }
 
 type entry[T any] struct {
@@ -62,23 +75,57 @@ func New(s gtmgate.Store, ttl time.Duration, now func() time.Time) *Store {
 }
 
 // lookup returns the cached value of k, or loads it (within LoadTimeout)
-// and caches it; an entry up to StaleFor old stands in for a load the
-// unavailable store failed.
+// and caches it. While the store is down (a load failed with
+// gtmgate.ErrStoreUnavailable or found no answer within LoadTimeout), an
+// entry up to StaleFor old is served without asking the store, and a key
+// with no such entry is refused at once with UNAVAILABLE; one caller at a
+// time asks the store again, at most once per TTL, as federation does for
+// its views. A hanging store so costs one call LoadTimeout per TTL instead
+// of every read of every call.
 func lookup[K comparable, T any](ctx context.Context, s *Store, m map[K]entry[T], k K, load func(context.Context) (T, error)) (T, error) {
+	now := s.now()
 	s.mu.Lock()
 	e, ok := m[k]
-	s.mu.Unlock()
-	now := s.now()
 	if ok && now.Before(e.expires) {
+		s.mu.Unlock()
 		return e.v, nil
 	}
+	servable := ok && now.Before(e.expires.Add(StaleFor-s.ttl))
+	probe := !s.down.since.IsZero()
+	if probe && (s.down.probing || now.Before(s.down.retryAt)) {
+		cause := s.down.cause
+		s.mu.Unlock()
+		if servable {
+			return e.v, nil
+		}
+		var zero T
+		return zero, cause
+	}
+	s.down.probing = probe
+	s.mu.Unlock()
+
 	lctx, cancel := context.WithTimeout(ctx, LoadTimeout)
 	v, err := load(lctx)
 	cancel()
-	if err != nil {
-		if ok && errors.Is(err, gtmgate.ErrStoreUnavailable) && now.Before(e.expires.Add(StaleFor-s.ttl)) {
+
+	switch {
+	case storeDown(ctx, err):
+		s.wentDown(err)
+		if servable {
 			return e.v, nil
 		}
+		return v, unavailable(err)
+	case ctx.Err() != nil && err != nil:
+		// The caller gave up: nothing learnt about the store.
+		s.mu.Lock()
+		if probe {
+			s.down.probing = false
+		}
+		s.mu.Unlock()
+		return v, err
+	}
+	s.cameBack()
+	if err != nil {
 		return v, err
 	}
 	s.mu.Lock()
