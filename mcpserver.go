@@ -17,7 +17,22 @@ const (
 	// MCPAuthClientCredentials gets an access token with an OAuth 2.0
 	// client-credentials grant and sends it as a bearer token.
 	MCPAuthClientCredentials = "client_credentials"
+	// MCPAuthOAuth sends the access token of an OAuth 2.1 authorization-code
+	// grant (with PKCE) a person made through a connect link: the tenant's
+	// grant, or the person's own when the calling agent acts for a person.
+	MCPAuthOAuth = "oauth"
 )
+
+// MCPGrantPrefix starts the provider name under which an oauth server's
+// grant is kept with the provider tokens: "mcp:<server name>".
+const MCPGrantPrefix = "mcp:"
+
+// MCPGrantTenant is the account of a tenant-wide grant of an oauth server;
+// a person's own grant is kept under the person's id ("p_…").
+const MCPGrantTenant = "tenant"
+
+// MCPGrantProvider is the provider name of server's grants: "mcp:crm".
+func MCPGrantProvider(server string) string { return MCPGrantPrefix + server }
 
 // FederatedSeparator joins an upstream server's name and its tool's name
 // into the name a tenant's agents call: "slack__post_message".
@@ -89,7 +104,10 @@ type MCPServerAuth struct {
 	Header string `json:"header,omitempty"`
 	// Secret is the bearer token, the header's value, or the client secret.
 	Secret string `json:"-"`
-	// TokenURL, ClientID and Scopes configure MCPAuthClientCredentials.
+	// TokenURL, ClientID and Scopes configure MCPAuthClientCredentials;
+	// ClientID (with Secret), when set, is MCPAuthOAuth's static client,
+	// and Scopes are asked for at consent. An oauth server without a static
+	// client registers one dynamically (RFC 7591) at its first connect.
 	TokenURL string   `json:"token_url,omitempty"`
 	ClientID string   `json:"client_id,omitempty"`
 	Scopes   []string `json:"scopes,omitempty"`

@@ -343,6 +343,9 @@ func (inv *invocation) putMCPServer(args []string) error {
 	if *tokenURL != "" || *clientID != "" || *clientSecretFile != "" || len(scopes.items) > 0 {
 		implied = append(implied, "client_credentials")
 	}
+	if *kind == "oauth" && len(implied) == 1 && implied[0] == "client_credentials" && *tokenURL == "" {
+		implied = nil // --client-id, --client-secret-file and --scope also configure oauth's static client
+	}
 	switch {
 	case len(implied) > 1:
 		return usageError("mcp-servers put: the flags of auth kinds " + strings.Join(implied, " and ") + " are mixed; a server has one")
@@ -378,7 +381,7 @@ func (inv *invocation) putMCPServer(args []string) error {
 		if auth["value"], err = readSecret("header-value-file", *headerFile); err != nil {
 			return err
 		}
-	case "client_credentials":
+	case "client_credentials", "oauth":
 		auth["token_url"], auth["client_id"] = *tokenURL, *clientID
 		if len(scopes.items) > 0 {
 			auth["scopes"] = scopes.items

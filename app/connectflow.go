@@ -35,7 +35,10 @@ func (a *App) connectFlow() *connectflow.Flow {
 		Recorder: a.recorder, GatewayURL: a.cfg.GatewayURL,
 		OperatorName: a.cfg.OperatorName, OperatorLogoURL: a.cfg.OperatorLogoURL, MaxBodyBytes: a.cfg.MaxBodyBytes, Now: a.connectNow,
 		FormKey: a.derivedKey("gtmgate connect link start"),
-		Logger:  a.logger.With("component", "connect")})
+		// Links to tenants' upstream MCP servers of auth kind oauth.
+		MCPClient:      a.mcpOAuthClient(),
+		OnMCPConnected: a.listAfterConnect,
+		Logger:         a.logger.With("component", "connect")})
 }
 
 // connectNow is the clock connect links expire by: time.Now unless a test

@@ -195,7 +195,8 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 			a.agents.Mount, a.scheduler.Mount, a.brief.Mount, a.mountHealth, a.mountProviderCheck,
 			oauthapps.New(oauthapps.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
 			people.New(people.Options{Store: a.store, GatewayURL: a.cfg.GatewayURL, MaxBodyBytes: a.cfg.MaxBodyBytes}).Mount,
-			mcpservers.New(mcpservers.Options{Store: a.store, Catalog: a.federation, AllowedRanges: a.cfg.MCPUpstreamAllow, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger}).Mount,
+			mcpservers.New(mcpservers.Options{Store: a.store, Catalog: a.federation, AllowedRanges: a.cfg.MCPUpstreamAllow, MaxBodyBytes: a.cfg.MaxBodyBytes, Logger: a.logger,
+				LapseGrants: a.lapseMCPGrants}).Mount,
 			connectFlow.MountAdmin, a.reauth.Mount},
 	})
 	mcp := mcpgateway.New(mcpgateway.Options{

@@ -90,6 +90,10 @@ func (f *Flow) callback(w http.ResponseWriter, r *http.Request) {
 	if l == nil {
 		return
 	}
+	if isMCP(l.Provider) {
+		f.callbackMCP(w, r, l, q)
+		return
+	}
 	p, _ := connect.Lookup(l.Provider)
 	if q.Error != "" {
 		why := "consent was refused at " + p.Title + ": " + clip(q.Error, 80)

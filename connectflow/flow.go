@@ -36,6 +36,7 @@ type Store interface {
 	PutTenant(ctx context.Context, t *gtmgate.Tenant) (bool, error)
 	PutProviderToken(ctx context.Context, t *gtmgate.ProviderToken) error
 	GetProviderOAuth(ctx context.Context, tenantID, provider, accountID string) (*gtmgate.ProviderOAuth, error)
+	GetMCPServer(ctx context.Context, tenantID, name string) (*gtmgate.MCPServer, error)
 }
 
 // Seeder stores an account's refresh record: *refresh.Refresher, whose
@@ -72,6 +73,13 @@ type Options struct {
 	// FormKey signs the link pages' form tokens (guard.go); every replica
 	// needs the same. A random key of this process when empty.
 	FormKey []byte
+	// MCPClient speaks to upstream MCP servers' authorization servers (links
+	// to "mcp:<server>"): it must follow the outbound address policy.
+	MCPClient *http.Client
+	// OnMCPConnected, when set, is called (on its own goroutine) after a
+	// grant to a tenant's upstream MCP server was stored, to list its
+	// tools; by is the actor who made the link.
+	OnMCPConnected func(tenantID, server, by string)
 	// Now is the clock of expiries; time.Now when nil.
 	Now    func() time.Time
 	Logger *slog.Logger

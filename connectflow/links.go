@@ -29,7 +29,9 @@ func (f *Flow) MountAdmin(mux gtmgate.Router) {
 type CreateBody struct {
 	// Provider is the family (google, hubspot, meta, linkedin) or one of
 	// its products by provider key (google_ads, ga4, gmail, meta_ads,
-	// linkedin_ads…): a product connects that product alone.
+	// linkedin_ads…): a product connects that product alone; or
+	// "mcp:<server>", one of the tenant's upstream MCP servers of auth
+	// kind oauth (connectflow/mcp.go).
 	Provider string `json:"provider"`
 	// Products narrows the link to these products of the family: it asks
 	// for their scopes only and finds only their accounts. Empty: every
@@ -80,6 +82,11 @@ func (f *Flow) create(w http.ResponseWriter, r *http.Request) {
 // issue creates the link body asks for in the path's tenant and answers
 // Created.
 func (f *Flow) issue(w http.ResponseWriter, r *http.Request, body CreateBody) {
+	if isMCP(strings.TrimSpace(body.Provider)) {
+		body.Provider = strings.TrimSpace(body.Provider)
+		f.issueMCP(w, r, body)
+		return
+	}
 	tenantID := r.PathValue("tenant_id")
 	p, expiry, err := validate(&body)
 	if err != nil {

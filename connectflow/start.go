@@ -90,6 +90,10 @@ func (f *Flow) show(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if isMCP(l.Provider) {
+		f.showMCP(w, r, l, t)
+		return
+	}
 	p, _ := connect.Lookup(l.Provider)
 	// The form has no action: it posts to this page's own URL, so the
 	// link's secret is not written into the page.
@@ -123,6 +127,10 @@ func (f *Flow) start(w http.ResponseWriter, r *http.Request) {
 		f.audit(r, l, "connect.start_refused", gtmgate.OutcomeDenied, http.StatusForbidden,
 			"a start not sent from the link's own page in the same browser; the link is unchanged")
 		f.refuseStart(w)
+		return
+	}
+	if isMCP(l.Provider) {
+		f.startMCP(w, r, l)
 		return
 	}
 	p, _ := connect.Lookup(l.Provider)

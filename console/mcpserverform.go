@@ -41,6 +41,10 @@ type mcpForm struct {
 	// AutoAccept is auto_accept_changes: changed tool definitions are
 	// accepted at listing time (trusted in-house servers).
 	AutoAccept bool
+	// Grants are an oauth server's grants (edit page): the tenant's and
+	// people's, with when each expires and whether it lapsed.
+	Grants      []mcpGrant
+	GrantsError string
 	// Changes are the tool definitions waiting for acceptance (edit page).
 	Changes      []mcpChange
 	ChangesError string
@@ -61,7 +65,7 @@ type mcpToolRow struct {
 
 // Kinds are the auth kinds the form offers, in order.
 func (f *mcpForm) Kinds() []string {
-	return []string{gtmgate.MCPAuthNone, gtmgate.MCPAuthBearer, gtmgate.MCPAuthHeader, gtmgate.MCPAuthClientCredentials}
+	return []string{gtmgate.MCPAuthNone, gtmgate.MCPAuthBearer, gtmgate.MCPAuthHeader, gtmgate.MCPAuthClientCredentials, gtmgate.MCPAuthOAuth}
 }
 
 // Categories are the categories a tool may be given.
@@ -116,6 +120,11 @@ func (f *mcpForm) body(secret string) (obj, error) {
 		auth["header"], auth["value"] = f.Header, secret
 	case gtmgate.MCPAuthClientCredentials:
 		auth["token_url"], auth["client_id"], auth["client_secret"] = f.TokenURL, f.ClientID, secret
+		if f.Scopes != "" {
+			auth["scopes"] = strings.Fields(f.Scopes)
+		}
+	case gtmgate.MCPAuthOAuth:
+		auth["client_id"], auth["client_secret"] = f.ClientID, secret
 		if f.Scopes != "" {
 			auth["scopes"] = strings.Fields(f.Scopes)
 		}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/gtmgate/gtmgate"
 )
@@ -82,6 +84,11 @@ func (c *Console) mcpServerPage(w http.ResponseWriter, r *http.Request, s *sessi
 	}
 	f := mcpFormOfServer(r, id, found.Server)
 	var err error
+	if f.Kind == gtmgate.MCPAuthOAuth {
+		if f.Grants, err = c.mcpGrants(r, id, name); err != nil {
+			f.GrantsError = "Grants could not be read: " + err.Error()
+		}
+	}
 	if f.Changes, err = c.mcpChanges(r, id, name); err != nil {
 		f.ChangesError = "Changes waiting could not be read: " + err.Error()
 	}
@@ -172,4 +179,78 @@ func (c *Console) mcpBody(f *mcpForm, secret string) (obj, error) {
 func (c *Console) deleteMCPServer(w http.ResponseWriter, r *http.Request, _ *session) {
 	id, name := r.PathValue("id"), r.PathValue("name")
 	c.act(w, r, http.MethodDelete, mcpServerPath(id, name), nil, "/console/tenants/"+esc(id)+"#mcp-servers", "MCP server "+name+" deleted.")
+}
+
+// mcpGrant is one grant of an oauth server, as its edit page shows it.
+type mcpGrant struct {
+	// Whose is "the tenant" or the person's id.
+	Whose string
+	// ExpiresAt ("" for none) and UpdatedAt are RFC 3339 times.
+	ExpiresAt, UpdatedAt string
+	// Lapsed says why it must be connected again, "" while it holds.
+	Lapsed string
+}
+
+// mcpGrants reads an oauth server's grants: its provider tokens
+// ("mcp:<name>") and what the re-authorisation list says of them.
+func (c *Console) mcpGrants(r *http.Request, tenant, name string) ([]mcpGrant, error) {
+	var toks struct {
+		ProviderTokens []gtmgate.ProviderTokenInfo `json:"provider_tokens"`
+	}
+	if err := c.call(r, http.MethodGet, "/admin/tenants/"+esc(tenant)+"/provider-tokens", nil, &toks); err != nil {
+		return nil, err
+	}
+	var re struct {
+		Accounts []struct {
+			Provider  string `json:"provider"`
+			AccountID string `json:"account_id"`
+			Reason    string `json:"reason"`
+		} `json:"accounts"`
+	}
+	if err := c.call(r, http.MethodGet, "/admin/reauth?tenant="+url.QueryEscape(tenant), nil, &re); err != nil {
+		return nil, err
+	}
+	provider := gtmgate.MCPGrantProvider(name)
+	var out []mcpGrant
+	for _, t := range toks.ProviderTokens {
+		if t.Provider != provider {
+			continue
+		}
+		g := mcpGrant{Whose: t.AccountID, UpdatedAt: t.UpdatedAt.UTC().Format(time.RFC3339)}
+		if t.ExpiresAt != nil && !t.ExpiresAt.IsZero() {
+			g.ExpiresAt = t.ExpiresAt.UTC().Format(time.RFC3339)
+		}
+		if g.Whose == gtmgate.MCPGrantTenant {
+			g.Whose = "the tenant"
+		}
+		for _, a := range re.Accounts {
+			if a.Provider == provider && a.AccountID == t.AccountID {
+				g.Lapsed = a.Reason
+			}
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// connectMCPServer serves POST …/mcp-servers/{name}/connect: it makes a
+// connect link to the oauth server for the tenant and opens it, so the
+// person consents at the server's authorization server and comes back.
+func (c *Console) connectMCPServer(w http.ResponseWriter, r *http.Request, _ *session) {
+	id, name := r.PathValue("id"), r.PathValue("name")
+	var made struct {
+		URL string `json:"url"`
+	}
+	err := c.call(r, http.MethodPost, "/admin/tenants/"+esc(id)+"/connect-links", obj{"provider": gtmgate.MCPGrantProvider(name)}, &made)
+	if err != nil {
+		c.done(w, r, mcpServerPagePath(id, name)+"#connect", "Refused: "+err.Error())
+		return
+	}
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, made.URL, http.StatusSeeOther)
+}
+
+// mcpServerPagePath is the console page of one of a tenant's servers.
+func mcpServerPagePath(tenant, name string) string {
+	return "/console/tenants/" + esc(tenant) + "/mcp-servers/" + esc(name)
 }

@@ -74,6 +74,8 @@ func (c *Console) pageRoutes() map[string]handler {
 		"POST /console/tenants/{id}/mcp-servers/{name}/delete": c.deleteMCPServer,
 		// Accepting changed tool definitions (#42).
 		"POST /console/tenants/{id}/mcp-servers/{name}/changes/accept": c.acceptMCPChanges,
+		// Connecting an oauth server: a connect link, opened (#42).
+		"POST /console/tenants/{id}/mcp-servers/{name}/connect": c.connectMCPServer,
 	}
 }
 
@@ -117,6 +119,8 @@ var tenantPages = map[string]bool{
 	"POST /console/tenants/{id}/mcp-servers/{name}/delete": true,
 	// Accepting changed tool definitions: write access, as saving.
 	"POST /console/tenants/{id}/mcp-servers/{name}/changes/accept": true,
+	// Connecting an oauth server: the connect-link route decides who may.
+	"POST /console/tenants/{id}/mcp-servers/{name}/connect": true,
 }
 
 // operatorOnly refuses an operator's page to a tenant's people.

@@ -79,6 +79,14 @@ func (a *API) put(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.opts.Catalog.Changed(tenant, name)
+	if prev != nil && prev.Auth.Kind == gtmgate.MCPAuthOAuth && a.opts.LapseGrants != nil {
+		switch {
+		case s.Auth.Kind != gtmgate.MCPAuthOAuth:
+			a.opts.LapseGrants(ctx, tenant, name, "the server's auth kind changed")
+		case origin(s.URL) != origin(prev.URL):
+			a.opts.LapseGrants(ctx, tenant, name, "the server moved to "+origin(s.URL)+": a grant is never sent to another origin")
+		}
+	}
 	detail := fmt.Sprintf("MCP server %s replaced", name)
 	switch {
 	case created:
@@ -142,6 +150,16 @@ func keepSecret(s, prev *gtmgate.MCPServer) (kept bool, err error) {
 	if kind == gtmgate.MCPAuthNone || s.Auth.Secret != "" {
 		return false, nil
 	}
+	if kind == gtmgate.MCPAuthOAuth {
+		// A static client's secret is kept for the same client at the same
+		// server; without one the client is public or registered at connect.
+		if prev == nil || prev.Auth.Kind != kind || prev.Auth.Secret == "" || s.Auth.ClientID == "" ||
+			prev.Auth.ClientID != s.Auth.ClientID || origin(s.URL) != origin(prev.URL) {
+			return false, nil
+		}
+		s.Auth.Secret = prev.Auth.Secret
+		return true, nil
+	}
 	field := "auth." + secretField(kind)
 	if prev == nil {
 		return false, bad("%s is required to create a server with auth kind %s", field, kind).
@@ -179,9 +197,13 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := r.PathValue("name")
+	prev, _ := a.opts.Store.GetMCPServer(r.Context(), tenant, name)
 	if err := a.opts.Store.DeleteMCPServer(r.Context(), tenant, name); err != nil {
 		jsonapi.WriteError(w, r, notFound(tenant, name, err))
 		return
+	}
+	if prev != nil && prev.Auth.Kind == gtmgate.MCPAuthOAuth && a.opts.LapseGrants != nil {
+		a.opts.LapseGrants(r.Context(), tenant, name, "the server was deleted")
 	}
 	a.opts.Catalog.Changed(tenant, name)
 	a.opts.Logger.Info("mcpservers: server deleted", "tenant", tenant, "server", name)

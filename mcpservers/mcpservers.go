@@ -55,6 +55,10 @@ type Options struct {
 	MaxBodyBytes  int64
 	Now           func() time.Time
 	Logger        *slog.Logger
+	// LapseGrants, when set, is called when an oauth server's grants must
+	// no longer be sent: it moved to another origin, changed auth kind, or
+	// was deleted (a server added later under its name is another one).
+	LapseGrants func(ctx context.Context, tenantID, server, why string)
 }
 
 // API serves the MCP-server admin routes.

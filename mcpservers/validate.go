@@ -116,6 +116,7 @@ func (a *API) validURL(field, raw string) error {
 // others refused, so a body cannot silently carry a secret that is dropped.
 func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 	var out gtmgate.MCPServerAuth
+	var err error
 	kind := b.Kind
 	if kind == "" {
 		kind = gtmgate.MCPAuthNone
@@ -135,8 +136,11 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 	case gtmgate.MCPAuthClientCredentials:
 		takes = []string{"token_url", "client_id", "client_secret", "scopes"}
 		out.TokenURL, out.ClientID, out.Secret = strings.TrimSpace(b.TokenURL), strings.TrimSpace(b.ClientID), b.ClientSecret
+	case gtmgate.MCPAuthOAuth:
+		takes = []string{"client_id", "client_secret", "scopes"}
+		out.ClientID, out.Secret = strings.TrimSpace(b.ClientID), b.ClientSecret
 	default:
-		return out, bad("auth.kind %s is not one of none, bearer, header, client_credentials", jsonapi.Quote(kind))
+		return out, bad("auth.kind %s is not one of none, bearer, header, client_credentials, oauth", jsonapi.Quote(kind))
 	}
 	for _, m := range []string{"token", "header", "value", "token_url", "client_id", "client_secret", "scopes"} {
 		if set[m] && !slices.Contains(takes, m) {
@@ -160,6 +164,17 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		case slices.Contains(reservedHeaders, strings.ToLower(name)):
 			return out, bad("auth.header %s is set by the MCP client itself and cannot carry a credential", jsonapi.Quote(name))
 		}
+	case gtmgate.MCPAuthOAuth:
+		if out.Secret != "" && out.ClientID == "" {
+			return out, bad("auth.client_secret needs auth.client_id: it is the secret of that static client").
+				WithHint("leave both out to let gtmgate register a client at the server's authorization server")
+		}
+		if out.ClientID != "" && (len(out.ClientID) > maxClientID || !jsonapi.Printable(out.ClientID)) {
+			return out, bad("auth.client_id must be at most %d printable characters without spaces", maxClientID)
+		}
+		if out.Scopes, err = scopes(b.Scopes); err != nil {
+			return out, err
+		}
 	case gtmgate.MCPAuthClientCredentials:
 		if out.TokenURL == "" {
 			return out, bad("auth.token_url is required for auth kind client_credentials: the authorization server's token endpoint")
@@ -172,16 +187,26 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 			return out, bad("auth.client_id is required for auth kind client_credentials")
 		case len(out.ClientID) > maxClientID || !jsonapi.Printable(out.ClientID):
 			return out, bad("auth.client_id must be at most %d printable characters without spaces", maxClientID)
-		case len(b.Scopes) > maxScopes:
-			return out, bad("auth.scopes holds %d scopes, at most %d are allowed", len(b.Scopes), maxScopes)
 		}
-		for i, sc := range b.Scopes {
-			if sc == "" || len(sc) > maxScope || !jsonapi.Printable(sc) || strings.ContainsAny(sc, `"\`) {
-				return out, bad("auth.scopes[%d] %s is not an OAuth scope (RFC 6749 3.3: printable, no spaces, quotes or backslashes)", i, jsonapi.Quote(sc))
-			}
-			if !slices.Contains(out.Scopes, sc) {
-				out.Scopes = append(out.Scopes, sc)
-			}
+		if out.Scopes, err = scopes(b.Scopes); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// scopes checks OAuth scopes and drops duplicates.
+func scopes(in []string) ([]string, error) {
+	if len(in) > maxScopes {
+		return nil, bad("auth.scopes holds %d scopes, at most %d are allowed", len(in), maxScopes)
+	}
+	var out []string
+	for i, sc := range in {
+		if sc == "" || len(sc) > maxScope || !jsonapi.Printable(sc) || strings.ContainsAny(sc, `"\`) {
+			return nil, bad("auth.scopes[%d] %s is not an OAuth scope (RFC 6749 3.3: printable, no spaces, quotes or backslashes)", i, jsonapi.Quote(sc))
+		}
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
 		}
 	}
 	return out, nil
@@ -190,7 +215,7 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 // secretField names the body member holding the secret of an auth kind.
 func secretField(kind string) string {
 	return map[string]string{gtmgate.MCPAuthBearer: "token", gtmgate.MCPAuthHeader: "value",
-		gtmgate.MCPAuthClientCredentials: "client_secret"}[kind]
+		gtmgate.MCPAuthClientCredentials: "client_secret", gtmgate.MCPAuthOAuth: "client_secret"}[kind]
 }
 
 // toolNames checks the allow-list and drops duplicates.

@@ -156,6 +156,7 @@ func classify(ctx context.Context, s *gtmgate.MCPServer, sc *scrubber, err error
 	var stErr *statusError
 	var dnsErr *net.DNSError
 	var cfgErr *configError
+	var grErr *grantError
 	ctxErr := ctx.Err()
 	switch {
 	case errors.Is(ctxErr, context.Canceled):
@@ -175,6 +176,17 @@ func classify(ctx context.Context, s *gtmgate.MCPServer, sc *scrubber, err error
 		}
 		e.Err = withCtxErr(ctxErr, cause)
 		return e
+	case errors.As(err, &grErr):
+		page := "/console/tenants/" + s.TenantID + "/mcp-servers/" + s.Name
+		hint := "an owner connects it again: Connect on the server's console page " + page
+		if ge := gtmgate.AsError(grErr.err); !grErr.rejected && ge.Code != gtmgate.EReauthRequired {
+			return mk(gtmgate.EUnavailable, ": its OAuth grant could not be read or refreshed").WithHint("retry later")
+		}
+		if grErr.rejected {
+			detail.Status = http.StatusUnauthorized
+			return mk(gtmgate.EReauthRequired, " refused its OAuth grant (HTTP 401): it must be connected again").WithHint(hint)
+		}
+		return mk(gtmgate.EReauthRequired, " is not connected: connect it at %s", page).WithHint(hint)
 	case errors.As(err, &cfgErr):
 		return mk(gtmgate.EValidation, ": %s", cfgErr.msg).WithHint("update the server's auth")
 	case errors.As(err, &tokErr):

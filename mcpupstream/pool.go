@@ -66,7 +66,22 @@ type Options struct {
 	// MaxResponseBytes bounds a JSON response body and one event of an
 	// event stream read from an upstream (default 16 MiB).
 	MaxResponseBytes int64
-	Logger           *slog.Logger
+	// Grants gives the access tokens of servers of auth kind oauth; without
+	// it such a server cannot be reached.
+	Grants GrantSource
+	Logger *slog.Logger
+}
+
+// GrantSource keeps the OAuth grants people made, through connect links,
+// for tenants' upstream MCP servers of auth kind oauth.
+type GrantSource interface {
+	// GrantToken returns the access token of the tenant's grant at server,
+	// refreshed when it has expired or equals stale. Errors:
+	// REAUTH_REQUIRED when there is no grant or it lapsed or was refused.
+	GrantToken(ctx context.Context, tenantID, server, stale string) (string, error)
+	// GrantRejected is told that the upstream answered token with a 401
+	// challenge: the grant is marked for re-authorisation.
+	GrantRejected(ctx context.Context, tenantID, server, token string)
 }
 
 // Pool keeps one client session per (tenant, server), reused across calls.
@@ -219,6 +234,7 @@ func (p *Pool) connect(e *session, s *gtmgate.MCPServer) {
 		},
 	})
 	rt := newAuthTransport(p.base, p.tokenClient, s.Auth, p.opts.MaxResponseBytes)
+	rt.grants, rt.tenant, rt.server = p.opts.Grants, s.TenantID, s.Name
 	e.rt.Store(rt)
 	rt.progress = p.routeProgress // see progressBody
 	transport := &mcp.StreamableClientTransport{

@@ -76,6 +76,21 @@ type tokenError struct{ err error }
 func (e *tokenError) Error() string { return "getting an access token: " + e.err.Error() }
 func (e *tokenError) Unwrap() error { return e.err }
 
+// grantError is a failure to get the access token of an oauth server's
+// grant; rejected says the upstream refused the token with a challenge.
+type grantError struct {
+	err      error
+	rejected bool
+}
+
+func (e *grantError) Error() string {
+	if e.rejected {
+		return "the upstream refused the grant's access token (HTTP 401)"
+	}
+	return "getting the grant's access token: " + e.err.Error()
+}
+func (e *grantError) Unwrap() error { return e.err }
+
 // configError is an auth configuration gtmgate cannot use; the request is
 // not sent.
 type configError struct{ msg string }
@@ -101,6 +116,10 @@ type authTransport struct {
 	tokenClient *http.Client
 	tsMu        sync.Mutex
 	ts          oauth2.TokenSource
+	// oauth: the grants, and whose grant this transport sends
+	grants         GrantSource
+	tenant, server string
+
 	// lastToken is the access token last sent, so that what the upstream
 	// says can be scrubbed of it (see Pool.AccessToken).
 	lastToken atomic.Pointer[string]
@@ -161,6 +180,12 @@ func (t *authTransport) forgetToken() {
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return t.roundTrip(req, false)
+}
+
+// roundTrip sends req; retried says it is the one retry of an oauth
+// request whose token the upstream refused and the refresher renewed.
+func (t *authTransport) roundTrip(req *http.Request, retried bool) (*http.Response, error) {
 	r := req.Clone(req.Context())
 	switch t.auth.Kind {
 	case gtmgate.MCPAuthNone, "":
@@ -184,6 +209,18 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 		t.lastToken.Store(&tok.AccessToken)
+	case gtmgate.MCPAuthOAuth:
+		if t.grants == nil {
+			closeBody(req)
+			return nil, &configError{"this gateway keeps no OAuth grants for upstream MCP servers"}
+		}
+		tok, err := t.grants.GrantToken(req.Context(), t.tenant, t.server, "")
+		if err != nil {
+			closeBody(req)
+			return nil, &grantError{err: err}
+		}
+		r.Header.Set("Authorization", "Bearer "+tok)
+		t.lastToken.Store(&tok)
 	default:
 		closeBody(req)
 		return nil, &configError{fmt.Sprintf("its auth kind %q is not supported", t.auth.Kind)}
@@ -230,6 +267,31 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body.Close()
 		if t.cc != nil {
 			t.forgetToken()
+		}
+		// An oauth server's 401 with a challenge says the access token no
+		// longer holds: the grant is refreshed and the request sent once
+		// more; when it cannot be, the grant is marked for
+		// re-authorisation, and the call says so.
+		if t.auth.Kind == gtmgate.MCPAuthOAuth && resp.StatusCode == http.StatusUnauthorized && resp.Header.Get("WWW-Authenticate") != "" {
+			var sent string
+			if tok := t.lastToken.Load(); tok != nil {
+				sent = *tok
+			}
+			fresh, err := t.grants.GrantToken(req.Context(), t.tenant, t.server, sent)
+			if err == nil && fresh != sent && !retried && (req.Body == nil || req.GetBody != nil) {
+				again := req.Clone(req.Context())
+				if req.GetBody != nil {
+					if again.Body, err = req.GetBody(); err != nil {
+						return nil, err
+					}
+				}
+				return t.roundTrip(again, true)
+			}
+			if err != nil && gtmgate.ErrorCode(err) != gtmgate.EReauthRequired {
+				return nil, &grantError{err: err} // the refresh may work later
+			}
+			t.grants.GrantRejected(context.WithoutCancel(req.Context()), t.tenant, t.server, sent)
+			return nil, &grantError{err: &statusError{code: resp.StatusCode}, rejected: true}
 		}
 		return nil, &statusError{code: resp.StatusCode}
 	}

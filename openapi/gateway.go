@@ -448,7 +448,8 @@ func adminOperations() []operation {
 		adm("DELETE /admin/admin-keys/{key_id}", "revokeAdminKey", "Revoke a named admin key: it is refused (401, naming it revoked) from its next request on; "+
 			"404 for an unknown or already revoked key", nil, jsonOK(200, responseOf[admin.AdminKeyView](), withNotFound...)),
 		adm("POST /admin/tenants/{tenant_id}/connect-links", "createConnectLink", "A single-use connect link (url holds its secret, shown once) "+
-			"through which an account's owner connects a provider account to the tenant; 400 names PUT /admin/oauth-apps/{provider} when no app is registered",
+			"through which an account's owner connects a provider account to the tenant; 400 names PUT /admin/oauth-apps/{provider} when no app is registered. "+
+			"provider mcp:<server> connects one of the tenant's upstream MCP servers of auth kind oauth (an authorization-code grant with PKCE)",
 			jsonBody(requestOf[connectflow.CreateBody]("provider")), jsonOK(201, responseOf[connectflow.Created](), withNotFound...)),
 		adm("POST /admin/tenants/{tenant_id}/connect-links/mine", "createOwnConnectLink", "A single-use connect link through which the signed-in person "+
 			"connects an account of their own (only agents acting for them reach it); any role in the tenant may; 403 for the admin key and named admin keys, which are no person",

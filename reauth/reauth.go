@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -159,6 +160,9 @@ func Select(tenantID string, records []*gtmgate.ProviderOAuth, tokens []gtmgate.
 	for i := range out {
 		if p, ok := connect.Family(out[i].Provider); ok {
 			out[i].Family = p.Name
+		} else if strings.HasPrefix(out[i].Provider, gtmgate.MCPGrantPrefix) {
+			// An upstream MCP server's grant is re-connected by a link to it.
+			out[i].Family = out[i].Provider
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

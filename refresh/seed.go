@@ -46,6 +46,11 @@ func (r *Refresher) validate(ctx context.Context, rec SeedRecord) error {
 	} else if err != nil {
 		return err
 	}
+	// An upstream MCP server's grant ("mcp:<server>") is the tenant's or a
+	// person's, not an account of the tenant's configuration.
+	if strings.HasPrefix(rec.Provider, gtmgate.MCPGrantPrefix) {
+		return nil
+	}
 	if _, ok := t.Providers[rec.Provider].Account(rec.AccountID); !ok {
 		return gtmgate.Errorf(gtmgate.EValidation, "account %q is not a %s account in tenant %q's configuration", rec.AccountID, rec.Provider, rec.TenantID).
 			WithHint("add it under providers." + rec.Provider + ".accounts with PUT /admin/tenants/" + rec.TenantID)
