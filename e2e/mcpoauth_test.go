@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,31 +18,11 @@ import (
 	"github.com/gtmgate/gtmgate/internal/nodetools"
 )
 
-var (
-	oauthMCPBuildOnce sync.Once
-	oauthMCPBin       string
-	oauthMCPBuildErr  error
-)
-
 // startOAuthMCPServer builds and runs e2e/oauthmcpsrv in its own process
 // and returns its base URL.
 func startOAuthMCPServer(t *testing.T) string {
 	t.Helper()
-	oauthMCPBuildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gtmgate-e2e-oauthmcp")
-		if err != nil {
-			oauthMCPBuildErr = err
-			return
-		}
-		oauthMCPBin = filepath.Join(dir, "oauthmcpsrv")
-		if out, err := exec.Command("go", "build", "-o", oauthMCPBin, "./oauthmcpsrv/cmd/oauthmcpsrv").CombinedOutput(); err != nil {
-			oauthMCPBuildErr = fmt.Errorf("go build oauthmcpsrv: %v\n%s", err, out)
-		}
-	})
-	if oauthMCPBuildErr != nil {
-		t.Fatal(oauthMCPBuildErr)
-	}
-	cmd := exec.Command(oauthMCPBin)
+	cmd := exec.Command(testBinary(t, "./oauthmcpsrv/cmd/oauthmcpsrv"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -4,43 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gtmgate/gtmgate/internal/nodetools"
 )
 
-var (
-	idpBuildOnce sync.Once
-	idpBinPath   string
-	idpBuildErr  error
-)
-
 // idpBinary builds e2e/idpsrv, the sandbox OpenID provider as its own process.
 func idpBinary(t *testing.T) string {
-	t.Helper()
-	idpBuildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gtmgate-e2e-idp")
-		if err != nil {
-			idpBuildErr = err
-			return
-		}
-		idpBinPath = filepath.Join(dir, "idpsrv")
-		if out, err := exec.Command("go", "build", "-o", idpBinPath, "./idpsrv").CombinedOutput(); err != nil {
-			idpBuildErr = fmt.Errorf("go build idpsrv: %v\n%s", err, out)
-		}
-	})
-	if idpBuildErr != nil {
-		t.Fatal(idpBuildErr)
-	}
-	return idpBinPath
+	return testBinary(t, "./idpsrv")
 }
 
 // idpPerson is a person of an idpsrv people file.

@@ -130,31 +130,34 @@ func startUpstream(t *testing.T, token string) (*upstreamsrv.Server, string) {
 	return srv, ts.URL + "/mcp"
 }
 
-var (
-	upstreamBuildOnce sync.Once
-	upstreamBinPath   string
-	upstreamBuildErr  error
-)
-
 // upstreamBinary builds e2e/upstreamsrv/cmd/upstreamsrv once per test run.
 func upstreamBinary(t *testing.T) string {
+	return testBinary(t, "./upstreamsrv/cmd/upstreamsrv")
+}
+
+// testBinaries are the test servers built this run, by package.
+var testBinaries sync.Map // package → func() (string, error)
+
+// testBinary builds the test server in package pkg (relative to e2e) once
+// per test run and returns its path; each runs as its own process.
+func testBinary(t *testing.T, pkg string) string {
 	t.Helper()
-	upstreamBuildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gtmgate-e2e-upstream")
+	build, _ := testBinaries.LoadOrStore(pkg, sync.OnceValues(func() (string, error) {
+		dir, err := os.MkdirTemp("", "gtmgate-e2e-"+filepath.Base(pkg))
 		if err != nil {
-			upstreamBuildErr = err
-			return
+			return "", err
 		}
-		upstreamBinPath = filepath.Join(dir, "upstreamsrv")
-		out, err := exec.Command("go", "build", "-o", upstreamBinPath, "./upstreamsrv/cmd/upstreamsrv").CombinedOutput()
-		if err != nil {
-			upstreamBuildErr = fmt.Errorf("go build upstreamsrv: %v\n%s", err, out)
+		bin := filepath.Join(dir, filepath.Base(pkg))
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}
-	})
-	if upstreamBuildErr != nil {
-		t.Fatal(upstreamBuildErr)
+		return bin, nil
+	}))
+	bin, err := build.(func() (string, error))()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return upstreamBinPath
+	return bin
 }
 
 // upstreamProcess is the go-sdk upstream running as its own process, which
