@@ -122,18 +122,24 @@ func (f *Flow) issue(w http.ResponseWriter, r *http.Request, body CreateBody) {
 	l := &gtmgate.ConnectLink{ID: gtmgate.NewID("cl_"), TokenHash: hash(secret), TenantID: tenantID, Provider: p.Name,
 		AccountHint: body.AccountHint, Products: body.Products, Person: person, Scopes: connect.Scopes(p, needs, app.ExtraScopes),
 		Status: gtmgate.ConnectCreated, CreatedBy: gtmgate.ActorKeyFromContext(r.Context()), CreatedAt: now, ExpiresAt: now.Add(expiry)}
+	f.createLink(w, r, l, secret, "provider "+p.Name)
+}
+
+// createLink stores l, whose secret is secret, and answers 201 with the
+// link's URL (shown this once). what names the link's target in the audit
+// detail, which is set here so the secret never reaches the audit.
+func (f *Flow) createLink(w http.ResponseWriter, r *http.Request, l *gtmgate.ConnectLink, secret, what string) {
 	if err := f.opts.Store.CreateConnectLink(r.Context(), l); err != nil {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	// The detail is set here so the link's secret never reaches the audit.
-	detail := "connect link created: tenant " + tenantID + ", provider " + p.Name + ", id " + l.ID
-	if person != "" {
-		detail += ", for person " + person
+	detail := "connect link created: tenant " + l.TenantID + ", " + what + ", id " + l.ID
+	if l.Person != "" {
+		detail += ", for person " + l.Person
 	}
 	admin.SetAuditDetail(w, detail)
-	jsonapi.Write(w, http.StatusCreated, Created{ID: l.ID, URL: f.LinkURL(secret), TenantID: tenantID, Provider: p.Name,
-		AccountHint: l.AccountHint, Products: l.Products, Person: person, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
+	jsonapi.Write(w, http.StatusCreated, Created{ID: l.ID, URL: f.LinkURL(secret), TenantID: l.TenantID, Provider: l.Provider,
+		AccountHint: l.AccountHint, Products: l.Products, Person: l.Person, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
 }
 
 // ownerOf is the person whose own account of family p the tenant's

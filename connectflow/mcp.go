@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gtmgate/gtmgate"
-	"github.com/gtmgate/gtmgate/admin"
 	"github.com/gtmgate/gtmgate/jsonapi"
 	"github.com/gtmgate/gtmgate/mcpoauth"
 	"github.com/gtmgate/gtmgate/refresh"
@@ -106,17 +105,7 @@ func (f *Flow) issueMCP(w http.ResponseWriter, r *http.Request, body CreateBody)
 	l := &gtmgate.ConnectLink{ID: gtmgate.NewID("cl_"), TokenHash: hash(secret), TenantID: tenantID, Provider: gtmgate.MCPGrantProvider(s.Name),
 		Person: person, Scopes: append([]string{}, s.Auth.Scopes...), Status: gtmgate.ConnectCreated,
 		CreatedBy: gtmgate.ActorKeyFromContext(r.Context()), CreatedAt: now, ExpiresAt: now.Add(expiry)}
-	if err := f.opts.Store.CreateConnectLink(r.Context(), l); err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
-	detail := "connect link created: tenant " + tenantID + ", upstream MCP server " + s.Name + ", id " + l.ID
-	if person != "" {
-		detail += ", for person " + person
-	}
-	admin.SetAuditDetail(w, detail)
-	jsonapi.Write(w, http.StatusCreated, Created{ID: l.ID, URL: f.LinkURL(secret), TenantID: tenantID, Provider: l.Provider,
-		Person: person, Scopes: l.Scopes, ExpiresAt: l.ExpiresAt, RedirectURI: f.redirectURI})
+	f.createLink(w, r, l, secret, "upstream MCP server "+s.Name)
 }
 
 // linkExpiry is a link's lifetime from expires_in (seconds, 0: the default).
