@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/gtmgate/gtmgate"
@@ -12,6 +15,7 @@ import (
 	"github.com/gtmgate/gtmgate/federation"
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/mcpsandbox"
+	"github.com/gtmgate/gtmgate/mcpsandbox/oauthsandbox"
 	"github.com/gtmgate/gtmgate/mcpupstream"
 	"github.com/riverqueue/river"
 )
@@ -22,6 +26,10 @@ const mcpRefreshTick = time.Minute
 
 // DemoMCPServer is the name of the demo tenant's upstream MCP server.
 const DemoMCPServer = "notes"
+
+// DemoOAuthMCPServer is the name of the demo tenant's OAuth MCP server,
+// seeded not connected so that a person can connect it through a link.
+const DemoOAuthMCPServer = "crm-notes"
 
 // buildFederation creates the pool of sessions to tenants' upstream MCP
 // servers and the catalogue of their tools. Upstream addresses follow the
@@ -47,7 +55,8 @@ func (a *App) buildFederation() {
 }
 
 // seedDemoMCPServer serves the demo's notes MCP server on loopback and
-// registers it as the demo tenant's upstream MCP server, its tools listed.
+// registers it as the demo tenant's upstream MCP server, its tools listed;
+// then the sandbox OAuth MCP server, not connected.
 func (a *App) seedDemoMCPServer(ctx context.Context) error {
 	token := "notes_" + hex.EncodeToString(a.derivedKey("gtmgate demo mcp server"))[:32]
 	mux := http.NewServeMux()
@@ -74,7 +83,62 @@ func (a *App) seedDemoMCPServer(ctx context.Context) error {
 	if _, err := a.federation.Accept(ctx, DemoTenant, DemoMCPServer, federation.AcceptRequest{All: true}, "demo"); err != nil {
 		a.logger.Warn("demo MCP server: tools not accepted", "err", gtmgate.AsError(err).Message)
 	}
+	return a.seedDemoOAuthMCPServer(ctx)
+}
+
+// seedDemoOAuthMCPServer serves the demo's sandbox OAuth MCP server (its
+// own authorization server in front of a notes service) on loopback and
+// registers it as the demo tenant's server DemoOAuthMCPServer, auth kind
+// oauth, not connected: a person connects it from its console page. Its
+// keys derive from the encryption key and it keeps its port across
+// restarts when it can, so a grant made before a restart still works.
+func (a *App) seedDemoOAuthMCPServer(ctx context.Context) error {
+	existing, getErr := a.store.GetMCPServer(ctx, DemoTenant, DemoOAuthMCPServer)
+	sb := oauthsandbox.New(oauthsandbox.Options{MCP: mcpsandbox.New("").Handler(),
+		Key: a.derivedKey("gtmgate demo oauth mcp server")})
+	ln, err := listenDemoSandbox(existing, getErr)
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	sb.SetBase(base)
+	srv := &http.Server{Handler: sb.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	a.sandboxes = append(a.sandboxes, srv)
+	go srv.Serve(ln)
+	s := &gtmgate.MCPServer{TenantID: DemoTenant, Name: DemoOAuthMCPServer, URL: base + "/mcp",
+		Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthOAuth, Scopes: []string{"notes"}}}
+	if getErr == nil {
+		s.Tools, s.Overrides = existing.Tools, existing.Overrides
+	}
+	if _, err := a.store.PutMCPServer(ctx, s); err != nil {
+		return err
+	}
+	a.federation.Changed(DemoTenant, DemoOAuthMCPServer)
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	// Without a grant this records "not connected: connect it at …".
+	if _, err := a.federation.Refresh(rctx, DemoTenant, DemoOAuthMCPServer); err != nil {
+		a.logger.Info("demo OAuth MCP server: "+gtmgate.AsError(err).Message, "mcp_server", DemoOAuthMCPServer)
+	}
 	return nil
+}
+
+// listenDemoSandbox listens on the loopback port the seeded server had,
+// so that its grant (which names the token endpoint) survives a restart,
+// or on a new port when that one is taken or there was none.
+func listenDemoSandbox(existing *gtmgate.MCPServer, getErr error) (net.Listener, error) {
+	if getErr == nil {
+		if u, err := url.Parse(existing.URL); err == nil && u.Hostname() == "127.0.0.1" {
+			if ln, err := net.Listen("tcp", u.Host); err == nil {
+				return ln, nil
+			}
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox %s: %w", DemoOAuthMCPServer, err)
+	}
+	return ln, nil
 }
 
 // mcpRefreshArgs is the job that refreshes upstream MCP servers due.

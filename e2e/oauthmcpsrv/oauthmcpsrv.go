@@ -1,20 +1,7 @@
-// Package oauthmcpsrv is an OAuth-protected upstream MCP server for
-// gtmgate's end-to-end tests and demo of upstream OAuth (#42): the go-sdk
-// server of package upstreamsrv behind a small authorization server of its
-// own, on one origin.
-//
-// The MCP endpoint /mcp answers 401 with `WWW-Authenticate: Bearer
-// resource_metadata="…/.well-known/oauth-protected-resource/mcp"` without a
-// valid access token, and serves its protected resource metadata (RFC 9728).
-// The authorization server (issuer …/as) serves RFC 8414 metadata, dynamic
-// client registration (RFC 7591), an authorization endpoint with a consent
-// page (an Allow button, no JavaScript), and a token endpoint for the
-// authorization-code grant with PKCE S256 (required) and the resource
-// parameter (RFC 8707, checked), and for refresh tokens.
-//
-// It is a minimal authorization server on purpose: zitadel/oidc's op (the
-// demo IdP's library) offers no dynamic client registration, which MCP
-// clients need. It is for tests only: one consent, no accounts.
+// Package oauthmcpsrv is the OAuth-protected upstream MCP server of
+// gtmgate's end-to-end tests of upstream OAuth (#42): the product's sandbox
+// authorization server (package mcpsandbox/oauthsandbox) in front of the
+// go-sdk server of package upstreamsrv, plus test hooks.
 //
 // Test endpoints, never behind a token:
 //
@@ -25,17 +12,12 @@
 package oauthmcpsrv
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"html/template"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/gtmgate/gtmgate/e2e/upstreamsrv"
+	"github.com/gtmgate/gtmgate/mcpsandbox/oauthsandbox"
 )
 
 // Options configures a Server.
@@ -45,264 +27,39 @@ type Options struct {
 }
 
 // Stats counts what the authorization server did.
-type Stats struct {
-	Registrations int `json:"registrations"`
-	Grants        int `json:"grants"`
-	Refreshes     int `json:"refreshes"`
-	Rejected      int `json:"rejected"`
-}
+type Stats = oauthsandbox.Stats
 
-// Server is the authorization server and the MCP server.
+// Server is the sandbox authorization server and MCP server with test hooks.
 type Server struct {
-	opts     Options
-	base     string // this server's origin, set by SetBase
+	*oauthsandbox.Server
 	upstream *upstreamsrv.Server
 	mux      *http.ServeMux
-
-	mu      sync.Mutex
-	clients map[string][]string // client id → redirect URIs
-	codes   map[string]code
-	access  map[string]time.Time // access token → expiry
-	refresh map[string]bool      // refresh token → live
-	stats   Stats
-}
-
-type code struct {
-	client, redirect, challenge, resource string
-	expires                               time.Time
 }
 
 // New returns a Server; call SetBase with its address before serving.
 func New(opts Options) *Server {
-	if opts.TokenTTL <= 0 {
-		opts.TokenTTL = time.Hour
-	}
-	s := &Server{opts: opts, upstream: upstreamsrv.New(upstreamsrv.Options{}), mux: http.NewServeMux(),
-		clients: map[string][]string{}, codes: map[string]code{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
-	up := s.upstream.Handler()
-	s.mux.Handle("/mcp", s.requireToken(up))
-	s.mux.Handle("GET /calls", up)
-	s.mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", s.resourceMetadata)
-	s.mux.HandleFunc("GET /.well-known/oauth-protected-resource", s.resourceMetadata)
-	s.mux.HandleFunc("GET /.well-known/oauth-authorization-server/as", s.serverMetadata)
-	s.mux.HandleFunc("POST /as/register", s.register)
-	s.mux.HandleFunc("GET /as/authorize", s.authorize)
-	s.mux.HandleFunc("POST /as/authorize", s.consent)
-	s.mux.HandleFunc("POST /as/token", s.token)
-	s.mux.HandleFunc("POST /admin/expire", s.expireAll)
-	s.mux.HandleFunc("POST /admin/revoke", s.revokeAll)
+	up := upstreamsrv.New(upstreamsrv.Options{})
+	s := &Server{Server: oauthsandbox.New(oauthsandbox.Options{MCP: up.Handler(), TokenTTL: opts.TokenTTL}),
+		upstream: up, mux: http.NewServeMux()}
+	s.mux.Handle("/", s.Server.Handler())
+	s.mux.Handle("GET /calls", up.Handler())
+	s.mux.HandleFunc("POST /admin/expire", func(w http.ResponseWriter, _ *http.Request) {
+		s.ExpireAccess()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	s.mux.HandleFunc("POST /admin/revoke", func(w http.ResponseWriter, _ *http.Request) {
+		s.RevokeAll()
+		w.WriteHeader(http.StatusNoContent)
+	})
 	s.mux.HandleFunc("GET /admin/stats", func(w http.ResponseWriter, _ *http.Request) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		writeJSON(w, http.StatusOK, s.stats)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(s.Stats())
 	})
 	return s
 }
 
-// SetBase sets the origin the server is reached at ("http://127.0.0.1:PORT").
-func (s *Server) SetBase(base string) { s.base = strings.TrimSuffix(base, "/") }
-
-// Handler serves every route.
+// Handler serves every route, the test hooks included.
 func (s *Server) Handler() http.Handler { return s.mux }
 
 // Upstream is the MCP server behind the token check.
 func (s *Server) Upstream() *upstreamsrv.Server { return s.upstream }
-
-func (s *Server) resource() string { return s.base + "/mcp" }
-func (s *Server) issuer() string   { return s.base + "/as" }
-
-func (s *Server) requireToken(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		s.mu.Lock()
-		exp, found := s.access[tok]
-		valid := ok && found && time.Now().Before(exp)
-		if !valid {
-			s.stats.Rejected++
-		}
-		s.mu.Unlock()
-		if !valid {
-			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", resource_metadata="`+s.base+`/.well-known/oauth-protected-resource/mcp", scope="notes"`)
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token"})
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func (s *Server) resourceMetadata(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"resource": s.resource(), "authorization_servers": []string{s.issuer()},
-		"scopes_supported": []string{"notes"}, "bearer_methods_supported": []string{"header"}})
-}
-
-func (s *Server) serverMetadata(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"issuer": s.issuer(), "authorization_endpoint": s.issuer() + "/authorize",
-		"token_endpoint": s.issuer() + "/token", "registration_endpoint": s.issuer() + "/register",
-		"response_types_supported": []string{"code"}, "grant_types_supported": []string{"authorization_code", "refresh_token"},
-		"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
-		"scopes_supported": []string{"notes"}})
-}
-
-func (s *Server) register(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		RedirectURIs []string `json:"redirect_uris"`
-	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&req); err != nil || len(req.RedirectURIs) == 0 {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_redirect_uri"})
-		return
-	}
-	id := "client-" + random()
-	s.mu.Lock()
-	s.clients[id] = req.RedirectURIs
-	s.stats.Registrations++
-	s.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]any{"client_id": id, "redirect_uris": req.RedirectURIs, "token_endpoint_auth_method": "none"})
-}
-
-var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Allow access to notes</title></head>
-<body style="font-family:sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem">
-<h1>Allow access to your notes?</h1>
-<p>An application asks to use the notes MCP server for you (scope <code>{{.Scope}}</code>).</p>
-<form method="post" action="/as/authorize">
-{{range $k, $v := .Params}}<input type="hidden" name="{{$k}}" value="{{$v}}">{{end}}
-<button type="submit" name="decision" value="allow" id="allow">Allow</button>
-<button type="submit" name="decision" value="deny" id="deny">Deny</button>
-</form></body></html>`))
-
-// authorize checks the request and shows the consent page.
-func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	if msg := s.checkAuthorize(q.Get("client_id"), q.Get("redirect_uri"), q.Get("response_type"), q.Get("code_challenge_method"),
-		q.Get("code_challenge"), q.Get("resource")); msg != "" {
-		http.Error(w, msg, http.StatusBadRequest)
-		return
-	}
-	params := map[string]string{}
-	for _, k := range []string{"client_id", "redirect_uri", "state", "code_challenge", "resource", "scope"} {
-		params[k] = q.Get(k)
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	consentPage.Execute(w, map[string]any{"Scope": q.Get("scope"), "Params": params})
-}
-
-func (s *Server) checkAuthorize(client, redirect, responseType, method, challenge, resource string) string {
-	s.mu.Lock()
-	uris, ok := s.clients[client]
-	s.mu.Unlock()
-	switch {
-	case !ok:
-		return "unknown client_id"
-	case !contains(uris, redirect):
-		return "redirect_uri not registered"
-	case responseType != "code":
-		return "response_type must be code"
-	case method != "S256" || challenge == "":
-		return "PKCE with S256 is required"
-	case resource != s.resource():
-		return "resource must be " + s.resource()
-	}
-	return ""
-}
-
-// consent answers the consent page: a code, or access_denied.
-func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "bad form", http.StatusBadRequest)
-		return
-	}
-	f := r.PostForm
-	if msg := s.checkAuthorize(f.Get("client_id"), f.Get("redirect_uri"), "code", "S256", f.Get("code_challenge"), f.Get("resource")); msg != "" {
-		http.Error(w, msg, http.StatusBadRequest)
-		return
-	}
-	to := f.Get("redirect_uri") + "?state=" + urlEscape(f.Get("state"))
-	if f.Get("decision") != "allow" {
-		http.Redirect(w, r, to+"&error=access_denied", http.StatusSeeOther)
-		return
-	}
-	c := random()
-	s.mu.Lock()
-	s.codes[c] = code{client: f.Get("client_id"), redirect: f.Get("redirect_uri"), challenge: f.Get("code_challenge"),
-		resource: f.Get("resource"), expires: time.Now().Add(time.Minute)}
-	s.mu.Unlock()
-	http.Redirect(w, r, to+"&code="+c, http.StatusSeeOther)
-}
-
-// token serves the authorization-code and refresh-token grants.
-func (s *Server) token(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
-		return
-	}
-	f := r.PostForm
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch f.Get("grant_type") {
-	case "authorization_code":
-		c, ok := s.codes[f.Get("code")]
-		delete(s.codes, f.Get("code"))
-		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
-		if !ok || time.Now().After(c.expires) || c.client != f.Get("client_id") || c.redirect != f.Get("redirect_uri") ||
-			base64.RawURLEncoding.EncodeToString(sum[:]) != c.challenge || f.Get("resource") != c.resource {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
-			return
-		}
-		s.stats.Grants++
-	case "refresh_token":
-		if !s.refresh[f.Get("refresh_token")] {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "the refresh token is revoked or unknown"})
-			return
-		}
-		delete(s.refresh, f.Get("refresh_token")) // rotated
-		s.stats.Refreshes++
-	default:
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
-		return
-	}
-	at, rt := "at-"+random(), "rt-"+random()
-	s.access[at] = time.Now().Add(s.opts.TokenTTL)
-	s.refresh[rt] = true
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": int(s.opts.TokenTTL / time.Second),
-		"refresh_token": rt, "scope": "notes"})
-}
-
-func (s *Server) expireAll(w http.ResponseWriter, _ *http.Request) {
-	s.mu.Lock()
-	clear(s.access)
-	s.mu.Unlock()
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) revokeAll(w http.ResponseWriter, _ *http.Request) {
-	s.mu.Lock()
-	clear(s.access)
-	clear(s.refresh)
-	s.mu.Unlock()
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
-func random() string {
-	var b [24]byte
-	rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func urlEscape(s string) string { return template.URLQueryEscaper(s) }
