@@ -134,6 +134,10 @@ type MCPServerState struct {
 	Reachable bool       `json:"reachable"`
 	LatencyMS float64    `json:"latency_ms,omitempty"`
 	Error     string     `json:"error,omitempty"`
+	// NotConnected says the server asks for an OAuth grant that no one has
+	// given yet, or that lapsed: not the server's fault, so health does not
+	// count it unreachable (re-authorisation lists a lapsed grant).
+	NotConnected bool `json:"not_connected,omitempty"`
 }
 
 // MCPServerStore keeps tenants' upstream MCP servers.

@@ -76,7 +76,7 @@ func (c *Catalog) refresh(ctx context.Context, s *gtmgate.MCPServer) error {
 	}
 	st.Reachable = listErr == nil
 	st.LatencyMS = float64(now.Sub(start).Microseconds()) / 1000
-	st.Error = ""
+	st.Error, st.NotConnected = "", gtmgate.ErrorCode(listErr) == gtmgate.EReauthRequired
 	if listErr != nil {
 		st.Error = gtmgate.AsError(listErr).Message
 	}

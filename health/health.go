@@ -200,6 +200,10 @@ type MCPServer struct {
 	// ServedTools is how many of its tools the tenant's agents can call.
 	ServedTools int    `json:"served_tools"`
 	Error       string `json:"error,omitempty"`
+	// NotConnected: an OAuth server no one has connected yet, or whose
+	// grant lapsed; not counted unreachable (accounts.reconnect lists a
+	// lapsed grant).
+	NotConnected bool `json:"not_connected,omitempty"`
 }
 
 // Sources are what a snapshot reads.
@@ -570,7 +574,7 @@ func (r *Report) mcpServers(ctx context.Context, src Sources, degrade func(strin
 	}
 	unreachable := 0
 	for _, s := range list {
-		if s.CheckedAt != nil && !s.Reachable {
+		if s.CheckedAt != nil && !s.Reachable && !s.NotConnected {
 			unreachable++
 		}
 	}

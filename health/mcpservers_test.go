@@ -55,6 +55,15 @@ func TestSnapshotMCPServers(t *testing.T) {
 		}
 	}
 
+	// An OAuth server no one has connected yet is not unreachable.
+	src.MCPServers = func(context.Context) ([]health.MCPServer, error) {
+		return []health.MCPServer{{TenantID: "acme", Name: "crm-notes", Host: "127.0.0.1:9", CheckedAt: &checked, NotConnected: true,
+			Error: "upstream MCP server \"crm-notes\" is not connected: connect it at /console/tenants/acme/mcp-servers/crm-notes"}}, nil
+	}
+	if waiting := health.Take(t.Context(), src); waiting.Status != health.StatusOK || len(waiting.Reasons) != 0 {
+		t.Fatalf("a server waiting to be connected: %s %v", waiting.Status, waiting.Reasons)
+	}
+
 	src.MCPServers = func(context.Context) ([]health.MCPServer, error) { return nil, errors.New("database is locked") }
 	failed := health.Take(t.Context(), src)
 	if failed.Status != health.StatusDegraded || failed.Errors["mcp_servers"] != "database is locked" ||

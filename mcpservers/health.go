@@ -38,7 +38,8 @@ func Health(store gtmgate.MCPServerStore, catalog Catalog) func(ctx context.Cont
 		for _, s := range all {
 			out = append(out, health.MCPServer{TenantID: s.TenantID, Name: s.Name, Host: hostOf(s.URL),
 				Reachable: s.State.Reachable, LatencyMS: s.State.LatencyMS, CheckedAt: s.State.CheckedAt,
-				ToolsRefreshedAt: s.State.ToolsRefreshedAt, ServedTools: served[key{s.TenantID, s.Name}], Error: s.State.Error})
+				ToolsRefreshedAt: s.State.ToolsRefreshedAt, ServedTools: served[key{s.TenantID, s.Name}], Error: s.State.Error,
+				NotConnected: s.State.NotConnected})
 		}
 		return out, nil
 	}
