@@ -250,7 +250,7 @@ func yesNo(v any) string {
 // admin API's PUT rule), so the page shows no forms.
 func newMCPForm(r *http.Request, tenant string) *mcpForm {
 	s := sessionOf(r)
-	if s == nil || !s.actor.Allows(gtmgate.AccessWrite, tenant) {
+	if s == nil || !mayCall(s.actor, "PUT /admin/tenants/{tenant_id}/mcp-servers/{name}", tenant) {
 		return nil
 	}
 	return &mcpForm{CSRF: s.csrf, Tenant: tenant, Kind: gtmgate.MCPAuthNone}

@@ -73,7 +73,7 @@ func (c *Console) refreshMCPServer(w http.ResponseWriter, r *http.Request, _ *se
 // tools as last listed with what is served and overridden.
 func (c *Console) mcpServerPage(w http.ResponseWriter, r *http.Request, s *session) {
 	id, name := r.PathValue("id"), r.PathValue("name")
-	if !s.actor.Allows(gtmgate.AccessWrite, id) {
+	if !mayCall(s.actor, "PUT /admin/tenants/{tenant_id}/mcp-servers/{name}", id) {
 		c.refuse(w, r, http.StatusForbidden, s.actor.Name+" may read this tenant's MCP servers but not change them.")
 		return
 	}

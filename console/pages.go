@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/admin"
 	"github.com/gtmgate/gtmgate/secret"
 )
 
@@ -121,6 +122,15 @@ var tenantPages = map[string]bool{
 	"POST /console/tenants/{id}/mcp-servers/{name}/changes/accept": true,
 	// Connecting an oauth server: the connect-link route decides who may.
 	"POST /console/tenants/{id}/mcp-servers/{name}/connect": true,
+}
+
+// mayCall reports whether actor may make the admin route pattern's calls
+// on tenant, by the rule the admin API declares for it (admin.AccessOf),
+// so a page shows a form only to those the API lets use it and never
+// decides access by a rule of its own.
+func mayCall(actor *gtmgate.Actor, pattern, tenant string) bool {
+	need, _, ok := admin.AccessOf(pattern)
+	return ok && actor.Allows(need, tenant)
 }
 
 // operatorOnly refuses an operator's page to a tenant's people.

@@ -191,7 +191,7 @@ func (c *Console) playgroundView(r *http.Request, id, tool, toolset string) (*pl
 	}
 	schema, _ := t["input_schema"].(obj)
 	return &playgroundView{Tenant: id, Toolset: toolset, Tool: t, Fields: formFields(schema, marksOf(t)),
-		MayRun: sessionOf(r).actor.Allows(gtmgate.AccessWrite, id)}, ""
+		MayRun: mayCall(sessionOf(r).actor, "POST /admin/tenants/{tenant_id}/tools/{tool}/call", id)}, ""
 }
 
 // playground is a tool's form, generated from its input schema.

@@ -329,54 +329,15 @@ func TestStoreOutageThroughTCPProxy(t *testing.T) {
 	proxy.set(proxyPass)
 
 	// Recovery without a restart: /health sees the store again, and calls come back.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		resp, err := http.Get(p.gateway + "/health")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK && strings.Contains(string(b), `"reachable":true`) {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the gateway did not recover within 90 s of the store's return: %s", p.stderr.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	awaitStoreBack(t, p)
 	if ok, _ := tally("recovered", restCalls(t, p, 40, 4), 10*time.Second); ok != 40 {
 		t.Fatalf("after recovery: %d of 40 calls succeeded", ok)
 	}
 	p.stop(t)
 
 	// Nothing acknowledged is lost: every 200's audit record is in the store.
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, withDatabase(adminURL, proxy.target, db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, "SELECT request_id FROM audit_log WHERE tenant_id = 'demo' AND source = 'rest'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	audited := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		audited[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	lost := 0
-	for id := range acked {
-		if !audited[id] {
-			lost++
-		}
-	}
+	audited := auditedInPostgres(t, withDatabase(adminURL, proxy.target, db), "source = 'rest'")
+	lost := unaudited(acked, audited)
 	t.Logf("acknowledged %d, audited %d (all REST calls), acknowledged but not audited %d", len(acked), len(audited), lost)
 	if lost > 0 {
 		t.Fatalf("%d acknowledged calls have no audit record", lost)
@@ -384,6 +345,12 @@ func TestStoreOutageThroughTCPProxy(t *testing.T) {
 
 	// Every audited failure, refused ones during the outage included, is in
 	// the error ledger, where it can be replayed.
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, withDatabase(adminURL, proxy.target, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
 	var failed, unledgered int
 	err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE NOT EXISTS
 		(SELECT 1 FROM error_ledger l WHERE l.request_id = a.request_id))
@@ -483,4 +450,61 @@ func TestApproverDisconnectFinishesTheGate(t *testing.T) {
 		t.Fatalf("Gmail received %d sends, want exactly 1", n)
 	}
 	p.stop(t)
+}
+
+// awaitStoreBack waits until the gateway's /health sees the store again,
+// within 90 s of its return.
+func awaitStoreBack(t *testing.T, p *process) {
+	t.Helper()
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if resp, err := http.Get(p.gateway + "/health"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK && strings.Contains(string(b), `"reachable":true`) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the gateway did not recover within 90 s of the store's return: %s", p.stderr.String())
+		}
+	}
+}
+
+// auditedInPostgres is the request ids of the demo tenant's audit entries
+// matching where, read from the database at dsn.
+func auditedInPostgres(t *testing.T, dsn, where string) map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, "SELECT request_id FROM audit_log WHERE tenant_id = 'demo' AND "+where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audited := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		audited[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return audited
+}
+
+// unaudited counts the acknowledged calls without an audit entry.
+func unaudited(acked, audited map[string]bool) int {
+	lost := 0
+	for id := range acked {
+		if !audited[id] {
+			lost++
+		}
+	}
+	return lost
 }

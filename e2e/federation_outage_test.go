@@ -200,51 +200,12 @@ func TestFederatedCallsThroughStoreOutage(t *testing.T) {
 	tally("20 s outage", calls, outageBound)
 	proxy.set(proxyPass)
 
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		resp, err := http.Get(p.gateway + "/health")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK && bytes.Contains(b, []byte(`"reachable":true`)) {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the gateway did not recover within 90 s of the store's return: %s", p.stderr.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	awaitStoreBack(t, p)
 	tally("recovered", run(3*time.Second), 10*time.Second)
 	p.stop(t)
 
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, withDatabase(adminURL, proxy.target, db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, "SELECT request_id FROM audit_log WHERE tenant_id = 'demo' AND action LIKE 'notes__search_notes%'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	audited := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		audited[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	lost := 0
-	for id := range acked {
-		if !audited[id] {
-			lost++
-		}
-	}
+	audited := auditedInPostgres(t, withDatabase(adminURL, proxy.target, db), "action LIKE 'notes__search_notes%'")
+	lost := unaudited(acked, audited)
 	t.Logf("acknowledged REST calls %d, audited federated calls %d, acknowledged but not audited %d", len(acked), len(audited), lost)
 	if lost > 0 {
 		t.Fatalf("%d acknowledged federated calls have no audit record", lost)

@@ -69,15 +69,7 @@ func (e *adsEnv) call(t *testing.T, input string) (*toolrun.Outcome, error) {
 func (e *adsEnv) hold(t *testing.T, input string) *gtmgate.Approval {
 	t.Helper()
 	_, err := e.call(t, input)
-	var ge *gtmgate.Error
-	if !errors.As(err, &ge) || ge.Code != gtmgate.EApprovalRequired {
-		t.Fatalf("call: %v, want APPROVAL_REQUIRED", err)
-	}
-	a, err := e.store.GetApproval(t.Context(), ge.ApprovalID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return storedGate(t, e.store, err)
 }
 
 // TestHeldBudgetChangeReadsTheCurrentBudget: a held budget change stores

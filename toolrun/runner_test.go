@@ -435,15 +435,7 @@ func (e *personEnv) hold(t *testing.T) *gtmgate.Approval {
 		Principal: &gtmgate.Principal{TenantID: "acme", KeyID: "tok_ada", Kind: gtmgate.PrincipalToken, Person: "p_ada"}, TenantID: "acme",
 		Tool: "email_send", Input: json.RawMessage(`{"action":"send","rationale":"r"}`), Source: "rest", RequestID: "req-ada",
 	})
-	var ge *gtmgate.Error
-	if !errors.As(err, &ge) || ge.Code != gtmgate.EApprovalRequired {
-		t.Fatalf("call: %v, want APPROVAL_REQUIRED", err)
-	}
-	a, err := e.store.GetApproval(t.Context(), ge.ApprovalID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return storedGate(t, e.store, err)
 }
 
 // TestHeldCallKeepsThePersonsAccount: a call of an agent acting for a
@@ -553,4 +545,19 @@ func TestNoticesComeFirst(t *testing.T) {
 	if !slices.Equal(seen, want) {
 		t.Errorf("notices %q, want %q", seen, want)
 	}
+}
+
+// storedGate is the gate a held call's err names, as stored; the test
+// fails unless err is APPROVAL_REQUIRED.
+func storedGate(t *testing.T, store gtmgate.ApprovalStore, err error) *gtmgate.Approval {
+	t.Helper()
+	var ge *gtmgate.Error
+	if !errors.As(err, &ge) || ge.Code != gtmgate.EApprovalRequired {
+		t.Fatalf("call: %v, want APPROVAL_REQUIRED", err)
+	}
+	a, err := store.GetApproval(t.Context(), ge.ApprovalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -64,15 +64,7 @@ func (e *calendarEnv) hold(t *testing.T, action string) *gtmgate.Approval {
 		Principal: &gtmgate.Principal{TenantID: "acme", KeyID: "tok_carol", Kind: gtmgate.PrincipalToken, Person: "p_carol"}, TenantID: "acme",
 		Tool: "calendar_events", Input: json.RawMessage(`{"action":"` + action + `","rationale":"r"}`), Source: "rest", RequestID: "req-" + action,
 	})
-	var ge *gtmgate.Error
-	if !errors.As(err, &ge) || ge.Code != gtmgate.EApprovalRequired {
-		t.Fatalf("%s: %v, want APPROVAL_REQUIRED", action, err)
-	}
-	a, err := e.store.GetApproval(t.Context(), ge.ApprovalID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return storedGate(t, e.store, err)
 }
 
 // decider is who decides a step: a person signed in, or a key.

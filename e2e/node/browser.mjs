@@ -21,3 +21,17 @@ export function launchChromium() {
       "--disable-component-update", "--disable-sync"],
   });
 }
+
+// checkFits checks that page is no wider than its window (nothing scrolls
+// sideways), naming the page by label.
+export async function checkFits(page, label) {
+  const layout = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+  check(layout.sw <= layout.cw, `${label}: page is ${layout.sw}px wide in a ${layout.cw}px window`);
+}
+
+// press clicks locator and waits for the navigation it starts; the answer
+// is the navigation's response.
+export async function press(page, locator) {
+  const [resp] = await Promise.all([page.waitForNavigation(), locator.click()]);
+  return resp;
+}

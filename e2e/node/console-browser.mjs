@@ -10,7 +10,7 @@
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY, GTMGATE_APPROVAL_ID
 // (a held call), GTMGATE_LEDGER_ID (a failed call), CHROMIUM,
 // SCREENSHOT_DIR (optional).
-import { check, checks, failures, launchChromium } from "./browser.mjs";
+import { check, checks, failures, launchChromium, checkFits } from "./browser.mjs";
 import path from "node:path";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
@@ -24,8 +24,7 @@ const screenshots = [];
 const browser = await launchChromium();
 
 async function shot(page, label) {
-  const layout = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-  check(layout.sw <= layout.cw, `${label}: page is ${layout.sw}px wide in a ${layout.cw}px window`);
+  await checkFits(page, label);
   if (shots) {
     const file = path.join(shots, "console-" + label.replace(/[^a-z0-9]+/gi, "-") + ".png");
     await page.screenshot({ path: file, fullPage: false });

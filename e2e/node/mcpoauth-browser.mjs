@@ -10,7 +10,7 @@
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY, UPSTREAM_URL,
 // SERVER (its name), MODE (add or reconnect), CHROMIUM, SCREENSHOT_DIR
 // (optional).
-import { check, checks, failures, launchChromium } from "./browser.mjs";
+import { check, checks, failures, launchChromium, checkFits, press } from "./browser.mjs";
 import path from "node:path";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
@@ -24,18 +24,12 @@ const screenshots = [];
 const browser = await launchChromium();
 
 async function shot(page, label) {
-  const layout = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-  check(layout.sw <= layout.cw, `${label}: page is ${layout.sw}px wide in a ${layout.cw}px window`);
+  await checkFits(page, label);
   if (shots) {
     const file = path.join(shots, "mcpoauth-" + mode + "-" + label.replace(/[^a-z0-9]+/gi, "-") + ".png");
     await page.screenshot({ path: file, fullPage: true });
     screenshots.push(file);
   }
-}
-
-async function press(page, locator) {
-  const [resp] = await Promise.all([page.waitForNavigation(), locator.click()]);
-  return resp;
 }
 
 const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -8,7 +8,7 @@
 //
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY, UPSTREAM_URL,
 // UPSTREAM_TOKEN, CHROMIUM, SCREENSHOT_DIR (optional).
-import { check, checks, failures, launchChromium } from "./browser.mjs";
+import { check, checks, failures, launchChromium, checkFits } from "./browser.mjs";
 import path from "node:path";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
@@ -24,8 +24,7 @@ const browser = await launchChromium();
 // shot checks the page fits its window and keeps a PNG of it, or of
 // the element "of" when given.
 async function shot(page, label, of) {
-  const layout = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-  check(layout.sw <= layout.cw, `${label}: page is ${layout.sw}px wide in a ${layout.cw}px window`);
+  await checkFits(page, label);
   if (shots) {
     const file = path.join(shots, "mcpservers-" + label.replace(/[^a-z0-9]+/gi, "-") + ".png");
     if (of) await of.screenshot({ path: file });

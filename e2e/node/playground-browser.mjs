@@ -9,7 +9,7 @@
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY (to set the approval
 // policy between the two parts), WHO (the demo IdP's button), CHROMIUM,
 // SCREENSHOT_DIR (optional).
-import { check, checks, failures, launchChromium } from "./browser.mjs";
+import { check, checks, failures, launchChromium, checkFits } from "./browser.mjs";
 import path from "node:path";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
@@ -30,8 +30,7 @@ async function admin(method, p, body) {
 }
 
 async function shot(page, label) {
-  const layout = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-  check(layout.sw <= layout.cw, `${label}: page is ${layout.sw}px wide in a ${layout.cw}px window`);
+  await checkFits(page, label);
   if (shots) {
     const file = path.join(shots, "playground-" + label.replace(/[^a-z0-9]+/gi, "-") + ".png");
     await page.screenshot({ path: file, fullPage: !label.endsWith("tools") });

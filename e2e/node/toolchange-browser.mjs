@@ -8,7 +8,7 @@
 //
 // Environment: GTMGATE_GATEWAY_URL, GTMGATE_ADMIN_KEY, CHROMIUM,
 // SCREENSHOT_DIR (optional).
-import { check, checks, failures, launchChromium } from "./browser.mjs";
+import { check, checks, failures, launchChromium, checkFits } from "./browser.mjs";
 import path from "node:path";
 
 const gw = process.env.GTMGATE_GATEWAY_URL;
@@ -17,8 +17,7 @@ const shots = process.env.SCREENSHOT_DIR;
 const browser = await launchChromium();
 
 async function shot(page, label) {
-  const layout = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-  check(layout.sw <= layout.cw, `${label}: page is ${layout.sw}px wide in a ${layout.cw}px window`);
+  await checkFits(page, label);
   if (!shots) return;
   await page.screenshot({ path: path.join(shots, "toolchange-" + label + ".png"), fullPage: false });
 }
