@@ -136,15 +136,16 @@ func (h *Handler) callTool(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tenant, tool := r.PathValue("tenant_id"), r.PathValue("tool")
-	if err := h.hiddenByToolset(r.Context(), tenant, tool, body.Toolset); err != nil {
-		jsonapi.WriteError(w, r, err)
-		return
-	}
 	rid := gtmgate.RequestIDFromContext(r.Context())
 	p := playgroundPrincipal(gtmgate.ActorFromContext(r.Context()), tenant, body.Toolset)
 	out, err := h.opts.Runner.Call(gtmgate.NewContextWithPrincipal(r.Context(), p), &toolrun.Request{
 		Principal: p, TenantID: tenant, Tool: tool, Input: body.Input, Source: sourceOf(r.Context()), RequestID: rid,
 	})
+	if errors.Is(err, toolset.ErrHidden) {
+		// As the list leaves the tool out, an agent given the toolset is
+		// never told of it; the runner's own decision says so.
+		err = gtmgate.Errorf(gtmgate.EToolNotFound, "toolset %q of tenant %q has no tool %q", body.Toolset, tenant, tool)
+	}
 	if err != nil {
 		var e *gtmgate.Error
 		if errors.As(err, &e) && e.Code == gtmgate.EToolNotFound {
@@ -160,26 +161,6 @@ func (h *Handler) callTool(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(gtmgate.QuotaWarningHeader, out.QuotaWarning)
 	}
 	jsonapi.Write(w, http.StatusOK, out.Answer(rid))
-}
-
-// hiddenByToolset answers TOOL_NOT_FOUND for a tool that toolset name
-// leaves out entirely, as the list leaves it out: an agent given the
-// toolset is never told of it. An action the toolset refuses of a tool it
-// lists is the runner's FORBIDDEN; everything else is the runner's to decide.
-func (h *Handler) hiddenByToolset(ctx context.Context, tenantID, tool, name string) error {
-	if name == "" {
-		return nil
-	}
-	t, err := h.opts.Store.GetTenant(ctx, tenantID)
-	if err != nil {
-		return nil // the runner answers for the tenant
-	}
-	e, ok := h.opts.Runner.Tool(ctx, tenantID, tool)
-	if ts := t.Toolsets[name]; !ok || ts == nil || toolset.Actions(ts, e) != nil {
-		return nil
-	}
-	return gtmgate.Errorf(gtmgate.EToolNotFound, "toolset %q of tenant %q has no tool %q", name, tenantID, tool).
-		WithHint("list what an agent given it gets with GET /admin/tenants/" + tenantID + "/tools?toolset=" + name)
 }
 
 // playgroundPrincipal is the credential a call from the console or the

@@ -5,6 +5,7 @@
 package toolset
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -62,6 +63,12 @@ func Actions(ts *gtmgate.Toolset, e *registry.Entry) []gtmgate.Action {
 	return out
 }
 
+// ErrHidden is the cause of Check's refusal when the toolset allows no
+// action of the tool at all, so that tools/list leaves it out: a surface
+// that answers as its list does (the admin API's tool call) tells this
+// from a refused action of a listed tool by it, not by a decision of its own.
+var ErrHidden = errors.New("the toolset lists no action of the tool")
+
 // Check refuses a call of action a of tool e that ts, the toolset name of
 // tenant tenantID, does not allow.
 func Check(ts *gtmgate.Toolset, tenantID, name string, e *registry.Entry, a gtmgate.Action) error {
@@ -73,6 +80,9 @@ func Check(ts *gtmgate.Toolset, tenantID, name string, e *registry.Entry, a gtmg
 		what = e.Name
 	}
 	err := gtmgate.Errorf(gtmgate.EForbidden, "this agent's toolset %q does not allow %s", name, what)
+	if Actions(ts, e) == nil {
+		err.Err = ErrHidden
+	}
 	if ts.ReadOnly && a.Mutating {
 		err.Message += ": the toolset is read-only"
 	}

@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -112,6 +113,8 @@ func TestAllows(t *testing.T) {
 				t.Errorf("Check = %v, want allowed %v", err, tc.want)
 			} else if err != nil && gtmgate.ErrorCode(err) != gtmgate.EForbidden {
 				t.Errorf("Check = %v, want FORBIDDEN", err)
+			} else if hidden := Actions(tc.ts, tc.entry) == nil; err != nil && errors.Is(err, ErrHidden) != hidden {
+				t.Errorf("Check = %v: ErrHidden %v, want %v (the list leaves the tool out: %v)", err, !hidden, hidden, hidden)
 			}
 		})
 	}
