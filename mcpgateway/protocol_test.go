@@ -209,6 +209,7 @@ func TestProgressRequestsStream(t *testing.T) {
 		{"the next call without one", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}}`, "json"},
 		{"list with a token", `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"progressToken":"a"}}}`, "json"},
 		{"a batch", `[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":{"progressToken":1}}}]`, "json"},
+		{"a token whose key is escaped", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"x","_meta":{"progress\u0054oken":7}}}`, "stream"},
 	}
 	for _, tc := range tests {
 		w := httptest.NewRecorder()

@@ -81,7 +81,7 @@ func New(opts Options) http.Handler {
 			Stateless:           true,
 			JSONResponse:        json,
 			MaxRequestBodyBytes: opts.MaxBodyBytes,
-			Logger:              opts.Logger,
+			Logger:              sdkLogger(opts.Logger),
 		})
 	}
 	streamable, streaming := newHandler(true), newHandler(false)
@@ -120,7 +120,7 @@ func newServer(opts Options, tools []*registry.Entry) *mcp.Server {
 		Instructions: "Go-to-market tools acting for the tenant of your credential. Every call needs a rationale. " +
 			"Calls held for approval return APPROVAL_REQUIRED with an approval_id: check it with approval_status. " +
 			"Report blockers with submit_feedback.",
-		Logger:       opts.Logger,
+		Logger:       sdkLogger(opts.Logger),
 		Capabilities: caps,
 		SetCacheable: listCaching,
 	})

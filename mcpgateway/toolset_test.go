@@ -27,7 +27,7 @@ type toolsetEnv struct {
 	ran     []string // tool.action@account of each call that reached its tool
 }
 
-func newToolsetEnv(t *testing.T) *toolsetEnv {
+func newToolsetEnv(t testing.TB) *toolsetEnv {
 	t.Helper()
 	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
 	if err != nil {

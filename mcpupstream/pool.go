@@ -49,6 +49,9 @@ const (
 	tokenTimeout = 10 * time.Second
 	// maxPages bounds a tools/list pagination that never ends.
 	maxPages = 1000
+	// maxIdlePerUpstream is far above any concurrency one upstream sees,
+	// so that idle connections follow the calls in flight (see NewPool).
+	maxIdlePerUpstream = 4096
 )
 
 // Options configures a Pool.
@@ -136,6 +139,11 @@ func NewPool(opts Options) *Pool {
 	t := egress.NewTransport(opts.Policy, opts.DialTimeout)
 	// A tool call answers when it is done; the caller's context bounds it.
 	t.ResponseHeaderTimeout = 0
+	// Keep every connection a burst of calls opened: with the default four
+	// idle per host, calls above four in flight closed their connection and
+	// the next ones dialled anew. Idle connections never outnumber the calls
+	// that were in flight at once, and close after IdleConnTimeout.
+	t.MaxIdleConns, t.MaxIdleConnsPerHost = 0, maxIdlePerUpstream
 	p := &Pool{
 		opts:        opts,
 		base:        t,
