@@ -127,6 +127,11 @@ type Call struct {
 	Action    Action
 	// Input is the validated input, common fields included.
 	Input json.RawMessage
+	// Args is Input as validation parsed it (read-only), when the caller
+	// has it: an adapter that wants the input as a map reads this one parse,
+	// the one every decision on the call was made on, instead of parsing
+	// Input again.
+	Args map[string]any
 	// Account is the provider account chosen (account_id or the tenant default).
 	Account Account
 	// Token gives the provider access token for Account; nil when the tool has no provider.

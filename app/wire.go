@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -246,13 +247,15 @@ func (a *App) buildSurfaces(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := api.JSON()
+	// Served compact: indented, the two copies held 3.2 MB of an idle
+	// process's heap instead of 1.5 MB (cmd/specgen writes the indented file).
+	body, err := json.Marshal(api)
 	if err != nil {
 		return fmt.Errorf("gateway API description: %w", err)
 	}
 	gatewayAPI.Set(body)
 	api.Servers = []openapi.Server{{URL: a.cfg.GatewayURL, Description: "gtmgate gateway"}}
-	if a.gatewayAPI, err = api.JSON(); err != nil {
+	if a.gatewayAPI, err = json.Marshal(api); err != nil {
 		return fmt.Errorf("gateway API description: %w", err)
 	}
 	return a.buildContentSurfaces(ctx)

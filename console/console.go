@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -98,7 +97,7 @@ type Options struct {
 type Console struct {
 	opts  Options
 	mux   *http.ServeMux
-	pages map[string]*template.Template
+	pages map[string]pageTemplate
 	// signInForms and sessionForms sign the sign-in form's token (of a
 	// pre-session nonce) and every other form's (of the session cookie).
 	signInForms, sessionForms formtoken.Signer

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gtmgate/gtmgate/content"
@@ -116,23 +117,32 @@ func joinList(v any, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-// parseTemplates parses each page with the layout.
-func parseTemplates() (map[string]*template.Template, error) {
+// pageTemplate returns one page's template, parsed with the layout and
+// partials on its first use: parsed at start, every page's template (each
+// with its own copy of the layout) was about 6.5 MB of an idle gtmgate's
+// heap, most of it for pages nobody opens. TestTemplatesParse parses them
+// all, so a broken template still fails the tests, not an operator.
+type pageTemplate func() (*template.Template, error)
+
+// parseTemplates lists the pages, each parsed with the layout on first use.
+func parseTemplates() (map[string]pageTemplate, error) {
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*template.Template{}
+	out := map[string]pageTemplate{}
 	for _, n := range names {
 		base := strings.TrimSuffix(path.Base(n), ".html")
 		if base == "layout" || strings.HasPrefix(base, "_") {
 			continue // the layout and partials ("_gate") go with every page
 		}
-		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/_*.html", n)
-		if err != nil {
-			return nil, fmt.Errorf("console: template %s: %w", base, err)
-		}
-		out[base] = t
+		out[base] = sync.OnceValues(func() (*template.Template, error) {
+			t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/_*.html", n)
+			if err != nil {
+				return nil, fmt.Errorf("console: template %s: %w", base, err)
+			}
+			return t, nil
+		})
 	}
 	return out, nil
 }
@@ -145,7 +155,12 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 			p.Flash = s.flash
 		}
 	}
-	t := c.pages[name]
+	t, err := c.pages[name]()
+	if err != nil {
+		c.opts.Logger.Error("console: render "+name, "error", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	if err := t.Execute(w, p); err != nil {

@@ -22,9 +22,11 @@ const maxErrorText = 1000
 // result as it gave it (content and structuredContent).
 func (c *Catalog) run(s *gtmgate.MCPServer, tool string) func(ctx context.Context, call *gtmgate.Call) (any, error) {
 	return func(ctx context.Context, call *gtmgate.Call) (any, error) {
-		var input map[string]any
-		if err := json.Unmarshal(call.Input, &input); err != nil {
-			return nil, gtmgate.Errorf(gtmgate.EValidation, "input must be a JSON object")
+		input := call.Args
+		if input == nil {
+			if err := json.Unmarshal(call.Input, &input); err != nil {
+				return nil, gtmgate.Errorf(gtmgate.EValidation, "input must be a JSON object")
+			}
 		}
 		args, err := registry.UpstreamArguments(input)
 		if err != nil {

@@ -58,7 +58,7 @@ func (r *Runner) before(ctx context.Context, c *call, read gtmgate.BeforeRead) (
 	}
 	return read(ctx, &gtmgate.Call{
 		RequestID: c.req.RequestID, TenantID: c.tenant.ID, Tool: c.entry.Tool, Action: c.action,
-		Input: c.req.Input, Account: c.account, Token: tokens,
+		Input: c.req.Input, Args: c.input, Account: c.account, Token: tokens,
 	})
 }
 

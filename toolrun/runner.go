@@ -247,7 +247,7 @@ func (r *Runner) execute(ctx context.Context, c *call) (any, error) {
 	limit, cursor, filter := registry.ListParams(c.input)
 	tc := &gtmgate.Call{
 		RequestID: c.req.RequestID, TenantID: c.tenant.ID, Tool: c.entry.Tool, Action: c.action,
-		Input: c.req.Input, Account: c.account, Token: tokens, Limit: limit, Cursor: cursor, Filter: filter,
+		Input: c.req.Input, Args: c.input, Account: c.account, Token: tokens, Limit: limit, Cursor: cursor, Filter: filter,
 	}
 	reqCtx := ctx
 	ctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)

@@ -26,9 +26,11 @@ func (s *Store) WriteCalls(ctx context.Context, audit []gtmgate.AuditEntry, usag
 	if len(audit) == 0 && len(usage) == 0 {
 		return nil
 	}
-	return s.inTx(ctx, "write calls", func(tx *sql.Tx) error {
+	err := s.inTx(ctx, "write calls", func(tx *sql.Tx) error {
 		return s.insertCalls(ctx, tx, audit, usage)
 	})
+	s.prepareWanted(ctx)
+	return err
 }
 
 // ApplyJournal writes calls from bytes [from, to) of a local audit journal
@@ -36,14 +38,15 @@ func (s *Store) WriteCalls(ctx context.Context, audit []gtmgate.AuditEntry, usag
 // compare-and-set (UPDATE … WHERE applied_to = from, or an INSERT that does
 // nothing on conflict when from is 0), which also row-locks it on PostgreSQL.
 func (s *Store) ApplyJournal(ctx context.Context, journal string, from, to int64, audit []gtmgate.AuditEntry, usage []gtmgate.UsageEvent) error {
+	defer s.prepareWanted(ctx)
 	return s.inTx(ctx, "apply audit journal", func(tx *sql.Tx) error {
 		var res sql.Result
 		var err error
 		if from == 0 {
-			res, err = tx.ExecContext(ctx, s.q(`INSERT INTO audit_journal (journal, applied_to, updated_at) VALUES (?, ?, ?)
+			res, err = s.txExec(ctx, tx, s.q(`INSERT INTO audit_journal (journal, applied_to, updated_at) VALUES (?, ?, ?)
 				ON CONFLICT (journal) DO NOTHING`), journal, to, s.t(s.now()))
 		} else {
-			res, err = tx.ExecContext(ctx, s.q(`UPDATE audit_journal SET applied_to = ?, updated_at = ?
+			res, err = s.txExec(ctx, tx, s.q(`UPDATE audit_journal SET applied_to = ?, updated_at = ?
 				WHERE journal = ? AND applied_to = ?`), to, s.t(s.now()), journal, from)
 		}
 		if err != nil {
@@ -150,7 +153,7 @@ func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, insert, suffix strin
 	}
 	per := s.d.InsertRows()
 	if per <= 1 {
-		st, err := tx.PrepareContext(ctx, s.q(insert+placeholders(1, cols)+suffix))
+		st, err := s.txStmt(ctx, tx, s.q(insert+placeholders(1, cols)+suffix))
 		if err != nil {
 			return err
 		}

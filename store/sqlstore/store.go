@@ -69,6 +69,10 @@ type Store struct {
 	close  func() error
 
 	rebound sync.Map // query → dialect query
+	// prepared holds the call-recording statements prepared on the write
+	// pool (stmtcache.go); wanted, those seen but not prepared yet.
+	prepared sync.Map // dialect query → *sql.Stmt
+	wanted   sync.Map // dialect query → struct{}
 }
 
 var _ gtmgate.Store = (*Store)(nil)
@@ -104,6 +108,10 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close closes the pools.
 func (s *Store) Close() error {
 	var errs []error
+	s.prepared.Range(func(_, v any) bool {
+		errs = append(errs, v.(*sql.Stmt).Close())
+		return true
+	})
 	if s.read != s.write {
 		errs = append(errs, s.read.Close())
 	}
