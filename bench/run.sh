@@ -16,10 +16,18 @@
 #   BENCH_CHAT_CHUNKS   chunks of a streamed chat answer (default 20)
 #   BENCH_CHAT_DELAY    pause before each streamed chunk (default 1ms)
 #   BENCH_SITE_URL      site to compare with nginx (default: gtmgate's site listener)
-#   BENCH_SITE_ROUNDS   interleaved rounds of the site runs, reported as medians (default 3)
-#   BENCH_CHAT_ROUNDS   interleaved rounds of the chat runs, reported as medians (default 3)
+#   BENCH_ROUNDS        interleaved rounds of every comparison (default 3): each round
+#                       runs every variant once, starting with another one each round;
+#                       the report prints each ratio's median and spread over the rounds
+#   BENCH_LIMITS_ROUNDS, BENCH_SITE_ROUNDS, BENCH_CHAT_ROUNDS
+#                       the same for one scenario (default BENCH_ROUNDS)
 #   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
-#   BENCH_ONLY          run only these scenarios (default "toollist rest limits mcp federated admin chat site postgres")
+#   BENCH_ONLY          run only these scenarios (default "toollist rest limits mcp
+#                       federated admin chat site postgres"; "hostile" runs on request)
+#   MCP_GATEWAY_SRC     docker/mcp-gateway's source (folder or bare git dir), built and
+#                       run as a federated peer; MCP_GATEWAY_BIN: a ready docker-mcp binary
+#   MCPJUNGLE_SRC       MCPJungle's source, likewise; MCPJUNGLE_BIN: a ready binary
+#                       (bash bench/peers.sh prepares both sources from git mirrors)
 #   BIFROST_BIN         a Bifrost HTTP gateway binary, run as the chat scenario's peer
 #   BENCH_PEER_CMD      any OpenAI-compatible gateway's start command, run as the peer
 #                       instead; {port}, {upstream} (the fake model gateway, .../v1),
@@ -40,8 +48,10 @@ PGURL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disa
 CHAT_CHUNKS=${BENCH_CHAT_CHUNKS:-20}
 CHAT_DELAY=${BENCH_CHAT_DELAY:-1ms}
 ONLY=" ${BENCH_ONLY:-toollist rest limits mcp federated admin chat site postgres} "
-LIMITS_ROUNDS=${BENCH_LIMITS_ROUNDS:-3}
-CHAT_ROUNDS=${BENCH_CHAT_ROUNDS:-3}
+ROUNDS=${BENCH_ROUNDS:-3}
+LIMITS_ROUNDS=${BENCH_LIMITS_ROUNDS:-$ROUNDS}
+CHAT_ROUNDS=${BENCH_CHAT_ROUNDS:-$ROUNDS}
+BENCH_SITE_ROUNDS=${BENCH_SITE_ROUNDS:-$ROUNDS}
 LIMITS_TOKEN=tok-bench-limits-0123456789abcdef
 CHAT_KEY=bench-model-gateway-key
 CHAT_MODEL=bench-model
@@ -111,12 +121,35 @@ unavailable() {
 	printf 'bench: %s not available: %s\n' "$1" "$reason" >&2
 }
 
+# ROUND names the interleaved round that the next runs belong to.
+ROUND=""
+
 # load SCENARIO VARIANT CONCURRENCY URL [loadgen flags…] runs one measurement.
 load() {
 	local scen=$1 variant=$2 c=$3 url=$4
 	shift 4
-	"$BIN/loadgen" -scenario "$scen" -variant "$variant" -c "$c" -d "${SECS}s" -warmup "$WARMUP" \
+	"$BIN/loadgen" -scenario "$scen" -variant "$variant" -round "$ROUND" -c "$c" -d "${SECS}s" -warmup "$WARMUP" \
 		-url "$url" "$@" >>"$RESULTS" || die "loadgen $scen/$variant c=$c failed"
+}
+
+# run_rounds NAME COUNT FN… runs COUNT interleaved rounds named NAME-1…:
+# in each, at each concurrency, every variant function (called as FN C)
+# once, each round starting with the next one. The report sets a subject
+# only against floors of its own round, so no ratio divides by a floor
+# measured minutes apart.
+run_rounds() {
+	local name=$1 count=$2 r c i
+	shift 2
+	local fns=("$@")
+	for r in $(seq "$count"); do
+		ROUND=$name-$r
+		for c in $LEVELS; do
+			for i in "${!fns[@]}"; do
+				"${fns[(i + r - 1) % ${#fns[@]}]}" "$c"
+			done
+		done
+	done
+	ROUND=""
 }
 
 # wait_ready FILE PID waits for a "ready" line from a process started here.
@@ -154,6 +187,8 @@ free_port() {
 
 # shellcheck source=bench/site.sh
 source "$ROOT/bench/site.sh"
+# shellcheck source=bench/mcppeers.sh
+source "$ROOT/bench/mcppeers.sh"
 
 # --- build ---------------------------------------------------------------
 log "build"
@@ -270,39 +305,106 @@ start_peer() {
 	printf 'peer gateway: %s (pid %s)\n' "$PEER_URL" "$PEER_PID" >&2
 }
 
-# chat_round C PREFIX BODY PEER_BODY [LOADGEN FLAG…] loads one round of chat
-# runs at concurrency C, variants named PREFIX…: the fake upstream directly,
-# the bare proxy, gtmgate and, when there is one, the peer.
-chat_round() {
-	local c=$1 v=$2 body=$3 peer_body=$4
-	shift 4
-	load chat "${v}direct" "$c" "$CHAT/chat/completions" "$@" -H "Authorization: Bearer $CHAT_KEY" -body "$body"
-	load chat "${v}floor" "$c" "$PROXY_CHAT/chat/completions" "$@" -server-pids "$PROXY_PID" -H "Authorization: Bearer $CHAT_KEY" -body "$body"
-	load chat "${v}gateway" "$c" "$GATEWAY/v1/chat/completions" "$@" -server-pids "$GTM_PID" -H "Authorization: Bearer $TOKEN" -body "$body"
-	if [[ -n $PEER_URL ]]; then
-		load chat "${v}peer" "$c" "$PEER_URL" "$@" -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$peer_body"
-	fi
-}
-
-# --- REST, MCP, admin, chat, site on SQLite --------------------------------
+# --- gtmgate on SQLite, and on PostgreSQL alongside ------------------------
 start_gtmgate sqlite
 check_rest
+GTM_IDLE_KB=$(awk '/^VmRSS:/ { print $2 }' "/proc/$GTM_PID/status")
 
-want rest && log "REST tool call (crm_pipelines): direct / bare ReverseProxy / gateway"
-want rest && for c in $LEVELS; do
-	load rest direct "$c" "$HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
-	load rest floor "$c" "$PROXY_HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
-	load rest gateway "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
-done
+# The PostgreSQL instance runs next to the SQLite one, so that its runs
+# interleave with the SQLite ones and the floors' in the same rounds.
+PG_PID="" PG_GATEWAY="" PG_TOKEN=""
+if ! want postgres; then
+	:
+elif [[ $PGURL == off ]]; then
+	unavailable admin "BENCH_DATABASE_URL=off"
+elif ! command -v psql >/dev/null; then
+	unavailable admin "psql not installed"
+elif ! psql -qX "$PGURL" -c 'SELECT 1' >/dev/null 2>"$WORK/psql.err"; then
+	unavailable admin "PostgreSQL not reachable: $(head -n1 "$WORK/psql.err")"
+else
+	# gtmgate's store keeps every table, its migrations' included, in the
+	# schema search_path in the URL names.
+	PG_SCHEMA=gtmgate_bench_${STAMP,,}_$$
+	psql -qX -v ON_ERROR_STOP=1 "$PGURL" -c "CREATE SCHEMA \"$PG_SCHEMA\"" >/dev/null
+	sep='?'
+	[[ $PGURL == *\?* ]] && sep='&'
+	read -r S_PID S_GATEWAY S_SITE S_TOKEN <<<"$GTM_PID $GATEWAY ${SITE:--} $TOKEN"
+	start_gtmgate postgres DATABASE_URL="$PGURL${sep}search_path=$PG_SCHEMA"
+	check_rest
+	read -r PG_PID PG_GATEWAY PG_TOKEN <<<"$GTM_PID $GATEWAY $TOKEN"
+	read -r GTM_PID GATEWAY SITE TOKEN <<<"$S_PID $S_GATEWAY $S_SITE $S_TOKEN"
+	[[ $SITE == - ]] && SITE=""
+fi
+
+# The variants, one function each, called with the concurrency.
+rest_direct() { load rest direct "$1" "$HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"; }
+rest_floor() { load rest floor "$1" "$PROXY_HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"; }
+rest_gateway() { load rest gateway "$1" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"; }
+rest_postgres() { load rest gateway-postgres "$1" "$PG_GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $PG_TOKEN" -body "$REST_BODY"; }
+limits_off() { load rest gateway-off "$1" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"; }
+limits_on() { load rest gateway-limits "$1" "$GATEWAY/api/v1/bench-limits/crm" -H "Authorization: Bearer $LIMITS_TOKEN" -body "$REST_BODY"; }
+mcp_sdk() { load mcp sdk "$1" "$MCP_FLOOR" -mcp-tool echo -mcp-args '{"text":"bench"}'; }
+mcp_gateway() { load mcp gateway "$1" "$GATEWAY/mcp" -H "Authorization: Bearer $TOKEN" -mcp-tool crm_pipelines -mcp-args "$MCP_ARGS"; }
+# The federated call: the upstream tool called directly, through gtmgate's
+# /mcp (one pooled go-sdk client session to the upstream) and through each
+# peer gateway (one MCP session per load worker: both are stateful). Each
+# run reports the gateway's CPU per call and the upstream's apart.
+fed_direct() { load federated direct "$1" "$MCP_FLOOR" -server-pids "$FLOORS_PID" -mcp-tool "$FED_TOOL" -mcp-args "$FED_FLOOR_ARGS"; }
+fed_gateway() {
+	load federated gateway "$1" "$GATEWAY/mcp" -server-pids "$GTM_PID" -upstream-pids "$FLOORS_PID" -H "Authorization: Bearer $TOKEN" \
+		-mcp-tool "${FED_SERVER}__$FED_TOOL" -mcp-args "$FED_ARGS"
+}
+fed_docker() {
+	load federated docker-mcp-gateway "$1" "$DOCKER_MCP_URL" -server-pids "$DOCKER_MCP_PID" -upstream-pids "$FLOORS_PID" \
+		-H "Authorization: Bearer $DOCKER_MCP_TOKEN" -mcp-session -mcp-tool "$FED_TOOL" -mcp-args "$FED_FLOOR_ARGS"
+}
+fed_jungle() {
+	load federated mcpjungle "$1" "$JUNGLE_URL" -server-pids "$JUNGLE_PID" -upstream-pids "$FLOORS_PID" \
+		-mcp-session -mcp-tool "$JUNGLE_TOOL" -mcp-args "$FED_FLOOR_ARGS"
+}
+admin_audit_sqlite() { load admin audit-sqlite "$1" "$GATEWAY/admin/audit?limit=100" -H "x-admin-key: $ADMIN_KEY"; }
+admin_write_sqlite() {
+	load admin write-sqlite "$1" "$GATEWAY/admin/tenants/bench-{n}" -X PUT -H "x-admin-key: $ADMIN_KEY" -body '{"name":"Bench tenant {n}"}'
+}
+admin_audit_postgres() { load admin audit-postgres "$1" "$PG_GATEWAY/admin/audit?limit=100" -H "x-admin-key: $ADMIN_KEY"; }
+admin_write_postgres() {
+	load admin write-postgres "$1" "$PG_GATEWAY/admin/tenants/bench-{n}" -X PUT -H "x-admin-key: $ADMIN_KEY" -body '{"name":"Bench tenant {n}"}'
+}
+
+# REST: the direct upstream call, the bare proxy, gtmgate on SQLite and on
+# PostgreSQL, in the same rounds.
+if want rest || [[ -n $PG_PID ]]; then
+	variants=(rest_direct rest_floor)
+	want rest && variants+=(rest_gateway)
+	[[ -n $PG_PID ]] && variants+=(rest_postgres)
+	log "REST tool call (crm_pipelines): ${variants[*]}, $ROUNDS rounds"
+	run_rounds rest "$ROUNDS" "${variants[@]}"
+fi
+
+# Admin: the paged audit read (of the log the REST runs filled) and an
+# audited write, SQLite and PostgreSQL in the same rounds. Then the
+# PostgreSQL instance stops: it would only add its idle work to the rest.
+if want admin || [[ -n $PG_PID ]]; then
+	variants=()
+	want admin && variants+=(admin_audit_sqlite admin_write_sqlite)
+	[[ -n $PG_PID ]] && variants+=(admin_audit_postgres admin_write_postgres)
+	log "admin: ${variants[*]}, $ROUNDS rounds"
+	run_rounds admin "$ROUNDS" "${variants[@]}"
+fi
+if [[ -n $PG_PID ]]; then stop_pid "$PG_PID"; fi
 
 # limits_tenant makes bench-limits, the demo tenant's twin with a billing
 # plan (prices, hard quotas and a budget far above what a run uses) and
 # per-tenant and per-token rate limits far above the load: every check runs
-# on every call and none refuses one.
+# on every call and none refuses one. The demo's approval route webhooks
+# belong to the demo tenant (their ids, redacted URLs and secrets are not
+# copied): the twin's route a loopback URL that read calls never reach.
 limits_tenant() {
 	local big=1000000000 code account
 	curl -sSf --noproxy '*' "$GATEWAY/admin/tenants/demo" -H "x-admin-key: $ADMIN_KEY" |
-		jq '.tenant | del(.id, .created_at, .updated_at) | .rate_limits = {tenant: {requests_per_second: 1000000, burst: 1000000},
+		jq '.tenant | del(.id, .created_at, .updated_at) |
+			(.approval_policy.routes[]?.webhooks[]?) |= (del(.id, .secret) | .url = "http://127.0.0.1:9/bench-limits-hook") |
+			.rate_limits = {tenant: {requests_per_second: 1000000, burst: 1000000},
 			per_token: {requests_per_second: 1000000, burst: 1000000}}' \
 		>"$WORK/limits-tenant.json" || die "read the demo tenant"
 	code=$(http_status PUT "$GATEWAY/admin/tenants/bench-limits" -H "x-admin-key: $ADMIN_KEY" --data @"$WORK/limits-tenant.json")
@@ -322,16 +424,12 @@ limits_tenant() {
 }
 
 # The same call with the operator's limits off (the demo tenant: no plan, no
-# rate limits) and on (bench-limits), in interleaved rounds.
+# rate limits) and on (bench-limits), with the direct call and the bare
+# proxy in the same rounds.
 if want limits; then
 	log "REST with billing, quota and rate limit checks: off (demo) / on (bench-limits), $LIMITS_ROUNDS rounds"
 	limits_tenant
-	for c in $LEVELS; do
-		for _ in $(seq "$LIMITS_ROUNDS"); do
-			load rest gateway-off "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
-			load rest gateway-limits "$c" "$GATEWAY/api/v1/bench-limits/crm" -H "Authorization: Bearer $LIMITS_TOKEN" -body "$REST_BODY"
-		done
-	done
+	run_rounds limits "$LIMITS_ROUNDS" rest_direct rest_floor limits_off limits_on
 fi
 
 # toollist: what each agent pays in context for its tools, the demo
@@ -365,14 +463,6 @@ if want toollist; then
 	fi
 fi
 
-want mcp && log "MCP tools/call: gateway crm_pipelines / bare go-sdk echo"
-want mcp && for c in $LEVELS; do
-	# The comparison's base is the direct upstream call of the REST runs.
-	want rest || load rest direct "$c" "$HUBSPOT/crm/v3/pipelines/deals" -H "Authorization: Bearer $HUBSPOT_TOKEN"
-	load mcp sdk "$c" "$MCP_FLOOR" -mcp-tool echo -mcp-args '{"text":"bench"}'
-	load mcp gateway "$c" "$GATEWAY/mcp" -H "Authorization: Bearer $TOKEN" -mcp-tool crm_pipelines -mcp-args "$MCP_ARGS"
-done
-
 # federated_setup registers the floors' MCP server as the demo tenant's
 # upstream FED_SERVER (the admin API lists its tools), then makes one
 # federated call through /mcp. It fails (and says why) when either does not
@@ -405,36 +495,51 @@ federated_setup() {
 	fi
 }
 
-# The federated call: the same upstream tool called directly, then through
-# gtmgate's /mcp (one pooled go-sdk client session to the upstream). Each
-# run reports CPU per request: the floors' process for the direct call,
-# gtmgate's plus the floors' for the federated one.
+# MCP and federated calls share their rounds: the built-in call's base (the
+# HubSpot sandbox called directly) and the bare SDK server, the federated
+# upstream called directly, gtmgate's federated call and the peers'.
+variants=()
+want mcp && variants+=(rest_direct mcp_sdk mcp_gateway)
 if want federated; then
-	log "MCP federated tools/call: gateway ${FED_SERVER}__$FED_TOOL / the upstream's $FED_TOOL directly"
+	log "MCP federated tools/call: gateway ${FED_SERVER}__$FED_TOOL / peers / the upstream's $FED_TOOL directly"
 	if ! why=$(federated_setup); then
 		unavailable federated "$why"
 	else
-		for c in $LEVELS; do
-			load federated direct "$c" "$MCP_FLOOR" -server-pids "$FLOORS_PID" -mcp-tool "$FED_TOOL" -mcp-args "$FED_FLOOR_ARGS"
-			load federated gateway "$c" "$GATEWAY/mcp" -server-pids "$GTM_PID,$FLOORS_PID" -H "Authorization: Bearer $TOKEN" \
-				-mcp-tool "${FED_SERVER}__$FED_TOOL" -mcp-args "$FED_ARGS"
-		done
+		record "{\"scenario\":\"federated\",\"variant\":\"gateway\",\"idle_rss_kb\":${GTM_IDLE_KB:-0}}"
+		variants+=(fed_direct fed_gateway)
+		start_docker_mcp_gateway
+		[[ -n $DOCKER_MCP_URL ]] && variants+=(fed_docker)
+		start_mcpjungle
+		[[ -n $JUNGLE_URL ]] && variants+=(fed_jungle)
 	fi
 fi
-
-# admin_runs BACKEND loads the admin read and write against the running gtmgate.
-admin_runs() {
-	local backend=$1 c
-	for c in $LEVELS; do
-		load admin "audit-$backend" "$c" "$GATEWAY/admin/audit?limit=100" -H "x-admin-key: $ADMIN_KEY"
-		load admin "write-$backend" "$c" "$GATEWAY/admin/tenants/bench-{n}" -X PUT -H "x-admin-key: $ADMIN_KEY" \
-			-body '{"name":"Bench tenant {n}"}'
-	done
-}
-if want admin; then
-	log "admin on SQLite"
-	admin_runs sqlite
+if ((${#variants[@]} > 0)); then
+	log "MCP tools/call: ${variants[*]}, $ROUNDS rounds"
+	run_rounds mcp "$ROUNDS" "${variants[@]}"
 fi
+for pid in "$DOCKER_MCP_PID" "$JUNGLE_PID"; do
+	if [[ -n $pid ]]; then stop_pid "$pid"; fi
+done
+
+
+# The chat variants: JSON answers and streamed ones, each from the fake
+# upstream directly, through the bare proxy, gtmgate and the peer.
+chat_direct() { load chat "${CHAT_PREFIX}direct" "$1" "$CHAT/chat/completions" "${CHAT_FLAGS[@]}" -H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_REQ"; }
+chat_floor() {
+	load chat "${CHAT_PREFIX}floor" "$1" "$PROXY_CHAT/chat/completions" "${CHAT_FLAGS[@]}" -server-pids "$PROXY_PID" \
+		-H "Authorization: Bearer $CHAT_KEY" -body "$CHAT_REQ"
+}
+chat_gateway() {
+	load chat "${CHAT_PREFIX}gateway" "$1" "$GATEWAY/v1/chat/completions" "${CHAT_FLAGS[@]}" -server-pids "$GTM_PID" \
+		-H "Authorization: Bearer $TOKEN" -body "$CHAT_REQ"
+}
+chat_peer() {
+	load chat "${CHAT_PREFIX}peer" "$1" "$PEER_URL" "${CHAT_FLAGS[@]}" -server-pids "$PEER_PID" -H "Authorization: $PEER_AUTH" -body "$CHAT_PEER_REQ"
+}
+# chat_json and chat_stream set what the variants send; a round runs JSON
+# then streamed answers, each with its variants rotated.
+chat_json() { CHAT_PREFIX="" CHAT_REQ=$CHAT_BODY CHAT_PEER_REQ=$PEER_BODY; CHAT_FLAGS=(); }
+chat_stream() { CHAT_PREFIX=stream- CHAT_REQ=$CHAT_STREAM_BODY CHAT_PEER_REQ=$PEER_STREAM_BODY; CHAT_FLAGS=(-stream); }
 
 if want chat; then
 	log "chat pass-through"
@@ -449,14 +554,21 @@ if want chat; then
 		PEER_BODY=${CHAT_BODY/\"$CHAT_MODEL\"/\"$PEER_MODEL\"}
 		PEER_STREAM_BODY=${CHAT_STREAM_BODY/\"$CHAT_MODEL\"/\"$PEER_MODEL\"}
 		# Every chat run reports its server's CPU per request and resident size
-		# (-server-pids): the bare proxy's, gtmgate's and the peer's. The rounds
-		# interleave subject and floor; the report takes each one's median.
-		for c in $LEVELS; do
-			for _ in $(seq "$CHAT_ROUNDS"); do
-				chat_round "$c" "" "$CHAT_BODY" "$PEER_BODY"
-				chat_round "$c" stream- "$CHAT_STREAM_BODY" "$PEER_STREAM_BODY" -stream
+		# (-server-pids): the bare proxy's, gtmgate's and the peer's.
+		variants=(chat_direct chat_floor chat_gateway)
+		[[ -n $PEER_URL ]] && variants+=(chat_peer)
+		for r in $(seq "$CHAT_ROUNDS"); do
+			ROUND=chat-$r
+			for c in $LEVELS; do
+				for mode in chat_json chat_stream; do
+					"$mode"
+					for i in "${!variants[@]}"; do
+						"${variants[(i + r - 1) % ${#variants[@]}]}" "$c"
+					done
+				done
 			done
 		done
+		ROUND=""
 		if [[ -n $PEER_PID ]]; then stop_pid "$PEER_PID"; fi
 	fi
 fi
@@ -468,32 +580,28 @@ if want site; then
 fi
 stop_gtmgate
 
-# --- REST and admin on PostgreSQL ------------------------------------------
-log "PostgreSQL"
-if ! want postgres; then
-	:
-elif [[ $PGURL == off ]]; then
-	unavailable admin "BENCH_DATABASE_URL=off"
-elif ! command -v psql >/dev/null; then
-	unavailable admin "psql not installed"
-elif ! psql -qX "$PGURL" -c 'SELECT 1' >/dev/null 2>"$WORK/psql.err"; then
-	unavailable admin "PostgreSQL not reachable: $(head -n1 "$WORK/psql.err")"
-else
-	# gtmgate's store keeps every table, its migrations' included, in the
-	# schema search_path in the URL names.
-	PG_SCHEMA=gtmgate_bench_${STAMP,,}_$$
-	psql -qX -v ON_ERROR_STOP=1 "$PGURL" -c "CREATE SCHEMA \"$PG_SCHEMA\"" >/dev/null
-	sep='?'
-	[[ $PGURL == *\?* ]] && sep='&'
-	start_gtmgate postgres DATABASE_URL="$PGURL${sep}search_path=$PG_SCHEMA"
-	check_rest
-	log "REST tool call on PostgreSQL (also fills the audit log)"
-	for c in $LEVELS; do
-		load rest gateway-postgres "$c" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"
-	done
-	log "admin on PostgreSQL"
-	admin_runs postgres
-	stop_gtmgate
+# The hostile neighbour (bench/hostile.sh's figure): e2e's
+# TestFederationHostileLatency runs its own gtmgate and upstreams and prints
+# one line per round, quiet then hostile; each becomes a run here.
+if want hostile; then
+	log "hostile neighbour: a federated call, quiet / while another tenant's upstream floods, $ROUNDS rounds"
+	if ! hostile_log=$(GTMGATE_E2E_HOSTILE_BENCH=1 GTMGATE_E2E_HOSTILE_ROUND="${SECS}s" \
+		GTMGATE_E2E_HOSTILE_ROUNDS="$ROUNDS" go test ./e2e -run '^TestFederationHostileLatency$' -count=1 -v -timeout 10m 2>&1); then
+		unavailable hostile "the e2e run failed: $(tail -n 5 <<<"$hostile_log")"
+	else
+		grep -E '^(round|figure) ' <<<"$hostile_log" >&2
+		grep -E '^round [0-9]+ ' <<<"$hostile_log" | while read -r _ n rest; do
+			declare -A f=()
+			for kv in $rest; do f[${kv%%=*}]=${kv#*=}; done
+			for side in quiet:quiet hostile:loud; do
+				jq -nc --arg v "${side%%:*}" --arg round "hostile-$n" --arg secs "$SECS" \
+					--argjson calls "${f[${side#*:}_calls]}" --argjson p50 "${f[${side#*:}_p50_ms]}" --argjson p99 "${f[${side#*:}_p99_ms]}" \
+					'{scenario: "hostile", variant: $v, round: $round, method: "POST", path: "/mcp", concurrency: 1,
+					seconds: ($secs | tonumber), requests: $calls, rps: ($calls / ($secs | tonumber)), p50_ms: $p50, p99_ms: $p99,
+					errors: 0, non_2xx: 0}' >>"$RESULTS"
+			done
+		done
+	fi
 fi
 
 # --- report --------------------------------------------------------------

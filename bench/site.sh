@@ -136,6 +136,7 @@ site_bench() {
 	[[ -n $workers ]] || die "nginx started no worker processes"
 	local servers=("gtmgate $site $GTM_PID" "nginx $nginx $workers" "nethttp $gohttp $static_pid")
 	for round in $(seq "${BENCH_SITE_ROUNDS:-3}"); do
+		ROUND=site-$round
 		for c in $LEVELS; do
 			for order in 0 1 2; do
 				read -r server url pids <<<"${servers[(order + round) % 3]}"
@@ -146,6 +147,7 @@ site_bench() {
 			done
 		done
 	done
+	ROUND=""
 	stop_pid "$NGINX_PID"
 	stop_pid "$static_pid"
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,10 @@ func TestFederationHostileLatency(t *testing.T) {
 	round := 4 * time.Second
 	if d, err := time.ParseDuration(os.Getenv("GTMGATE_E2E_HOSTILE_ROUND")); err == nil {
 		round = d
+	}
+	rounds := 3
+	if n, err := strconv.Atoi(os.Getenv("GTMGATE_E2E_HOSTILE_ROUNDS")); err == nil && n > 0 {
+		rounds = n
 	}
 	const victimToken = "victim-upstream-token-0123456789"
 	victim := httptest.NewServer(upstreamsrv.New(upstreamsrv.Options{Token: victimToken}).Handler())
@@ -98,7 +103,7 @@ func TestFederationHostileLatency(t *testing.T) {
 	measure(time.Second) // warm-up
 	var quiet, loud []time.Duration
 	var quietMed, loudMed []float64
-	for range 3 {
+	for i := range rounds {
 		q := measure(round)
 		stop := make(chan struct{})
 		wg := hostileOn(stop)
@@ -107,6 +112,9 @@ func TestFederationHostileLatency(t *testing.T) {
 		wg.Wait()
 		quiet, loud = append(quiet, q...), append(loud, l...)
 		quietMed, loudMed = append(quietMed, ms(pct(q, 50))), append(loudMed, ms(pct(l, 50)))
+		// One line per round: bench/run.sh's hostile scenario reads them.
+		fmt.Printf("round %d quiet_calls=%d loud_calls=%d quiet_p50_ms=%.3f loud_p50_ms=%.3f quiet_p99_ms=%.3f loud_p99_ms=%.3f\n",
+			i+1, len(q), len(l), ms(pct(q, 50)), ms(pct(l, 50)), ms(pct(q, 99)), ms(pct(l, 99)))
 	}
 	st := hostileStats(t, hostile.URL)
 	var one struct {

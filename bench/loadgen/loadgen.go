@@ -51,6 +51,10 @@ type Config struct {
 	// time during the measured phase per request, and their resident size
 	// as it ends, are reported (Linux).
 	ServerPIDs []int
+	// UpstreamPIDs, when set, are the processes behind the target (the
+	// upstream a gateway calls): their CPU time per request is reported
+	// apart from the servers'.
+	UpstreamPIDs []int
 	// Warmup runs the same loop first, unmeasured, and leaves its
 	// connections idle for the measured phase.
 	Warmup time.Duration
@@ -62,6 +66,11 @@ type Config struct {
 	// Check, when set, inspects each complete 2xx body; an error counts the
 	// request as failed (e.g. an MCP result with isError).
 	Check func(body []byte) error
+	// Session, when set, is called once by each worker before its first
+	// request (warm-up included); the headers it returns go on that
+	// worker's every request (e.g. an MCP session id). A worker whose
+	// session fails counts one error and stops.
+	Session func(ctx context.Context, client *http.Client) (http.Header, error)
 }
 
 // sample is one completed request.
@@ -85,37 +94,58 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	client := newClient(cfg)
 	defer client.CloseIdleConnections()
 	var counter atomic.Int64
+	// Each worker keeps its session (if any) from the warm-up on.
+	sessions := make([]http.Header, cfg.Concurrency)
 	if cfg.Warmup > 0 {
 		wctx, cancel := context.WithTimeout(ctx, cfg.Warmup)
-		loop(wctx, client, cfg, &counter, 0)
+		loop(wctx, client, cfg, &counter, 0, sessions)
 		cancel()
 	}
 	mctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
-	var cpuBefore int64
-	if len(cfg.ServerPIDs) > 0 {
-		var err error
-		if cpuBefore, err = processCPU(cfg.ServerPIDs); err != nil {
-			return nil, err
-		}
+	serverBefore, err := processCPUIf(cfg.ServerPIDs)
+	if err != nil {
+		return nil, err
+	}
+	upstreamBefore, err := processCPUIf(cfg.UpstreamPIDs)
+	if err != nil {
+		return nil, err
 	}
 	start := time.Now()
-	tallies := loop(mctx, client, cfg, &counter, cfg.Requests)
+	tallies := loop(mctx, client, cfg, &counter, cfg.Requests, sessions)
 	elapsed := time.Since(start)
 	res := summarise(cfg, tallies, elapsed)
+	serverAfter, err := processCPUIf(cfg.ServerPIDs)
+	if err != nil {
+		return nil, err
+	}
+	upstreamAfter, err := processCPUIf(cfg.UpstreamPIDs)
+	if err != nil {
+		return nil, err
+	}
+	if res.Requests > 0 {
+		perRequest := func(ticks int64) float64 { return round(float64(ticks) * 1e6 / clockTicks / float64(res.Requests)) }
+		if len(cfg.ServerPIDs) > 0 {
+			res.ServerCPUPerRequest = perRequest(serverAfter - serverBefore)
+		}
+		if len(cfg.UpstreamPIDs) > 0 {
+			res.UpstreamCPUPerRequest = perRequest(upstreamAfter - upstreamBefore)
+		}
+	}
 	if len(cfg.ServerPIDs) > 0 {
-		cpuAfter, err := processCPU(cfg.ServerPIDs)
-		if err != nil {
-			return nil, err
-		}
-		if res.Requests > 0 {
-			res.ServerCPUPerRequest = round(float64(cpuAfter-cpuBefore) * 1e6 / clockTicks / float64(res.Requests))
-		}
 		if res.ServerRSSKB, err = processRSS(cfg.ServerPIDs); err != nil {
 			return nil, err
 		}
 	}
 	return res, nil
+}
+
+// processCPUIf is processCPU, or 0 for no processes.
+func processCPUIf(pids []int) (int64, error) {
+	if len(pids) == 0 {
+		return 0, nil
+	}
+	return processCPU(pids)
 }
 
 func validate(cfg *Config) error {
@@ -171,20 +201,28 @@ func newClient(cfg Config) *http.Client {
 
 // loop runs cfg.Concurrency workers until ctx ends or limit requests
 // (0: no limit) have started.
-func loop(ctx context.Context, client *http.Client, cfg Config, counter *atomic.Int64, limit int) []tally {
+func loop(ctx context.Context, client *http.Client, cfg Config, counter *atomic.Int64, limit int, sessions []http.Header) []tally {
 	tallies := make([]tally, cfg.Concurrency)
 	var started atomic.Int64
 	var wg sync.WaitGroup
 	for i := range tallies {
 		wg.Go(func() {
 			t := &tallies[i]
+			if cfg.Session != nil && sessions[i] == nil {
+				h, err := cfg.Session(ctx, client)
+				if err != nil {
+					t.errors, t.firstErr = 1, "session: "+err.Error()
+					return
+				}
+				sessions[i] = h
+			}
 			var buf bytes.Buffer
 			for ctx.Err() == nil {
 				if limit > 0 && started.Add(1) > int64(limit) {
 					return
 				}
 				n := counter.Add(1)
-				s, err := do(client, cfg, n, &buf)
+				s, err := do(client, cfg, n, &buf, sessions[i])
 				if err != nil {
 					t.errors++
 					if t.firstErr == "" {
@@ -203,7 +241,7 @@ func loop(ctx context.Context, client *http.Client, cfg Config, counter *atomic.
 }
 
 // do sends request number n and reads the whole response.
-func do(client *http.Client, cfg Config, n int64, buf *bytes.Buffer) (sample, error) {
+func do(client *http.Client, cfg Config, n int64, buf *bytes.Buffer, session http.Header) (sample, error) {
 	target, body := cfg.URL, cfg.Body
 	num := strconv.FormatInt(n, 10)
 	if strings.Contains(target, Placeholder) {
@@ -221,6 +259,9 @@ func do(client *http.Client, cfg Config, n int64, buf *bytes.Buffer) (sample, er
 		return sample{}, fmt.Errorf("new request: %w", err)
 	}
 	for k, vs := range cfg.Header {
+		req.Header[k] = vs
+	}
+	for k, vs := range session {
 		req.Header[k] = vs
 	}
 	if h := cfg.Header.Get("Host"); h != "" {

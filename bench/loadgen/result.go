@@ -13,8 +13,12 @@ import (
 // Result is the summary of one run, written as one JSON line. Latencies are
 // in milliseconds; the ttfb fields are set for streaming runs only.
 type Result struct {
-	Scenario    string         `json:"scenario,omitempty"`
-	Variant     string         `json:"variant,omitempty"`
+	Scenario string `json:"scenario,omitempty"`
+	Variant  string `json:"variant,omitempty"`
+	// Round names the interleaved round the run belongs to (set by the
+	// caller, e.g. "rest-2"): the report sets a subject only against floors
+	// of the same round.
+	Round       string         `json:"round,omitempty"`
 	Method      string         `json:"method"`
 	Path        string         `json:"path"`
 	Concurrency int            `json:"concurrency"`
@@ -39,6 +43,9 @@ type Result struct {
 	// system) in the measured phase divided by its requests, in µs; set
 	// when the run was given their pids.
 	ServerCPUPerRequest float64 `json:"server_cpu_us_per_request,omitempty"`
+	// UpstreamCPUPerRequest is the same for the processes behind the
+	// target (Config.UpstreamPIDs), in µs.
+	UpstreamCPUPerRequest float64 `json:"upstream_cpu_us_per_request,omitempty"`
 	// ServerRSSKB is the serving processes' resident size (KiB) as the
 	// measured phase ended; set with their pids.
 	ServerRSSKB int64     `json:"server_rss_kb,omitempty"`

@@ -53,14 +53,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	hdr := headers{}
 	var cfg loadgen.Config
-	var body, mcpTool, mcpArgs, scenario, variant string
-	var quiet bool
+	var body, mcpTool, mcpArgs, scenario, variant, round string
+	var quiet, mcpSession bool
 	fs.StringVar(&cfg.URL, "url", "", "target URL (loopback only)")
 	fs.StringVar(&cfg.Method, "X", "", "method (default GET, or POST with a body)")
 	fs.Var(hdr, "H", "request header `Name: value` (repeatable)")
 	fs.StringVar(&body, "body", "", "request body, or @file")
 	fs.StringVar(&mcpTool, "mcp-tool", "", "send an MCP tools/call of this tool (sets the MCP headers, checks the result)")
 	fs.StringVar(&mcpArgs, "mcp-args", "{}", "JSON arguments of -mcp-tool")
+	fs.BoolVar(&mcpSession, "mcp-session", false, "open an MCP session per worker first (initialize; for stateful servers)")
+	fs.StringVar(&round, "round", "", "interleaved round recorded in the JSON line")
 	fs.IntVar(&cfg.Concurrency, "c", 1, "concurrent workers (closed loop)")
 	fs.DurationVar(&cfg.Duration, "d", 5*time.Second, "measured duration (bounded by -n too)")
 	fs.IntVar(&cfg.Requests, "n", 0, "stop after this many requests (0: duration only)")
@@ -70,16 +72,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&scenario, "scenario", "", "scenario name recorded in the JSON line")
 	fs.StringVar(&variant, "variant", "", "variant name recorded in the JSON line")
 	fs.BoolVar(&quiet, "q", false, "no table on stderr")
-	fs.Func("server-pids", "comma-separated pids of the serving processes: report their CPU per request", func(v string) error {
-		for _, f := range strings.Split(v, ",") {
-			pid, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || pid <= 0 {
-				return fmt.Errorf("%q is not a pid", f)
-			}
-			cfg.ServerPIDs = append(cfg.ServerPIDs, pid)
-		}
-		return nil
-	})
+	fs.Func("server-pids", "comma-separated pids of the serving processes: report their CPU per request and resident size", pidList(&cfg.ServerPIDs))
+	fs.Func("upstream-pids", "comma-separated pids of the processes behind the target: report their CPU per request apart", pidList(&cfg.UpstreamPIDs))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -90,13 +84,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := setBody(&cfg, body, mcpTool, mcpArgs); err != nil {
 		return err
 	}
+	if mcpSession {
+		url, h := cfg.URL, cfg.Header
+		cfg.Session = func(ctx context.Context, c *http.Client) (http.Header, error) {
+			return loadgen.MCPSession(ctx, c, url, h)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := loadgen.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	res.Scenario, res.Variant = scenario, variant
+	res.Scenario, res.Variant, res.Round = scenario, variant, round
 	line, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
@@ -108,6 +108,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 		res.WriteTable(stderr)
 	}
 	return nil
+}
+
+// pidList parses a comma-separated list of pids into *dst.
+func pidList(dst *[]int) func(string) error {
+	return func(v string) error {
+		for _, f := range strings.Split(v, ",") {
+			pid, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || pid <= 0 {
+				return fmt.Errorf("%q is not a pid", f)
+			}
+			*dst = append(*dst, pid)
+		}
+		return nil
+	}
 }
 
 // setBody fills the body from -body or builds an MCP tools/call.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -53,6 +52,22 @@ var comparisons = slices.Concat([]comparison{
 	{scenario: "federated", name: "federated vs built-in /mcp call (each added over its direct)",
 		subject: ref{"federated", "gateway"}, floor: ref{"mcp", "gateway"},
 		subjectBase: &ref{"federated", "direct"}, floorBase: &ref{"rest", "direct"}},
+	// The peer MCP gateways (bench/run.sh's MCP_GATEWAY_* and MCPJUNGLE_*)
+	// federating the same upstream tool, in the same rounds.
+	{scenario: "federated", name: "docker/mcp-gateway call (added over direct) vs upstream direct",
+		subject: ref{"federated", "docker-mcp-gateway"}, floor: ref{"federated", "direct"}, subjectBase: &ref{"federated", "direct"}},
+	{scenario: "federated", name: "MCPJungle call (added over direct) vs upstream direct",
+		subject: ref{"federated", "mcpjungle"}, floor: ref{"federated", "direct"}, subjectBase: &ref{"federated", "direct"}},
+	{scenario: "federated", name: "gtmgate vs docker/mcp-gateway (each added over direct)",
+		subject: ref{"federated", "gateway"}, floor: ref{"federated", "docker-mcp-gateway"},
+		subjectBase: &ref{"federated", "direct"}, floorBase: &ref{"federated", "direct"}},
+	{scenario: "federated", name: "gtmgate vs MCPJungle (each added over direct)",
+		subject: ref{"federated", "gateway"}, floor: ref{"federated", "mcpjungle"},
+		subjectBase: &ref{"federated", "direct"}, floorBase: &ref{"federated", "direct"}},
+	// bench/hostile.sh's figure: the same federated call while another
+	// tenant's upstream floods list_changed, against quiet rounds.
+	{scenario: "hostile", name: "federated call, hostile neighbour vs quiet",
+		subject: ref{"hostile", "hostile"}, floor: ref{"hostile", "quiet"}},
 	{scenario: "admin", name: "GET /admin/audit?limit=100: postgres vs sqlite",
 		subject: ref{"admin", "audit-postgres"}, floor: ref{"admin", "audit-sqlite"}},
 	{scenario: "admin", name: "PUT /admin/tenants/bench-{n}: postgres vs sqlite",
@@ -115,6 +130,14 @@ type comparisonResult struct {
 	SubjectCPU float64  `json:"subject_cpu_us_per_request,omitempty"`
 	FloorCPU   float64  `json:"floor_cpu_us_per_request,omitempty"`
 	CPURatio   *float64 `json:"cpu_ratio,omitempty"`
+	// Rounds is how many interleaved rounds measured every variant of the
+	// comparison; figures are their medians, the *Spread fields each
+	// ratio's lowest and highest round.
+	Rounds         int         `json:"rounds,omitempty"`
+	RatioP50Spread *[2]float64 `json:"ratio_p50_spread,omitempty"`
+	RatioP99Spread *[2]float64 `json:"ratio_p99_spread,omitempty"`
+	RPSSpread      *[2]float64 `json:"rps_ratio_spread,omitempty"`
+	CPUSpread      *[2]float64 `json:"cpu_ratio_spread,omitempty"`
 	// Servers' resident size (KiB) as the runs ended, when both measured it.
 	SubjectRSS  int64    `json:"subject_rss_kb,omitempty"`
 	FloorRSS    int64    `json:"floor_rss_kb,omitempty"`
@@ -123,26 +146,33 @@ type comparisonResult struct {
 	Unavailable string   `json:"unavailable,omitempty"`
 }
 
-// index finds a run by variant and concurrency.
-type index map[ref]map[int]*loadgen.Result
+// index finds the runs of a variant at one concurrency by round. Runs
+// without a round share the round "".
+type index map[ref]map[int]map[string]*loadgen.Result
 
-// indexRuns indexes runs; a variant measured in several rounds at one
-// concurrency is indexed as the median of its rounds.
+// indexRuns indexes runs; runs of one variant at one concurrency in the
+// same round (or without one) are folded into the median of them.
 func indexRuns(runs []loadgen.Result) index {
-	rounds := map[ref]map[int][]*loadgen.Result{}
+	all := map[ref]map[int]map[string][]*loadgen.Result{}
 	for i := range runs {
 		r := &runs[i]
 		k := ref{r.Scenario, r.Variant}
-		if rounds[k] == nil {
-			rounds[k] = map[int][]*loadgen.Result{}
+		if all[k] == nil {
+			all[k] = map[int]map[string][]*loadgen.Result{}
 		}
-		rounds[k][r.Concurrency] = append(rounds[k][r.Concurrency], r)
+		if all[k][r.Concurrency] == nil {
+			all[k][r.Concurrency] = map[string][]*loadgen.Result{}
+		}
+		all[k][r.Concurrency][r.Round] = append(all[k][r.Concurrency][r.Round], r)
 	}
 	ix := index{}
-	for k, byLevel := range rounds {
-		ix[k] = map[int]*loadgen.Result{}
-		for c, rs := range byLevel {
-			ix[k][c] = medianOfRounds(rs)
+	for k, byLevel := range all {
+		ix[k] = map[int]map[string]*loadgen.Result{}
+		for c, byRound := range byLevel {
+			ix[k][c] = map[string]*loadgen.Result{}
+			for round, rs := range byRound {
+				ix[k][c][round] = medianOfRounds(rs)
+			}
 		}
 	}
 	return ix
@@ -154,14 +184,7 @@ func compareAll(r *run) []comparisonResult {
 	for _, c := range comparisons {
 		levels := concurrencies(ix, c.subject, c.floor)
 		if len(levels) == 0 {
-			reason, ok := r.Unavailable[c.subject.scenario+"/"+c.subject.variant]
-			if !ok {
-				reason, ok = r.Unavailable[c.scenario]
-			}
-			if !ok {
-				reason = "not measured"
-			}
-			out = append(out, comparisonResult{Scenario: c.scenario, Name: c.name, Unavailable: reason})
+			out = append(out, comparisonResult{Scenario: c.scenario, Name: c.name, Unavailable: r.why(c)})
 			continue
 		}
 		for _, n := range levels {
@@ -169,6 +192,17 @@ func compareAll(r *run) []comparisonResult {
 		}
 	}
 	return out
+}
+
+// why a comparison has no figures: its subject's, its floor's or its
+// scenario's "unavailable" marker, else "not measured".
+func (r *run) why(c comparison) string {
+	for _, key := range []string{c.subject.scenario + "/" + c.subject.variant, c.floor.scenario + "/" + c.floor.variant, c.scenario} {
+		if reason, ok := r.Unavailable[key]; ok {
+			return reason
+		}
+	}
+	return "not measured"
 }
 
 // concurrencies lists the levels at which both sides were measured.
@@ -183,8 +217,39 @@ func concurrencies(ix index, a, b ref) []int {
 	return levels
 }
 
+// refs are the variants a comparison reads: subject, floor and bases.
+func (c comparison) refs() []ref {
+	out := []ref{c.subject, c.floor}
+	for _, b := range []*ref{c.subjectBase, c.floorBase} {
+		if b != nil {
+			out = append(out, *b)
+		}
+	}
+	return out
+}
+
+// at computes the comparison at concurrency n in every round that measured
+// all of its variants, then folds the rounds: the median of each figure
+// and the spread of each ratio. A subject is never set against a floor or
+// base of another round.
 func (c comparison) at(ix index, n int) comparisonResult {
-	s, f := ix[c.subject][n], ix[c.floor][n]
+	rounds := commonRounds(ix, n, c.refs())
+	if len(rounds) == 0 {
+		return comparisonResult{Scenario: c.scenario, Name: c.name, Concurrency: n,
+			Unavailable: "its variants were never measured in the same round"}
+	}
+	rows := make([]comparisonResult, 0, len(rounds))
+	for _, round := range rounds {
+		rows = append(rows, c.inRound(ix, n, round))
+	}
+	res := foldRounds(rows)
+	res.Rounds = len(rounds)
+	return res
+}
+
+// inRound is the comparison within one round.
+func (c comparison) inRound(ix index, n int, round string) comparisonResult {
+	s, f := ix[c.subject][n][round], ix[c.floor][n][round]
 	res := comparisonResult{Scenario: c.scenario, Name: c.name, Concurrency: n, TTFB: c.ttfb,
 		Added: c.subjectBase != nil || c.floorBase != nil, SubjectRPS: s.RPS, FloorRPS: f.RPS,
 		Errors: failed(s) || failed(f)}
@@ -197,21 +262,19 @@ func (c comparison) at(ix index, n int) comparisonResult {
 		if b.base == nil {
 			continue
 		}
-		base := ix[*b.base][n]
-		if base == nil {
-			res.Unavailable = fmt.Sprintf("no %s/%s run at c=%d", b.base.scenario, b.base.variant, n)
-			return res
-		}
+		base := ix[*b.base][n][round]
 		res.Errors = res.Errors || failed(base)
 		p50, p99 := c.latency(base)
-		*b.p50, *b.p99 = round(*b.p50-p50), round(*b.p99-p99)
+		*b.p50, *b.p99 = round3(*b.p50-p50), round3(*b.p99-p99)
 	}
 	res.RatioP50 = ratio(res.SubjectP50, res.FloorP50)
 	res.RatioP99 = ratio(res.SubjectP99, res.FloorP99)
 	res.RPSRatio = ratio(s.RPS, f.RPS)
-	if s.ServerCPUPerRequest > 0 && f.ServerCPUPerRequest > 0 {
-		res.SubjectCPU, res.FloorCPU = s.ServerCPUPerRequest, f.ServerCPUPerRequest
-		res.CPURatio = ratio(s.ServerCPUPerRequest, f.ServerCPUPerRequest)
+	// CPU per request counts the server and, when measured apart, the
+	// upstream behind it: a gateway's call against the upstream's own.
+	if sc, fc := cpuPerRequest(s), cpuPerRequest(f); sc > 0 && fc > 0 {
+		res.SubjectCPU, res.FloorCPU = sc, fc
+		res.CPURatio = ratio(sc, fc)
 	}
 	if s.ServerRSSKB > 0 && f.ServerRSSKB > 0 {
 		res.SubjectRSS, res.FloorRSS = s.ServerRSSKB, f.ServerRSSKB
@@ -219,6 +282,8 @@ func (c comparison) at(ix index, n int) comparisonResult {
 	}
 	return res
 }
+
+func cpuPerRequest(r *loadgen.Result) float64 { return r.ServerCPUPerRequest + r.UpstreamCPUPerRequest }
 
 func (c comparison) latency(r *loadgen.Result) (p50, p99 float64) {
 	if c.ttfb {
@@ -234,8 +299,8 @@ func ratio(a, b float64) *float64 {
 	if b <= 0 {
 		return nil
 	}
-	v := round(a / b)
+	v := round3(a / b)
 	return &v
 }
 
-func round(f float64) float64 { return math.Round(f*1000) / 1000 }
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

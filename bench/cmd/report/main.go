@@ -23,15 +23,21 @@ type line struct {
 	loadgen.Result
 	Unavailable string         `json:"unavailable,omitempty"`
 	Meta        map[string]any `json:"meta,omitempty"`
+	// IdleRSSKB marks a server's resident size before any load.
+	IdleRSSKB int64 `json:"idle_rss_kb,omitempty"`
 }
 
 // run is everything read from one results file. Unavailable is keyed by
 // "scenario" or "scenario/variant".
 type run struct {
-	Meta        map[string]any     `json:"meta,omitempty"`
-	Runs        []loadgen.Result   `json:"runs"`
-	Unavailable map[string]string  `json:"unavailable,omitempty"`
+	Meta        map[string]any    `json:"meta,omitempty"`
+	Runs        []loadgen.Result  `json:"runs"`
+	Unavailable map[string]string `json:"unavailable,omitempty"`
+	// IdleRSS is each server's resident size (KiB) before load, keyed by
+	// "scenario/variant".
+	IdleRSS     map[string]int64   `json:"idle_rss_kb,omitempty"`
 	Comparisons []comparisonResult `json:"comparisons"`
+	Federated   []federatedRow     `json:"federated_gateways,omitempty"`
 }
 
 func main() {
@@ -56,8 +62,10 @@ func mainErr(args []string, out io.Writer) error {
 		return err
 	}
 	r.Comparisons = compareAll(r)
+	r.Federated = federatedRows(r)
 	printRuns(out, r)
 	printComparisons(out, r)
+	printFederated(out, r)
 	printCPU(out, r)
 	printRSS(out, r)
 	if *jsonOut != "" {
@@ -78,7 +86,7 @@ func read(path string) (*run, error) {
 		return nil, fmt.Errorf("open results: %w", err)
 	}
 	defer f.Close()
-	r := &run{Meta: map[string]any{}, Unavailable: map[string]string{}}
+	r := &run{Meta: map[string]any{}, Unavailable: map[string]string{}, IdleRSS: map[string]int64{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -94,6 +102,8 @@ func read(path string) (*run, error) {
 			for k, v := range l.Meta {
 				r.Meta[k] = v
 			}
+		case l.IdleRSSKB > 0:
+			r.IdleRSS[l.Scenario+"/"+l.Variant] = l.IdleRSSKB
 		case l.Unavailable != "":
 			key := l.Scenario
 			if l.Variant != "" {
