@@ -34,6 +34,46 @@ const MCPGrantTenant = "tenant"
 // MCPGrantProvider is the provider name of server's grants: "mcp:crm".
 func MCPGrantProvider(server string) string { return MCPGrantPrefix + server }
 
+// Whose grant an oauth server's calls use, an MCPServerAuth's Grant.
+const (
+	// MCPGrantPerTenant: the tenant's one grant serves every call (the
+	// default, "" means it too).
+	MCPGrantPerTenant = "tenant"
+	// MCPGrantPerPerson: each call uses the grant of the person its caller
+	// acts for, kept under the person's id; a call that acts for no
+	// person, or whose person has not connected, is refused.
+	MCPGrantPerPerson = "person"
+)
+
+// PerPerson reports whether the server's calls use each person's own
+// grant rather than the tenant's.
+func (a MCPServerAuth) PerPerson() bool {
+	return a.Kind == MCPAuthOAuth && a.Grant == MCPGrantPerPerson
+}
+
+type grantPersonKey struct{}
+
+// NewContextWithGrantPerson returns ctx naming the person whose own
+// upstream grants a call made under it uses when its principal names none:
+// an approved call runs as the approval, and acts for the person the held
+// call acted for.
+func NewContextWithGrantPerson(ctx context.Context, person string) context.Context {
+	return context.WithValue(ctx, grantPersonKey{}, person)
+}
+
+// GrantPerson is the person ("p_…") whose own grant a call to a
+// per-person oauth server uses: the person the caller acts for
+// (Principal.Credential().Person: a token's or OAuth grant's person, or an
+// agent run's OnBehalfOf), else the one NewContextWithGrantPerson named;
+// "" when the call acts for no person.
+func GrantPerson(ctx context.Context) string {
+	if p := PrincipalFromContext(ctx).Credential().Person; p != "" {
+		return p
+	}
+	p, _ := ctx.Value(grantPersonKey{}).(string)
+	return p
+}
+
 // FederatedSeparator joins an upstream server's name and its tool's name
 // into the name a tenant's agents call: "slack__post_message".
 const FederatedSeparator = "__"
@@ -111,6 +151,9 @@ type MCPServerAuth struct {
 	TokenURL string   `json:"token_url,omitempty"`
 	ClientID string   `json:"client_id,omitempty"`
 	Scopes   []string `json:"scopes,omitempty"`
+	// Grant says whose grant MCPAuthOAuth's calls use: MCPGrantPerTenant
+	// ("" too) or MCPGrantPerPerson.
+	Grant string `json:"grant,omitempty"`
 }
 
 // MCPToolOverride replaces what an upstream tool's annotations say. Nil

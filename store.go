@@ -154,13 +154,16 @@ type ApprovalStore interface {
 // ProviderOAuth configures the durable refresh of one provider account's token.
 // ClientSecret and RefreshToken are plaintext in memory and encrypted at rest.
 type ProviderOAuth struct {
-	TenantID      string     `json:"tenant_id"`
-	Provider      string     `json:"provider"`
-	AccountID     string     `json:"account_id"`
-	ClientID      string     `json:"client_id"`
-	ClientSecret  string     `json:"-"`
-	TokenEndpoint string     `json:"token_endpoint"`
-	RefreshToken  string     `json:"-"`
+	TenantID      string `json:"tenant_id"`
+	Provider      string `json:"provider"`
+	AccountID     string `json:"account_id"`
+	ClientID      string `json:"client_id"`
+	ClientSecret  string `json:"-"`
+	TokenEndpoint string `json:"token_endpoint"`
+	RefreshToken  string `json:"-"`
+	// Resource is the canonical URI of the upstream MCP server an "mcp:"
+	// grant is for (RFC 8707): every refresh names it. Empty otherwise.
+	Resource      string     `json:"resource,omitempty"`
 	NeedsReauth   bool       `json:"needs_reauth"`
 	LastError     string     `json:"last_error,omitempty"`
 	LastRefreshAt *time.Time `json:"last_refresh_at,omitempty"`

@@ -86,15 +86,17 @@ type App struct {
 	// tools federation keeps.
 	mcpPool    *mcpupstream.Pool
 	federation *federation.Catalog
-	metrics    *middleware.Metrics
-	refresher  *refresh.Refresher
-	reauth     *reauth.Lister
-	jobs       *jobs.Engine
-	harness    *quality.Harness
-	grading    quality.Status
-	agents     *agent.Agents
-	scheduler  *schedule.Scheduler
-	brief      *brief.Writer
+	// mcpGrants are the oauth MCP servers' grants, their tokens cached.
+	mcpGrants *mcpGrants
+	metrics   *middleware.Metrics
+	refresher *refresh.Refresher
+	reauth    *reauth.Lister
+	jobs      *jobs.Engine
+	harness   *quality.Harness
+	grading   quality.Status
+	agents    *agent.Agents
+	scheduler *schedule.Scheduler
+	brief     *brief.Writer
 
 	stopWorkers context.CancelFunc
 	workersDone chan struct{}

@@ -31,14 +31,17 @@ func (a *App) connectFlow() *connectflow.Flow {
 	policy := egress.Policy{AllowLoopback: a.cfg.Demo || a.cfg.AllowInsecureTokenEndpoint}
 	client := &connect.Client{HTTP: connect.NewHTTPClient(policy), Bases: bases, Version: a.cfg.APIVersion, Timeout: a.cfg.UpstreamTimeout,
 		GoogleAdsDeveloperToken: devToken, Now: a.connectNow}
-	return connectflow.New(connectflow.Options{Store: a.store, Registry: a.registry, Client: client, Seeder: a.refresher,
+	// Grants are written through the MCP grants' store: a re-connect drops
+	// the grant's cached token.
+	return connectflow.New(connectflow.Options{Store: a.mcpGrants.watch(), Registry: a.registry, Client: client, Seeder: a.refresher,
 		Recorder: a.recorder, GatewayURL: a.cfg.GatewayURL,
 		OperatorName: a.cfg.OperatorName, OperatorLogoURL: a.cfg.OperatorLogoURL, MaxBodyBytes: a.cfg.MaxBodyBytes, Now: a.connectNow,
 		FormKey: a.derivedKey("gtmgate connect link start"),
 		// Links to tenants' upstream MCP servers of auth kind oauth.
-		MCPClient:      a.mcpOAuthClient(),
-		OnMCPConnected: a.listAfterConnect,
-		Logger:         a.logger.With("component", "connect")})
+		MCPClient:                   a.mcpOAuthClient(),
+		AllowLoopbackClientMetadata: a.cfg.Demo || a.cfg.AllowInsecureTokenEndpoint,
+		OnMCPConnected:              a.listAfterConnect,
+		Logger:                      a.logger.With("component", "connect")})
 }
 
 // connectNow is the clock connect links expire by: time.Now unless a test

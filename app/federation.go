@@ -36,6 +36,7 @@ const DemoOAuthMCPServer = "crm-notes"
 // outbound policy: public only, plus the ranges the operator allows, plus
 // loopback for the demo's own sandbox.
 func (a *App) buildFederation() {
+	a.mcpGrants.refresher = a.refresher
 	var catalog *federation.Catalog
 	a.mcpPool = mcpupstream.NewPool(mcpupstream.Options{
 		Policy:  egress.Policy{AllowLoopback: a.cfg.Demo, Allow: a.cfg.MCPUpstreamAllow},
@@ -46,7 +47,7 @@ func (a *App) buildFederation() {
 		// Kept open from one scheduled refresh to the next, so the
 		// upstream's list_changed keeps arriving.
 		IdleTimeout: a.cfg.MCPRefreshEvery + time.Minute,
-		Grants:      mcpGrants{a},
+		Grants:      a.mcpGrants,
 		Logger:      a.logger.With("component", "mcp-upstream"),
 	})
 	catalog = federation.New(federation.Options{Store: a.store, Upstream: a.mcpPool, Recorder: a.recorder, Logger: a.logger.With("component", "federation"),
@@ -94,8 +95,10 @@ func (a *App) seedDemoMCPServer(ctx context.Context) error {
 // restarts when it can, so a grant made before a restart still works.
 func (a *App) seedDemoOAuthMCPServer(ctx context.Context) error {
 	existing, getErr := a.store.GetMCPServer(ctx, DemoTenant, DemoOAuthMCPServer)
+	// It accepts gtmgate's client ID metadata document, so the demo connects
+	// it as the MCP specification prefers (no registration).
 	sb := oauthsandbox.New(oauthsandbox.Options{MCP: mcpsandbox.New("").Handler(),
-		Key: a.derivedKey("gtmgate demo oauth mcp server")})
+		Key: a.derivedKey("gtmgate demo oauth mcp server"), ClientMetadataDocuments: true})
 	ln, err := listenDemoSandbox(existing, getErr)
 	if err != nil {
 		return err

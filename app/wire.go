@@ -94,7 +94,10 @@ func (a *App) buildTools(ctx context.Context) error {
 	// Accounts to connect again, by the connect links' clock so that tests
 	// move both together.
 	a.reauth = reauth.New(a.store, &reauth.Options{WarnBefore: a.cfg.ReauthWarnBefore, Now: a.connectNow})
-	a.refresher, err = refresh.New(refresh.Options{Store: a.store, Logger: a.logger.With("component", "oauth-refresh"),
+	// The refresher writes grants through the MCP grants' store, so that
+	// a renewal or a refusal drops the grant's cached token.
+	a.mcpGrants = newMCPGrants(a.store, a.logger.With("component", "mcp-grants"))
+	a.refresher, err = refresh.New(refresh.Options{Store: a.mcpGrants.watch(), Logger: a.logger.With("component", "oauth-refresh"),
 		// The demo's authorization servers are http on loopback; connect links seed them.
 		AllowInsecureTokenEndpoint: a.cfg.AllowInsecureTokenEndpoint || a.cfg.Demo})
 	if err != nil {

@@ -76,6 +76,10 @@ type Options struct {
 	// MCPClient speaks to upstream MCP servers' authorization servers (links
 	// to "mcp:<server>"): it must follow the outbound address policy.
 	MCPClient *http.Client
+	// AllowLoopbackClientMetadata offers gtmgate's client ID metadata
+	// document from an http gateway URL on a loopback host to an
+	// authorization server on one too (the demo, tests); https otherwise.
+	AllowLoopbackClientMetadata bool
 	// OnMCPConnected, when set, is called (on its own goroutine) after a
 	// grant to a tenant's upstream MCP server was stored, to list its
 	// tools; by is the actor who made the link.

@@ -91,6 +91,13 @@ func (f *Flow) issueMCP(w http.ResponseWriter, r *http.Request, body CreateBody)
 		jsonapi.WriteError(w, r, err)
 		return
 	}
+	// The tenant's grant of a per-person server would never be used.
+	if s.Auth.PerPerson() && body.Person == "" {
+		jsonapi.WriteError(w, r, gtmgate.Errorf(gtmgate.EValidation, "upstream MCP server %q uses each person's own grant: a link to it names a person", s.Name).
+			WithHint(`name one with "person", or let each person connect their own: POST /admin/tenants/`+tenantID+
+				"/connect-links/mine, or Connect your account on the server's console page"))
+		return
+	}
 	person := ""
 	if body.Person != "" {
 		who, err := gtmgate.PersonOfTenant(r.Context(), f.opts.Store, tenantID, "person", body.Person)
@@ -149,9 +156,8 @@ func hostOf(raw string) string {
 	return u.Host
 }
 
-// startMCP opens a link to an MCP server (the start guard passed): the
-// client is the server's static one, else the one registered before for
-// this grant, else one registered now (RFC 7591).
+// startMCP opens a link to an MCP server (the start guard passed), with
+// the client chooseClient picks.
 func (f *Flow) startMCP(w http.ResponseWriter, r *http.Request, l *gtmgate.ConnectLink) {
 	s, err := f.mcpServer(r.Context(), l.TenantID, l.Provider)
 	if err != nil {
@@ -164,15 +170,10 @@ func (f *Flow) startMCP(w http.ResponseWriter, r *http.Request, l *gtmgate.Conne
 		f.refuse(w, http.StatusBadGateway, "Server not reachable", "gtmgate could not find how to sign in to the MCP server "+s.Name+": "+err.Error()+".")
 		return
 	}
-	c := &mcpoauth.Client{ID: s.Auth.ClientID, Secret: s.Auth.Secret}
-	if c.ID == "" {
-		c = f.registeredClient(r.Context(), l, d)
-	}
-	if c == nil {
-		if c, err = mcpoauth.Register(r.Context(), client, d, f.redirectURI, f.opts.OperatorName+" (gtmgate)"); err != nil {
-			f.refuse(w, http.StatusBadGateway, "Cannot sign in", err.Error()+".")
-			return
-		}
+	c, err := f.chooseClient(r.Context(), client, l, s, d)
+	if err != nil {
+		f.refuse(w, http.StatusBadGateway, "Cannot sign in", err.Error()+".")
+		return
 	}
 	state, verifier := newSecret(), newSecret()
 	cfg := mcpoauth.Config(d, c, f.redirectURI, l.Scopes)
@@ -191,13 +192,41 @@ func (f *Flow) startMCP(w http.ResponseWriter, r *http.Request, l *gtmgate.Conne
 	http.Redirect(w, r, mcpoauth.AuthCodeURL(cfg, state, verifier, d.Resource), http.StatusSeeOther)
 }
 
+// chooseClient is the grant's client, in the order of the MCP
+// specification (mcpoauth/cimd.go): the server's static client; gtmgate's
+// client ID metadata document, when the authorization server accepts one
+// and can fetch it; the client registered for an earlier grant; one
+// registered now (RFC 7591). Else an error naming what the server offers.
+func (f *Flow) chooseClient(ctx context.Context, client *http.Client, l *gtmgate.ConnectLink, s *gtmgate.MCPServer, d *mcpoauth.Discovery) (*mcpoauth.Client, error) {
+	if s.Auth.ClientID != "" {
+		return &mcpoauth.Client{ID: s.Auth.ClientID, Secret: s.Auth.Secret}, nil
+	}
+	c, whyNot := mcpoauth.MetadataDocumentClient(d, mcpoauth.ClientMetadataURL(f.opts.GatewayURL), f.opts.AllowLoopbackClientMetadata)
+	if c != nil {
+		return c, nil
+	}
+	if c := f.registeredClient(ctx, l, d); c != nil {
+		return c, nil
+	}
+	if d.Server.RegistrationEndpoint == "" {
+		if whyNot == "" {
+			whyNot = "it accepts no client ID metadata document (client_id_metadata_document_supported)"
+		}
+		return nil, &mcpoauth.Error{Msg: "the authorization server " + d.Server.Issuer + " offers no dynamic client registration, and " + whyNot +
+			": configure a static client (auth.client_id, auth.client_secret) registered there with redirect URI " + f.redirectURI}
+	}
+	return mcpoauth.Register(ctx, client, d, f.redirectURI, f.opts.OperatorName+" (gtmgate)")
+}
+
 // registeredClient is the client registered for an earlier grant of this
 // server at the same token endpoint (kept, sealed, in the grant's refresh
-// record), so a re-connect does not register another; nil when none.
+// record), so a re-connect does not register another; nil when none. A
+// grant made with the metadata document does not count: that client is
+// offered only while the server accepts it.
 func (f *Flow) registeredClient(ctx context.Context, l *gtmgate.ConnectLink, d *mcpoauth.Discovery) *mcpoauth.Client {
 	for _, account := range []string{grantAccount(l.Person), gtmgate.MCPGrantTenant} {
 		o, err := f.opts.Store.GetProviderOAuth(ctx, l.TenantID, l.Provider, account)
-		if err == nil && o.ClientID != "" && o.TokenEndpoint == d.Server.TokenEndpoint {
+		if err == nil && o.ClientID != "" && o.ClientID != mcpoauth.ClientMetadataURL(f.opts.GatewayURL) && o.TokenEndpoint == d.Server.TokenEndpoint {
 			return &mcpoauth.Client{ID: o.ClientID, Secret: o.ClientSecret}
 		}
 	}
@@ -258,7 +287,8 @@ func (f *Flow) callbackMCP(w http.ResponseWriter, r *http.Request, l *gtmgate.Co
 	}
 	if tok.RefreshToken != "" {
 		if _, err := f.opts.Seeder.Seed(r.Context(), refresh.SeedRecord{TenantID: l.TenantID, Provider: l.Provider, AccountID: account,
-			ClientID: h.ClientID, ClientSecret: h.ClientSecret, TokenEndpoint: h.TokenEndpoint, RefreshToken: tok.RefreshToken}); err != nil {
+			ClientID: h.ClientID, ClientSecret: h.ClientSecret, TokenEndpoint: h.TokenEndpoint, RefreshToken: tok.RefreshToken,
+			Resource: h.Resource}); err != nil {
 			f.opts.Logger.Warn("connect flow: seed MCP grant refresh", "err", err, "link", l.ID)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/connect"
+	"github.com/gtmgate/gtmgate/mcpoauth"
 )
 
 // cookieMaxAge leaves time to sign in and consent at the provider.
@@ -22,9 +23,11 @@ const cookieMaxAge = 30 * time.Minute
 //	POST /connect/{secret}   start, from that page only: the provider's consent page
 //	GET  /connect/callback   the provider's answer
 //	POST /connect/choose     the accounts picked
+//	GET  /connect/mcp-client.json  gtmgate's client ID metadata document
 func (f *Flow) Mount(mux gtmgate.Router) {
 	mux.Handle("GET /connect/callback", f.limit(http.HandlerFunc(f.callback)))
 	mux.Handle("POST /connect/choose", f.limit(http.HandlerFunc(f.choose)))
+	mux.Handle("GET "+mcpoauth.ClientMetadataPath, f.limit(http.HandlerFunc(f.clientMetadata)))
 	mux.Handle("GET /connect/{secret}", f.limit(http.HandlerFunc(f.show)))
 	mux.Handle("POST /connect/{secret}", f.limit(http.HandlerFunc(f.start)))
 	// Any other method is refused here rather than by the gateway's

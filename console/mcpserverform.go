@@ -25,6 +25,11 @@ type mcpForm struct {
 	// TokenURL, ClientID and Scopes (space-separated) are
 	// client_credentials'.
 	TokenURL, ClientID, Scopes string
+	// Grant is oauth's grant: "tenant" or "person" (each caller's own).
+	Grant string
+	// Person says the signed-in actor is a person, who can connect their
+	// own grant (edit page).
+	Person bool
 	// SecretSet says a secret is stored; SecretTyped that one was typed
 	// before the page was re-rendered, so saving needs it typed again.
 	SecretSet, SecretTyped bool
@@ -93,6 +98,7 @@ func mcpFormOf(r *http.Request) (f *mcpForm, secret string) {
 		Editing: p.Get("editing") != "", URL: strings.TrimSpace(p.Get("url")), Kind: p.Get("kind"),
 		Header: strings.TrimSpace(p.Get("header")), TokenURL: strings.TrimSpace(p.Get("token_url")),
 		ClientID: strings.TrimSpace(p.Get("client_id")), Scopes: strings.Join(strings.Fields(p.Get("scopes")), " "),
+		Grant:     p.Get("grant"),
 		SecretSet: p.Get("secret_set") != "", SecretTyped: p.Get("secret_typed") != "", AutoAccept: p.Get("auto_accept_changes") != ""}
 	if !slices.Contains(f.Kinds(), f.Kind) {
 		f.Kind = gtmgate.MCPAuthNone
@@ -124,7 +130,7 @@ func (f *mcpForm) body(secret string) (obj, error) {
 			auth["scopes"] = strings.Fields(f.Scopes)
 		}
 	case gtmgate.MCPAuthOAuth:
-		auth["client_id"], auth["client_secret"] = f.ClientID, secret
+		auth["client_id"], auth["client_secret"], auth["grant"] = f.ClientID, secret, f.Grant
 		if f.Scopes != "" {
 			auth["scopes"] = strings.Fields(f.Scopes)
 		}
@@ -179,7 +185,7 @@ func mcpFormOfServer(r *http.Request, tenant string, s obj) *mcpForm {
 	str := func(m map[string]any, k string) string { v, _ := m[k].(string); return v }
 	f := &mcpForm{CSRF: sessionOf(r).csrf, Tenant: tenant, Name: str(s, "name"), Editing: true, URL: str(s, "url"),
 		Kind: str(auth, "kind"), Header: str(auth, "header"), TokenURL: str(auth, "token_url"), ClientID: str(auth, "client_id"),
-		Scopes: joinList(auth["scopes"], " ")}
+		Scopes: joinList(auth["scopes"], " "), Grant: str(auth, "grant")}
 	f.SecretSet, _ = auth["secret_set"].(bool)
 	f.AutoAccept, _ = s["auto_accept_changes"].(bool)
 	f.Rows = rowsOf(s["served_tools"], strList(s["tools"]), overridesOf(s["overrides"]))

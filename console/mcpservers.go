@@ -83,6 +83,7 @@ func (c *Console) mcpServerPage(w http.ResponseWriter, r *http.Request, s *sessi
 		return
 	}
 	f := mcpFormOfServer(r, id, found.Server)
+	f.Person = s.actor.Kind == gtmgate.ActorPerson
 	var err error
 	if f.Kind == gtmgate.MCPAuthOAuth {
 		if f.Grants, err = c.mcpGrants(r, id, name); err != nil {

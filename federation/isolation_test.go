@@ -71,7 +71,7 @@ func (h *hostileUpstream) CallTool(context.Context, *gtmgate.MCPServer, string, 
 
 func (h *hostileUpstream) Forget(string, string) {}
 
-func (h *hostileUpstream) AccessToken(string, string) string { return h.token }
+func (h *hostileUpstream) AccessTokens(string, string) []string { return []string{h.token} }
 
 func (h *hostileUpstream) count(key string) int {
 	h.mu.Lock()

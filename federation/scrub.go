@@ -10,11 +10,11 @@ import (
 	"github.com/gtmgate/gtmgate"
 )
 
-// accessTokens is implemented by an Upstream that can tell the
-// client-credentials access token it last sent to a server (the
-// *mcpupstream.Pool does).
+// accessTokens is implemented by an Upstream that can tell the access
+// tokens (client credentials, OAuth grants: one per grant account) it
+// last sent to a server (the *mcpupstream.Pool does).
 type accessTokens interface {
-	AccessToken(tenantID, name string) string
+	AccessTokens(tenantID, name string) []string
 }
 
 // minScrubbed is the shortest secret scrubbed: a shorter one would turn
@@ -32,7 +32,7 @@ const minScrubbed = 4
 func (c *Catalog) scrubberFor(s *gtmgate.MCPServer) *strings.Replacer {
 	secrets := []string{s.Auth.Secret}
 	if at, ok := c.opts.Upstream.(accessTokens); ok {
-		secrets = append(secrets, at.AccessToken(s.TenantID, s.Name))
+		secrets = append(secrets, at.AccessTokens(s.TenantID, s.Name)...)
 	}
 	var forms []string
 	add := func(v string) {

@@ -136,6 +136,9 @@ type AuthBody struct {
 	ClientID     string   `json:"client_id,omitempty"`
 	ClientSecret string   `json:"client_secret,omitempty"`
 	Scopes       []string `json:"scopes,omitempty"`
+	// Grant says whose grant oauth's calls use: "tenant" (the default) or
+	// "person", each caller's person's own.
+	Grant string `json:"grant,omitempty"`
 }
 
 // View is a server as the admin API shows it: never its secret, nor the
@@ -169,6 +172,8 @@ type AuthView struct {
 	TokenURL string   `json:"token_url,omitempty"`
 	ClientID string   `json:"client_id,omitempty"`
 	Scopes   []string `json:"scopes,omitempty"`
+	// Grant is oauth's "tenant" or "person".
+	Grant string `json:"grant,omitempty"`
 	// SecretSet says a token, header value or client secret is stored.
 	SecretSet bool `json:"secret_set"`
 }
@@ -200,11 +205,14 @@ func viewOf(s *gtmgate.MCPServer, tools []federation.ToolView) View {
 	v := View{TenantID: s.TenantID, Name: s.Name, URL: s.URL, Tools: s.Tools, Overrides: s.Overrides, AutoAcceptChanges: s.AutoAcceptChanges,
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, ServedTools: tools,
 		Auth: AuthView{Kind: s.Auth.Kind, Header: s.Auth.Header, TokenURL: s.Auth.TokenURL, ClientID: s.Auth.ClientID,
-			Scopes: s.Auth.Scopes, SecretSet: s.Auth.Secret != ""},
+			Scopes: s.Auth.Scopes, Grant: s.Auth.Grant, SecretSet: s.Auth.Secret != ""},
 		State: StateView{ToolsRefreshedAt: s.State.ToolsRefreshedAt, CheckedAt: s.State.CheckedAt,
 			Reachable: s.State.Reachable, LatencyMS: s.State.LatencyMS, Error: s.State.Error}}
 	if v.Auth.Kind == "" {
 		v.Auth.Kind = gtmgate.MCPAuthNone
+	}
+	if v.Auth.Kind == gtmgate.MCPAuthOAuth && v.Auth.Grant == "" {
+		v.Auth.Grant = gtmgate.MCPGrantPerTenant
 	}
 	if v.Tools == nil {
 		v.Tools = []string{}

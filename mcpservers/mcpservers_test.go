@@ -369,6 +369,8 @@ func TestMCPServerValidation(t *testing.T) {
 		{"oauth secret without client", slack, `{"url":"https://a.example.com","auth":{"kind":"oauth","client_secret":"cs-secret"}}`, "auth.client_secret needs auth.client_id"},
 		{"oauth token url", slack, `{"url":"https://a.example.com","auth":{"kind":"oauth","token_url":"https://id.example.com/token"}}`, "auth.token_url does not belong"},
 		{"oauth bad scope", slack, `{"url":"https://a.example.com","auth":{"kind":"oauth","scopes":["a\"b"]}}`, "auth.scopes[0]"},
+		{"oauth bad grant", slack, `{"url":"https://a.example.com","auth":{"kind":"oauth","grant":"team"}}`, "auth.grant \"team\" is not one of tenant, person"},
+		{"grant without oauth", slack, `{"url":"https://a.example.com","auth":{"kind":"bearer","token":"tk-secret","grant":"person"}}`, "auth.grant does not belong"},
 		{"bearer without token", slack, `{"url":"https://a.example.com","auth":{"kind":"bearer"}}`, "auth.token is required"},
 		{"token for header kind", slack, `{"url":"https://a.example.com","auth":{"kind":"header","header":"X-K","token":"tok-secret"}}`, "auth.token does not belong"},
 		{"header without name", slack, `{"url":"https://a.example.com","auth":{"kind":"header","value":"v-secret"}}`, "auth.header is required"},

@@ -123,7 +123,8 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 	}
 	out.Kind = kind
 	set := map[string]bool{"token": b.Token != "", "header": b.Header != "", "value": b.Value != "",
-		"token_url": b.TokenURL != "", "client_id": b.ClientID != "", "client_secret": b.ClientSecret != "", "scopes": len(b.Scopes) > 0}
+		"token_url": b.TokenURL != "", "client_id": b.ClientID != "", "client_secret": b.ClientSecret != "", "scopes": len(b.Scopes) > 0,
+		"grant": b.Grant != ""}
 	var takes []string
 	switch kind {
 	case gtmgate.MCPAuthNone:
@@ -137,12 +138,20 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		takes = []string{"token_url", "client_id", "client_secret", "scopes"}
 		out.TokenURL, out.ClientID, out.Secret = strings.TrimSpace(b.TokenURL), strings.TrimSpace(b.ClientID), b.ClientSecret
 	case gtmgate.MCPAuthOAuth:
-		takes = []string{"client_id", "client_secret", "scopes"}
+		takes = []string{"client_id", "client_secret", "scopes", "grant"}
 		out.ClientID, out.Secret = strings.TrimSpace(b.ClientID), b.ClientSecret
+		switch out.Grant = strings.TrimSpace(b.Grant); out.Grant {
+		case "", gtmgate.MCPGrantPerTenant:
+			out.Grant = gtmgate.MCPGrantPerTenant
+		case gtmgate.MCPGrantPerPerson:
+		default:
+			return out, bad("auth.grant %s is not one of tenant, person", jsonapi.Quote(b.Grant)).
+				WithHint("tenant: one grant, the tenant's, serves every call; person: each call uses the grant of the person its caller acts for")
+		}
 	default:
 		return out, bad("auth.kind %s is not one of none, bearer, header, client_credentials, oauth", jsonapi.Quote(kind))
 	}
-	for _, m := range []string{"token", "header", "value", "token_url", "client_id", "client_secret", "scopes"} {
+	for _, m := range []string{"token", "header", "value", "token_url", "client_id", "client_secret", "scopes", "grant"} {
 		if set[m] && !slices.Contains(takes, m) {
 			return out, bad("auth.%s does not belong to auth kind %s (it takes %s)", m, kind, orNothing(takes))
 		}

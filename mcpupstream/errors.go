@@ -179,8 +179,11 @@ func classify(ctx context.Context, s *gtmgate.MCPServer, sc *scrubber, err error
 	case errors.As(err, &grErr):
 		page := "/console/tenants/" + s.TenantID + "/mcp-servers/" + s.Name
 		hint := "an owner connects it again: Connect on the server's console page " + page
-		if ge := gtmgate.AsError(grErr.err); !grErr.rejected && ge.Code != gtmgate.EReauthRequired {
+		if ge := gtmgate.AsError(grErr.err); !grErr.rejected && ge.Code != gtmgate.EReauthRequired && !errors.Is(grErr.err, errNoPerson) {
 			return mk(gtmgate.EUnavailable, ": its OAuth grant could not be read or refreshed").WithHint("retry later")
+		}
+		if s.Auth.PerPerson() {
+			return personGrantError(s, grErr, mk, detail)
 		}
 		if grErr.rejected {
 			detail.Status = http.StatusUnauthorized
@@ -263,4 +266,33 @@ func roundedSince(ctx context.Context, start time.Time) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return 0
+}
+
+// personGrantError is the REAUTH_REQUIRED of a per-person server's call or
+// listing that has no grant to send, naming whose grant is missing (never
+// a token) and where that person connects their own: the console's
+// connect page, which makes a connect link for the signed-in person.
+func personGrantError(s *gtmgate.MCPServer, grErr *grantError, mk func(code, format string, args ...any) *gtmgate.Error,
+	detail *gtmgate.UpstreamDetail) *gtmgate.Error {
+	provider := gtmgate.MCPGrantProvider(s.Name)
+	connect := gtmgate.ConnectPagePath(s.TenantID, provider)
+	switch {
+	case errors.Is(grErr.err, errNoPerson):
+		return mk(gtmgate.EReauthRequired, " uses each person's own OAuth grant, and this call acts for no person").
+			WithHint("call it with the token or OAuth grant of an agent that acts for a person who has connected the server; " +
+				"the admin key and agents acting for the tenant have no grant of their own there")
+	case grErr.listing:
+		return mk(gtmgate.EReauthRequired, " is not connected: no person has connected their own account yet; connect yours at %s", connect).
+			WithHint("each person connects their own account: Connect your account on the server's console page, or " + connect)
+	case grErr.rejected:
+		detail.Status = http.StatusUnauthorized
+		e := mk(gtmgate.EReauthRequired, " refused the OAuth grant of person %s (HTTP 401): they connect their account again at %s", grErr.account, connect)
+		e.Detail = gtmgate.UnconnectedAccount{Provider: provider, Person: grErr.account}
+		return e.WithHint("person " + grErr.account + " signs in to the console and presses Connect your account on " + connect)
+	}
+	e := mk(gtmgate.EReauthRequired, " has no usable OAuth grant of person %s (never connected, or lapsed): they connect their own account at %s",
+		grErr.account, connect)
+	// The MCP gateway asks a client that takes URL elicitation to open it.
+	e.Detail = gtmgate.UnconnectedAccount{Provider: provider, Person: grErr.account}
+	return e.WithHint("person " + grErr.account + " signs in to the console and presses Connect your account on " + connect)
 }

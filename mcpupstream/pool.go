@@ -76,19 +76,27 @@ type Options struct {
 }
 
 // GrantSource keeps the OAuth grants people made, through connect links,
-// for tenants' upstream MCP servers of auth kind oauth.
+// for tenants' upstream MCP servers of auth kind oauth. A grant is kept
+// under an account: gtmgate.MCPGrantTenant, or a person's id.
 type GrantSource interface {
-	// GrantToken returns the access token of the tenant's grant at server,
-	// refreshed when it has expired or equals stale. Errors:
-	// REAUTH_REQUIRED when there is no grant or it lapsed or was refused.
-	GrantToken(ctx context.Context, tenantID, server, stale string) (string, error)
-	// GrantRejected is told that the upstream answered token with a 401
-	// challenge: the grant is marked for re-authorisation.
-	GrantRejected(ctx context.Context, tenantID, server, token string)
+	// GrantToken returns the access token of the grant kept under account
+	// at the tenant's server, refreshed when it has expired or equals
+	// stale. Errors: REAUTH_REQUIRED when there is no such grant or it
+	// lapsed or was refused.
+	GrantToken(ctx context.Context, tenantID, server, account, stale string) (string, error)
+	// GrantRejected is told that the upstream answered token, of the grant
+	// kept under account, with a 401 challenge: the grant is marked for
+	// re-authorisation.
+	GrantRejected(ctx context.Context, tenantID, server, account, token string)
+	// ListingAccount returns the person whose grant lists the tools of a
+	// server whose calls use each person's own grant. Errors:
+	// REAUTH_REQUIRED when no person's grant holds.
+	ListingAccount(ctx context.Context, tenantID, server string) (string, error)
 }
 
-// Pool keeps one client session per (tenant, server), reused across calls.
-// It is safe for concurrent use.
+// Pool keeps one client session per (tenant, server, grant account),
+// reused across calls: two people never share a session of a per-person
+// oauth server, nor its token. It is safe for concurrent use.
 type Pool struct {
 	opts        Options
 	base        http.RoundTripper
@@ -111,9 +119,11 @@ type Pool struct {
 type session struct {
 	key, fp      string
 	tenant, name string
-	ready        chan struct{}
-	cs           *mcp.ClientSession
-	err          *gtmgate.Error
+	// account is whose grant the session sends (oauth only, else "").
+	account string
+	ready   chan struct{}
+	cs      *mcp.ClientSession
+	err     *gtmgate.Error
 
 	rt        atomic.Pointer[authTransport]
 	inflight  atomic.Int32
@@ -158,14 +168,16 @@ func NewPool(opts Options) *Pool {
 	return p
 }
 
-func sessionKey(tenantID, name string) string { return tenantID + "\x00" + name }
+func sessionKey(tenantID, name, account string) string {
+	return tenantID + "\x00" + name + "\x00" + account
+}
 
 // fingerprint identifies a configuration: a change of URL, auth or
 // UpdatedAt needs a new session.
 func fingerprint(s *gtmgate.MCPServer) string {
 	h := sha256.New()
 	a := s.Auth
-	for _, f := range []string{s.URL, a.Kind, a.Header, a.Secret, a.TokenURL, a.ClientID, strings.Join(a.Scopes, " "), s.UpdatedAt.UTC().Format(time.RFC3339Nano)} {
+	for _, f := range []string{s.URL, a.Kind, a.Header, a.Secret, a.TokenURL, a.ClientID, strings.Join(a.Scopes, " "), a.Grant, s.UpdatedAt.UTC().Format(time.RFC3339Nano)} {
 		h.Write([]byte(strconv.Itoa(len(f))))
 		h.Write([]byte{':'})
 		h.Write([]byte(f))
@@ -175,10 +187,11 @@ func fingerprint(s *gtmgate.MCPServer) string {
 
 var errPoolClosed = errors.New("the upstream MCP pool is closed")
 
-// acquire returns the session of s, establishing it when there is none (or
-// the configuration changed), and counts the caller in until release.
-func (p *Pool) acquire(ctx context.Context, s *gtmgate.MCPServer) (*session, error) {
-	key, fp := sessionKey(s.TenantID, s.Name), fingerprint(s)
+// acquire returns the session of s sending account's grant, establishing
+// it when there is none (or the configuration changed), and counts the
+// caller in until release.
+func (p *Pool) acquire(ctx context.Context, s *gtmgate.MCPServer, account string) (*session, error) {
+	key, fp := sessionKey(s.TenantID, s.Name, account), fingerprint(s)
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -193,7 +206,7 @@ func (p *Pool) acquire(ctx context.Context, s *gtmgate.MCPServer) (*session, err
 		e = nil
 	}
 	if e == nil {
-		e = &session{key: key, fp: fp, tenant: s.TenantID, name: s.Name, ready: make(chan struct{})}
+		e = &session{key: key, fp: fp, tenant: s.TenantID, name: s.Name, account: account, ready: make(chan struct{})}
 		p.sessions[key] = e
 		cfg := *s // the caller may reuse s
 		go p.connect(e, &cfg)
@@ -242,7 +255,7 @@ func (p *Pool) connect(e *session, s *gtmgate.MCPServer) {
 		},
 	})
 	rt := newAuthTransport(p.base, p.tokenClient, s.Auth, p.opts.MaxResponseBytes)
-	rt.grants, rt.tenant, rt.server = p.opts.Grants, s.TenantID, s.Name
+	rt.grants, rt.tenant, rt.server, rt.account = p.opts.Grants, s.TenantID, s.Name, e.account
 	e.rt.Store(rt)
 	rt.progress = p.routeProgress // see progressBody
 	transport := &mcp.StreamableClientTransport{
@@ -293,35 +306,40 @@ func (p *Pool) closeLocked(e *session) {
 	})
 }
 
-// Forget closes and drops the session of (tenantID, name), after its
-// configuration changed or it was removed. Calls in flight on it finish;
-// the next call establishes a new session.
+// Forget closes and drops the sessions of (tenantID, name), every grant
+// account's, after its configuration changed or it was removed. Calls in
+// flight on them finish; the next call establishes a new session.
 func (p *Pool) Forget(tenantID, name string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if e := p.sessions[sessionKey(tenantID, name)]; e != nil {
-		delete(p.sessions, e.key)
-		p.closeLocked(e)
+	for k, e := range p.sessions {
+		if e.tenant == tenantID && e.name == name {
+			delete(p.sessions, k)
+			p.closeLocked(e)
+		}
 	}
 }
 
-// AccessToken returns the client-credentials access token last sent to
-// the server (tenantID, name) on its current session, "" when there is
-// none: the caller scrubs it from what the upstream says (an upstream
-// may echo its Authorization header in an isError text).
-func (p *Pool) AccessToken(tenantID, name string) string {
+// AccessTokens returns the access tokens (client credentials or OAuth
+// grants) last sent to the server (tenantID, name) on its current
+// sessions, one per grant account: the caller scrubs them from what the
+// upstream says (an upstream may echo its Authorization header in an
+// isError text).
+func (p *Pool) AccessTokens(tenantID, name string) []string {
 	p.mu.Lock()
-	e := p.sessions[sessionKey(tenantID, name)]
-	p.mu.Unlock()
-	if e == nil {
-		return ""
-	}
-	if rt := e.rt.Load(); rt != nil {
-		if tok := rt.lastToken.Load(); tok != nil {
-			return *tok
+	defer p.mu.Unlock()
+	var out []string
+	for _, e := range p.sessions {
+		if e.tenant != tenantID || e.name != name {
+			continue
+		}
+		if rt := e.rt.Load(); rt != nil {
+			if tok := rt.lastToken.Load(); tok != nil && *tok != "" {
+				out = append(out, *tok)
+			}
 		}
 	}
-	return ""
+	return out
 }
 
 // Close closes every session and waits for them to end: the go-sdk lets
@@ -369,15 +387,21 @@ func (p *Pool) closeIdle(now time.Time) {
 	}
 }
 
-// do runs op on the session of s. When op fails because the session is
-// gone (the upstream forgot it, the connection broke) the session is
-// re-established and op run once more; for an op that is not idempotent
-// only when the upstream cannot have received it.
-func (p *Pool) do(ctx context.Context, s *gtmgate.MCPServer, idempotent bool, op func(context.Context, *mcp.ClientSession) error) error {
+// do runs op on the session of s (for an oauth server, the session
+// sending the grant grantAccount picks; listing says op lists or pings).
+// When op fails because the session is gone (the upstream forgot it, the
+// connection broke) the session is re-established and op run once more;
+// for an op that is not idempotent only when the upstream cannot have
+// received it.
+func (p *Pool) do(ctx context.Context, s *gtmgate.MCPServer, idempotent, listing bool, op func(context.Context, *mcp.ClientSession) error) error {
 	start := time.Now()
 	sc := newScrubber(s)
+	account, err := p.grantAccount(ctx, s, listing)
+	if err != nil {
+		return classify(ctx, s, sc, err, outcome{}, phaseCall, start)
+	}
 	for try := 0; ; try++ {
-		e, err := p.acquire(ctx, s)
+		e, err := p.acquire(ctx, s, account)
 		if err != nil {
 			var ge *gtmgate.Error
 			if errors.As(err, &ge) && ctx.Err() == nil {
@@ -401,6 +425,33 @@ func (p *Pool) do(ctx context.Context, s *gtmgate.MCPServer, idempotent bool, op
 		}
 		return classify(ctx, s, sc, err, got, phaseCall, start)
 	}
+}
+
+// grantAccount is whose grant an operation on s sends: none for a server
+// of another auth kind; the tenant's; or, for a per-person server, the
+// person the call acts for (gtmgate.GrantPerson), and for a listing or a
+// ping, which act for no one, the person GrantSource.ListingAccount names.
+// A call that acts for no person is refused: it never falls back to
+// another person's grant or the tenant's.
+func (p *Pool) grantAccount(ctx context.Context, s *gtmgate.MCPServer, listing bool) (string, error) {
+	switch {
+	case s.Auth.Kind != gtmgate.MCPAuthOAuth:
+		return "", nil
+	case !s.Auth.PerPerson():
+		return gtmgate.MCPGrantTenant, nil
+	case !listing:
+		if person := gtmgate.GrantPerson(ctx); person != "" {
+			return person, nil
+		}
+		return "", &grantError{err: errNoPerson}
+	case p.opts.Grants == nil:
+		return "", &configError{"this gateway keeps no OAuth grants for upstream MCP servers"}
+	}
+	account, err := p.opts.Grants.ListingAccount(ctx, s.TenantID, s.Name)
+	if err != nil {
+		return "", &grantError{err: err, listing: true}
+	}
+	return account, nil
 }
 
 // sessionGone reports whether err means the session is no longer usable,
@@ -430,7 +481,7 @@ func sessionGone(err error, a outcome) bool {
 // the upstream described them.
 func (p *Pool) ListTools(ctx context.Context, s *gtmgate.MCPServer) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
-	err := p.do(ctx, s, true, func(ctx context.Context, cs *mcp.ClientSession) error {
+	err := p.do(ctx, s, true, true, func(ctx context.Context, cs *mcp.ClientSession) error {
 		tools = nil
 		params := &mcp.ListToolsParams{}
 		seen := map[string]bool{}
@@ -496,7 +547,7 @@ func (p *Pool) CallTool(ctx context.Context, s *gtmgate.MCPServer, tool string, 
 		params.SetProgressToken(token)
 	}
 	var res *mcp.CallToolResult
-	err := p.do(ctx, s, readOnly, func(ctx context.Context, cs *mcp.ClientSession) error {
+	err := p.do(ctx, s, readOnly, false, func(ctx context.Context, cs *mcp.ClientSession) error {
 		var err error
 		res, err = cs.CallTool(ctx, params)
 		return err
@@ -539,7 +590,7 @@ func (p *Pool) routeProgress(params *mcp.ProgressNotificationParams) {
 // trip of the ping itself (establishing a session is not counted).
 func (p *Pool) Ping(ctx context.Context, s *gtmgate.MCPServer) (time.Duration, error) {
 	var rtt time.Duration
-	err := p.do(ctx, s, true, func(ctx context.Context, cs *mcp.ClientSession) error {
+	err := p.do(ctx, s, true, true, func(ctx context.Context, cs *mcp.ClientSession) error {
 		start := time.Now()
 		err := cs.Ping(ctx, nil)
 		rtt = time.Since(start)

@@ -78,10 +78,17 @@ func (e *tokenError) Unwrap() error { return e.err }
 
 // grantError is a failure to get the access token of an oauth server's
 // grant; rejected says the upstream refused the token with a challenge.
+// account is whose grant it was ("" when none could be picked); listing
+// says a per-person server's listing found no person's grant to use.
 type grantError struct {
 	err      error
 	rejected bool
+	account  string
+	listing  bool
 }
+
+// errNoPerson is why a call to a per-person server has no grant.
+var errNoPerson = errors.New("the call acts for no person")
 
 func (e *grantError) Error() string {
 	if e.rejected {
@@ -117,8 +124,8 @@ type authTransport struct {
 	tsMu        sync.Mutex
 	ts          oauth2.TokenSource
 	// oauth: the grants, and whose grant this transport sends
-	grants         GrantSource
-	tenant, server string
+	grants                  GrantSource
+	tenant, server, account string
 
 	// lastToken is the access token last sent, so that what the upstream
 	// says can be scrubbed of it (see Pool.AccessToken).
@@ -214,10 +221,10 @@ func (t *authTransport) roundTrip(req *http.Request, retried bool) (*http.Respon
 			closeBody(req)
 			return nil, &configError{"this gateway keeps no OAuth grants for upstream MCP servers"}
 		}
-		tok, err := t.grants.GrantToken(req.Context(), t.tenant, t.server, "")
+		tok, err := t.grants.GrantToken(req.Context(), t.tenant, t.server, t.account, "")
 		if err != nil {
 			closeBody(req)
-			return nil, &grantError{err: err}
+			return nil, &grantError{err: err, account: t.account}
 		}
 		r.Header.Set("Authorization", "Bearer "+tok)
 		t.lastToken.Store(&tok)
@@ -277,7 +284,7 @@ func (t *authTransport) roundTrip(req *http.Request, retried bool) (*http.Respon
 			if tok := t.lastToken.Load(); tok != nil {
 				sent = *tok
 			}
-			fresh, err := t.grants.GrantToken(req.Context(), t.tenant, t.server, sent)
+			fresh, err := t.grants.GrantToken(req.Context(), t.tenant, t.server, t.account, sent)
 			if err == nil && fresh != sent && !retried && (req.Body == nil || req.GetBody != nil) {
 				again := req.Clone(req.Context())
 				if req.GetBody != nil {
@@ -288,10 +295,10 @@ func (t *authTransport) roundTrip(req *http.Request, retried bool) (*http.Respon
 				return t.roundTrip(again, true)
 			}
 			if err != nil && gtmgate.ErrorCode(err) != gtmgate.EReauthRequired {
-				return nil, &grantError{err: err} // the refresh may work later
+				return nil, &grantError{err: err, account: t.account} // the refresh may work later
 			}
-			t.grants.GrantRejected(context.WithoutCancel(req.Context()), t.tenant, t.server, sent)
-			return nil, &grantError{err: &statusError{code: resp.StatusCode}, rejected: true}
+			t.grants.GrantRejected(context.WithoutCancel(req.Context()), t.tenant, t.server, t.account, sent)
+			return nil, &grantError{err: &statusError{code: resp.StatusCode}, rejected: true, account: t.account}
 		}
 		return nil, &statusError{code: resp.StatusCode}
 	}
@@ -304,9 +311,7 @@ func (t *authTransport) roundTrip(req *http.Request, retried bool) (*http.Respon
 	case ct != "text/event-stream" && t.maxBody > 0:
 		resp.Body = &limitedBody{rc: resp.Body, left: t.maxBody, a: a}
 	}
-	if req.Method == http.MethodGet && ct == "text/event-stream" {
-		resp.Body = newThrottledBody(resp.Body, standaloneStreamRate, standaloneStreamBurst) // see throttle.go
-	}
+	throttleUnprompted(req, resp, ct) // see throttle.go
 	return resp, nil
 }
 

@@ -54,7 +54,7 @@ func (r *Refresher) Seed(ctx context.Context, rec SeedRecord) (*SeedResult, erro
 	a := account{tenant: rec.TenantID, provider: rec.Provider, id: rec.AccountID}
 	o := &gtmgate.ProviderOAuth{TenantID: rec.TenantID, Provider: rec.Provider, AccountID: rec.AccountID,
 		ClientID: rec.ClientID, ClientSecret: rec.ClientSecret, TokenEndpoint: rec.TokenEndpoint,
-		RefreshToken: rec.RefreshToken, UpdatedAt: r.opts.Now().UTC()}
+		RefreshToken: rec.RefreshToken, Resource: rec.Resource, UpdatedAt: r.opts.Now().UTC()}
 	prev, err := r.opts.Store.GetProviderOAuth(ctx, a.tenant, a.provider, a.id)
 	switch {
 	case err == nil:

@@ -70,6 +70,12 @@ func (r *Refresher) post(ctx context.Context, o *gtmgate.ProviderOAuth, basic bo
 	ctx, cancel := context.WithTimeout(ctx, r.opts.EndpointTimeout)
 	defer cancel()
 	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {o.RefreshToken}}
+	if o.Resource != "" {
+		// An MCP server's grant names its server at every token request
+		// (RFC 8707; MCP authorization 2025-11-25, "Resource Parameter
+		// Implementation"), the refresh as the code exchange did.
+		form.Set("resource", o.Resource)
+	}
 	if !basic {
 		form.Set("client_id", o.ClientID)
 		if o.ClientSecret != "" {

@@ -20,6 +20,9 @@ type SeedRecord struct {
 	ClientSecret  string `json:"client_secret"`
 	TokenEndpoint string `json:"token_endpoint"`
 	RefreshToken  string `json:"refresh_token"`
+	// Resource, for an upstream MCP server's grant ("mcp:<server>"), is the
+	// server's canonical URI (RFC 8707), sent with every refresh.
+	Resource string `json:"resource,omitempty"`
 }
 
 // validate checks rec's fields, its token endpoint, that the tenant exists

@@ -243,6 +243,9 @@ func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, reque
 	// from the context: here the operator who approved, not whoever's
 	// request the approval arrived on.
 	ctx = gtmgate.NewContextWithPrincipal(ctx, p)
+	// A per-person upstream MCP server is called with the grant of the
+	// person the held call acted for.
+	ctx = gtmgate.NewContextWithGrantPerson(ctx, a.Person)
 	out, callErr := r.Call(ctx, &Request{
 		Principal: p,
 		TenantID:  a.TenantID, Tool: a.Tool, Input: a.Input, Source: a.Source, RequestID: requestID, approved: true,

@@ -7,11 +7,13 @@
 // resource_metadata="…/.well-known/oauth-protected-resource/mcp"` without a
 // valid access token, and serves its protected resource metadata (RFC 9728).
 // The authorization server (issuer …/as) serves RFC 8414 metadata, dynamic
-// client registration (RFC 7591), an authorization endpoint with a consent
+// client registration (RFC 7591), client ID metadata documents when
+// Options.ClientMetadataDocuments says so (cimd.go), an authorization
+// endpoint with a consent
 // page (Allow and Deny buttons, no JavaScript) that names itself as the
 // demo's sandbox, and a token endpoint for the authorization-code grant with
 // PKCE S256 (required) and the resource parameter (RFC 8707, checked), and
-// for refresh tokens (rotated).
+// for refresh tokens (rotated; the resource is checked there too).
 //
 // Client ids, access tokens and refresh tokens are signed with Options.Key
 // and carry what they need, so they stay valid across restarts when the key
@@ -21,6 +23,7 @@
 package oauthsandbox
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -44,6 +47,13 @@ type Options struct {
 	TokenTTL time.Duration
 	// Scope is the one scope offered ("notes" when empty).
 	Scope string
+	// ClientMetadataDocuments advertises client_id_metadata_document_supported
+	// and accepts a client_id that is the URL of the client's metadata
+	// document (cimd.go); dynamic registration stays offered.
+	ClientMetadataDocuments bool
+	// MetadataClient fetches those documents (a client that follows no
+	// redirect when nil).
+	MetadataClient *http.Client
 }
 
 // Stats counts what the authorization server did since it started.
@@ -52,6 +62,9 @@ type Stats struct {
 	Grants        int `json:"grants"`
 	Refreshes     int `json:"refreshes"`
 	Rejected      int `json:"rejected"`
+	// MetadataFetches counts client ID metadata documents fetched and
+	// accepted.
+	MetadataFetches int `json:"metadata_fetches"`
 }
 
 // Server is the authorization server and the protected MCP endpoint.
@@ -80,6 +93,9 @@ func New(opts Options) *Server {
 	}
 	if opts.Scope == "" {
 		opts.Scope = "notes"
+	}
+	if opts.MetadataClient == nil {
+		opts.MetadataClient = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	if len(opts.Key) == 0 {
 		opts.Key = make([]byte, 32)
@@ -154,11 +170,15 @@ func (s *Server) resourceMetadata(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) serverMetadata(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"issuer": s.issuer(), "authorization_endpoint": s.issuer() + "/authorize",
+	m := map[string]any{"issuer": s.issuer(), "authorization_endpoint": s.issuer() + "/authorize",
 		"token_endpoint": s.issuer() + "/token", "registration_endpoint": s.issuer() + "/register",
 		"response_types_supported": []string{"code"}, "grant_types_supported": []string{"authorization_code", "refresh_token"},
 		"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
-		"scopes_supported": []string{s.opts.Scope}})
+		"scopes_supported": []string{s.opts.Scope}}
+	if s.opts.ClientMetadataDocuments {
+		m["client_id_metadata_document_supported"] = true
+	}
+	writeJSON(w, http.StatusOK, m)
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
@@ -193,7 +213,7 @@ This page stands in for a real MCP server's sign-in and consent: there is no acc
 // authorize checks the request and shows the consent page.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if msg := s.checkAuthorize(q.Get("client_id"), q.Get("redirect_uri"), q.Get("response_type"), q.Get("code_challenge_method"),
+	if msg := s.checkAuthorize(r.Context(), q.Get("client_id"), q.Get("redirect_uri"), q.Get("response_type"), q.Get("code_challenge_method"),
 		q.Get("code_challenge"), q.Get("resource")); msg != "" {
 		http.Error(w, msg, http.StatusBadRequest)
 		return
@@ -206,11 +226,19 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	consentPage.Execute(w, map[string]any{"Scope": q.Get("scope"), "Params": params})
 }
 
-func (s *Server) checkAuthorize(client, redirect, responseType, method, challenge, resource string) string {
+func (s *Server) checkAuthorize(ctx context.Context, client, redirect, responseType, method, challenge, resource string) string {
 	var c claims
 	switch {
+	case s.opts.ClientMetadataDocuments && isDocumentURL(client):
+		redirects, err := s.fetchClient(ctx, client)
+		if err != nil {
+			return err.Error()
+		}
+		c.RedirectURIs = redirects
 	case !s.open(client, "client", &c):
 		return "unknown client_id"
+	}
+	switch {
 	case !slices.Contains(c.RedirectURIs, redirect):
 		return "redirect_uri not registered"
 	case responseType != "code":
@@ -230,7 +258,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
-	if msg := s.checkAuthorize(f.Get("client_id"), f.Get("redirect_uri"), "code", "S256", f.Get("code_challenge"), f.Get("resource")); msg != "" {
+	if msg := s.checkAuthorize(r.Context(), f.Get("client_id"), f.Get("redirect_uri"), "code", "S256", f.Get("code_challenge"), f.Get("resource")); msg != "" {
 		http.Error(w, msg, http.StatusBadRequest)
 		return
 	}
@@ -272,6 +300,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		var c claims
 		if !s.open(rt, "rt", &c) || s.usedRefresh[rt] || !time.Unix(0, c.Issued).After(s.refreshCutoff) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "the refresh token is revoked or unknown"})
+			return
+		}
+		// RFC 8707 and the MCP authorization specification: a refresh names
+		// the resource as the code exchange did.
+		if f.Get("resource") != s.resource() {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_target", "error_description": "resource must be " + s.resource()})
 			return
 		}
 		s.usedRefresh[rt] = true // rotated

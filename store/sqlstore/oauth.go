@@ -10,7 +10,7 @@ import (
 )
 
 const oauthCols = `tenant_id, provider, account_id, client_id, client_secret, token_endpoint,
-	refresh_token, needs_reauth, last_error, last_refresh_at, updated_at`
+	refresh_token, needs_reauth, last_error, last_refresh_at, updated_at, resource`
 
 // PutProviderOAuth creates or replaces an account's seeding record. The
 // client secret and refresh token are sealed; a refresh lease in progress is
@@ -28,14 +28,14 @@ func (s *Store) PutProviderOAuth(ctx context.Context, o *gtmgate.ProviderOAuth) 
 		return s.fail("put provider oauth", err)
 	}
 	_, err = s.write.ExecContext(ctx, s.q(`INSERT INTO provider_oauth (`+oauthCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (tenant_id, provider, account_id) DO UPDATE SET
 		client_id = excluded.client_id, client_secret = excluded.client_secret,
 		token_endpoint = excluded.token_endpoint, refresh_token = excluded.refresh_token,
 		needs_reauth = excluded.needs_reauth, last_error = excluded.last_error,
-		last_refresh_at = excluded.last_refresh_at, updated_at = excluded.updated_at`),
+		last_refresh_at = excluded.last_refresh_at, updated_at = excluded.updated_at, resource = excluded.resource`),
 		o.TenantID, o.Provider, o.AccountID, o.ClientID, secret, o.TokenEndpoint,
-		refresh, o.NeedsReauth, o.LastError, s.tp(o.LastRefreshAt), s.t(o.UpdatedAt))
+		refresh, o.NeedsReauth, o.LastError, s.tp(o.LastRefreshAt), s.t(o.UpdatedAt), o.Resource)
 	if err != nil {
 		return s.fail("put provider oauth", err)
 	}
@@ -152,7 +152,7 @@ func (s *Store) scanOAuth(r scanner) (*gtmgate.ProviderOAuth, error) {
 	var o gtmgate.ProviderOAuth
 	var secret, refresh string
 	err := r.Scan(&o.TenantID, &o.Provider, &o.AccountID, &o.ClientID, &secret, &o.TokenEndpoint,
-		&refresh, &o.NeedsReauth, &o.LastError, nullTimeCol{&o.LastRefreshAt}, timeCol{&o.UpdatedAt})
+		&refresh, &o.NeedsReauth, &o.LastError, nullTimeCol{&o.LastRefreshAt}, timeCol{&o.UpdatedAt}, &o.Resource)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,8 @@ func testProviderOAuth(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 
 	o1, o2, o3 := seedOAuth("acme", "1"), seedOAuth("acme", "2"), seedOAuth("beta", "1")
 	o2.ClientSecret = "" // public client
+	// An MCP server's grant names its resource.
+	o3.Provider, o3.Resource = "mcp:crm", "https://crm.example/mcp"
 	for _, o := range []*gtmgate.ProviderOAuth{o3, o2, o1} {
 		must(t, s.PutProviderOAuth(ctx, o))
 	}
