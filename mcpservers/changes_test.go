@@ -22,7 +22,8 @@ func changesOf(t *testing.T, e *env) []federation.Change {
 	return c.Changes
 }
 
-// TestToolChanges: the PUT's listing is accepted by the person who made it;
+// TestToolChanges: the creating PUT's listing is accepted by the person
+// who made it; an edit in place accepts nothing;
 // a later listing that changes a tool (destructive to read-only, with an
 // instruction to the model) and adds one is shown as changes, flagged, not
 // served as changed; a stale hash is refused with 409; accepting serves
@@ -77,6 +78,11 @@ func TestToolChanges(t *testing.T) {
 		t.Errorf("flags = %+v", post.Flags)
 	}
 
+	// An edit in place (a new token) shows no diff, so it accepts nothing:
+	// the changes wait as they were.
+	if a := e.do("PUT", slack, `{"url":"`+up+`","auth":{"kind":"bearer","token":"t0ken2"}}`); a.Status != http.StatusOK || viewOf(t, a).ChangesWaiting != 2 {
+		t.Fatalf("an edit accepted waiting changes: %d %s", a.Status, a.Body)
+	}
 	if a := e.do("POST", slack+"/changes/accept", `{"tools":{"post_message":"sha256:0000"}}`); a.Status != http.StatusConflict || !strings.Contains(a.Body, "CONFLICT") {
 		t.Fatalf("stale hash: %d %s", a.Status, a.Body)
 	}

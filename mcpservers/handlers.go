@@ -97,9 +97,12 @@ func (a *API) put(w http.ResponseWriter, r *http.Request) {
 	detail += ", host " + hostOf(s.URL) + ", auth " + s.Auth.Kind
 	a.opts.Logger.Info("mcpservers: server saved", "tenant", tenant, "server", name, "host", hostOf(s.URL),
 		"auth", s.Auth.Kind, "created", created)
-	// The person saw these tools in the connection test before saving:
-	// what this PUT lists is theirs to have accepted (gates kept).
-	view, listed := a.listTools(ctx, s, true)
+	// The person saw these tools in the connection test before saving a new
+	// server, or one moved to another URL: what this PUT lists is theirs to
+	// have accepted (gates kept). An edit of a server in place accepts
+	// nothing: changes waiting since an earlier listing were never shown by
+	// the edit, and stay for someone to accept on their own page.
+	view, listed := a.listTools(ctx, s, prev == nil || prev.URL != s.URL)
 	admin.SetAuditDetail(w, detail+"; "+listed)
 	status := http.StatusOK
 	if created {
