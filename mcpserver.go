@@ -154,7 +154,26 @@ type MCPServerAuth struct {
 	// Grant says whose grant MCPAuthOAuth's calls use: MCPGrantPerTenant
 	// ("" too) or MCPGrantPerPerson.
 	Grant string `json:"grant,omitempty"`
+	// ClientRegistration says how MCPAuthOAuth gets a client without a
+	// static one: MCPClientRegistrationAuto ("" too), ...MetadataDocument
+	// or ...Dynamic.
+	ClientRegistration string `json:"client_registration,omitempty"`
 }
+
+// How an oauth server without a static client gets one, an
+// MCPServerAuth's ClientRegistration.
+const (
+	// MCPClientRegistrationAuto: gtmgate's client ID metadata document when
+	// the authorization server takes it and can fetch it, else dynamic
+	// registration (the MCP specification's order; "" means it too).
+	MCPClientRegistrationAuto = "auto"
+	// MCPClientRegistrationMetadataDocument: the metadata document only; a
+	// connect fails, saying why, when it cannot be used.
+	MCPClientRegistrationMetadataDocument = "metadata_document"
+	// MCPClientRegistrationDynamic: dynamic registration (RFC 7591) only,
+	// for an authorization server that cannot reach gtmgate's public URL.
+	MCPClientRegistrationDynamic = "dynamic"
+)
 
 // MCPToolOverride replaces what an upstream tool's annotations say. Nil
 // fields keep the upstream's word.

@@ -14,12 +14,21 @@ const mcpServersUsage = `  mcp-servers list --tenant T        a tenant's upstrea
                                      last tool refresh, tools served, error
   mcp-servers get NAME --tenant T    the server's state and each tool: served, not in the
                                      allow-list, or refused with the reason
-  mcp-servers put NAME --tenant T --url URL [--auth none|bearer|header|client_credentials]
+  mcp-servers put NAME --tenant T --url URL [--auth none|bearer|header|client_credentials|oauth]
                  [--bearer-token-file FILE | --header NAME --header-value-file FILE |
                   --token-url URL --client-id ID --client-secret-file FILE [--scope S]...]
+                 [--grant tenant|person] [--client-registration auto|metadata_document|dynamic]
                  [--tool TOOL]... [--override TOOL:KEY=VALUE[,KEY=VALUE]]... [--auto-accept-changes]
-                                     --tool: the allow-list (none: every tool); --override
-                                     keys: mutating, destructive (true|false), category.
+                                     --auth oauth: a person connects it through a connect
+                                     link; --client-id (and --client-secret-file) name a
+                                     static client. --grant person: each call uses the grant
+                                     of the person its agent acts for (default tenant: one
+                                     grant for every call). --client-registration: how a
+                                     server without --client-id gets a client (auto: gtmgate's
+                                     client metadata document where taken, else dynamic
+                                     registration). --tool: the allow-list (none: every
+                                     tool); --override keys: mutating, destructive
+                                     (true|false), category.
                                      Secrets are read from FILE ("-": stdin), never from a
                                      flag; a replace with --auth KIND and no FILE keeps the
                                      stored secret (same kind, same origin). The tools are
@@ -137,6 +146,9 @@ type mcpServerView struct {
 		ClientID  string   `json:"client_id"`
 		Scopes    []string `json:"scopes"`
 		SecretSet bool     `json:"secret_set"`
+		// Grant and ClientRegistration are oauth's.
+		Grant              string `json:"grant"`
+		ClientRegistration string `json:"client_registration"`
 	} `json:"auth"`
 	Tools []string `json:"tools"`
 	State struct {
@@ -221,11 +233,20 @@ func writeMCPServer(w io.Writer, s *mcpServerView) {
 	case s.Auth.Header != "":
 		auth += " (" + s.Auth.Header + ")"
 	case s.Auth.ClientID != "":
-		auth += " (client " + s.Auth.ClientID + " at " + s.Auth.TokenURL
+		auth += " (client " + s.Auth.ClientID
+		if s.Auth.TokenURL != "" { // client credentials; an oauth server's is discovered
+			auth += " at " + s.Auth.TokenURL
+		}
 		if len(s.Auth.Scopes) > 0 {
 			auth += ", scopes " + strings.Join(s.Auth.Scopes, " ")
 		}
 		auth += ")"
+	}
+	if s.Auth.Grant == "person" {
+		auth += ", each person's own grant"
+	}
+	if r := s.Auth.ClientRegistration; r != "" && r != "auto" {
+		auth += ", client registration " + r
 	}
 	if s.Auth.SecretSet {
 		auth += ", secret sealed"
@@ -306,6 +327,8 @@ func (inv *invocation) putMCPServer(args []string) error {
 	tokenURL := s.fs.String("token-url", "", "")
 	clientID := s.fs.String("client-id", "", "")
 	clientSecretFile := s.fs.String("client-secret-file", "", "")
+	grant := s.fs.String("grant", "", "")
+	clientRegistration := s.fs.String("client-registration", "", "")
 	scopes := &listFlag{split: true}
 	s.fs.Var(scopes, "scope", "")
 	tools := &listFlag{}
@@ -356,6 +379,12 @@ func (inv *invocation) putMCPServer(args []string) error {
 	case *kind == "":
 		*kind = "none"
 	}
+	if (*grant != "" || *clientRegistration != "") && *kind != "oauth" {
+		return usageError("mcp-servers put: --grant and --client-registration belong to --auth oauth")
+	}
+	if *grant != "" && *grant != "tenant" && *grant != "person" {
+		return usageError("mcp-servers put: --grant is tenant (one grant for every call) or person (each person's own), not " + *grant)
+	}
 	readSecret := func(flagName, file string) (string, error) {
 		if file == "" {
 			return "", nil
@@ -388,6 +417,10 @@ func (inv *invocation) putMCPServer(args []string) error {
 		}
 		if auth["client_secret"], err = readSecret("client-secret-file", *clientSecretFile); err != nil {
 			return err
+		}
+		if *kind == "oauth" {
+			// The gateway checks client_registration's values and names them.
+			auth["grant"], auth["client_registration"] = *grant, *clientRegistration
 		}
 	}
 	for k, v := range auth {

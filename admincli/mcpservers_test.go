@@ -180,6 +180,60 @@ func TestMCPServersCLI(t *testing.T) {
 	}
 }
 
+// TestMCPServersCLIOAuthFlags: --grant and --client-registration go into
+// the oauth auth body as given; with another kind, or a grant that is
+// neither tenant nor person, the command line is refused before the
+// gateway is asked.
+func TestMCPServersCLIOAuthFlags(t *testing.T) {
+	t.Parallel()
+	gw := &fakeMCPGateway{}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": srv.URL, "GTMGATE_ADMIN_KEY": "k"}}
+	put := []string{"mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		// auth is the auth body sent, "" when the command line is refused.
+		auth string
+	}{
+		{"oauth, per person", []string{"--auth", "oauth", "--grant", "person"}, `{"grant":"person","kind":"oauth"}`},
+		{"oauth, the tenant's grant", []string{"--auth", "oauth", "--grant", "tenant", "--scope", "notes"},
+			`{"grant":"tenant","kind":"oauth","scopes":["notes"]}`},
+		{"oauth, dynamic registration", []string{"--auth", "oauth", "--client-registration", "dynamic"},
+			`{"client_registration":"dynamic","kind":"oauth"}`},
+		{"oauth, a static client per person", []string{"--auth", "oauth", "--client-id", "cid", "--grant", "person"},
+			`{"client_id":"cid","grant":"person","kind":"oauth"}`},
+		{"oauth, no grant: the gateway's default", []string{"--auth", "oauth"}, `{"kind":"oauth"}`},
+		{"a grant that is neither", []string{"--auth", "oauth", "--grant", "team"}, ""},
+		{"a grant without oauth", []string{"--bearer-token-file", "-", "--grant", "person"}, ""},
+		{"a grant without --auth", []string{"--grant", "person"}, ""},
+		{"client registration with client credentials", []string{"--token-url", "https://id.example.com/token", "--client-id", "cid",
+			"--client-registration", "dynamic"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gw.mu.Lock()
+			n := len(gw.reqs)
+			gw.mu.Unlock()
+			code, out, errs := c.run("tok", append(put, tc.args...)...)
+			gw.mu.Lock()
+			sent := len(gw.reqs) > n
+			gw.mu.Unlock()
+			if tc.auth == "" {
+				if code != admincli.ExitUsage || sent {
+					t.Fatalf("exit %d (sent: %v), want a usage error before any request\n%s%s", code, sent, out, errs)
+				}
+				return
+			}
+			_, body := gw.last()
+			got, _ := json.Marshal(body["auth"])
+			if code != admincli.ExitOK || !sent || string(got) != tc.auth {
+				t.Fatalf("exit %d: sent auth %s, want %s\n%s", code, got, tc.auth, errs)
+			}
+		})
+	}
+}
+
 // TestMCPServersCLIAgainstTheGateway: --demo registers the demo tenant's
 // notes MCP server; the CLI lists it, shows its tools and refreshes it.
 func TestMCPServersCLIAgainstTheGateway(t *testing.T) {

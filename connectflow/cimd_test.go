@@ -148,3 +148,70 @@ func TestMCPServerLinkSandbox(t *testing.T) {
 func htmlUnescape(s string) string {
 	return strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&#34;", `"`, "&#39;", "'", "&#43;", "+").Replace(s)
 }
+
+// TestMCPClientRegistration: auth.client_registration picks how Continue
+// gets a client from an authorization server without a static one. auto
+// prefers gtmgate's metadata document where the server takes it; dynamic
+// registers even then (a server that advertises documents may not reach
+// gtmgate's public URL); metadata_document refuses, saying why, a server
+// that takes none, and never registers.
+func TestMCPClientRegistration(t *testing.T) {
+	for _, tc := range []struct {
+		name, setting string
+		cimd          bool
+		want          string // "document", "registered", or a refusal's words
+	}{
+		{"auto, the server takes documents", "", true, "document"},
+		{"auto, the server takes none", gtmgate.MCPClientRegistrationAuto, false, "registered"},
+		{"dynamic, the server takes documents", gtmgate.MCPClientRegistrationDynamic, true, "registered"},
+		{"metadata_document, the server takes documents", gtmgate.MCPClientRegistrationMetadataDocument, true, "document"},
+		{"metadata_document, the server takes none", gtmgate.MCPClientRegistrationMetadataDocument, false,
+			"it accepts no client ID metadata document"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := oauthsandbox.New(oauthsandbox.Options{MCP: http.NotFoundHandler(), ClientMetadataDocuments: tc.cimd})
+			ts := httptest.NewServer(sb.Handler())
+			t.Cleanup(ts.Close)
+			sb.SetBase(ts.URL)
+			client := ts.Client()
+			client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+			e := newEnvWith(t, func(o *connectflow.Options) { o.MCPClient = client })
+			if _, err := e.store.PutMCPServer(context.Background(), &gtmgate.MCPServer{TenantID: "acme", Name: "crm", URL: ts.URL + "/mcp",
+				Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthOAuth, ClientRegistration: tc.setting}}); err != nil {
+				t.Fatal(err)
+			}
+			var c connectflow.Created
+			if w := e.createLink(`{"provider":"mcp:crm"}`); w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &c) != nil {
+				t.Fatalf("create: %d %s", w.Code, w.Body)
+			}
+			secret := strings.TrimPrefix(c.URL, "https://gw.example/connect/")
+			token, form := e.page(t, secret)
+			w := e.send("POST", "/connect/"+secret, url.Values{"csrf": {token}}, form)
+			loc, _ := url.Parse(w.Header().Get("Location"))
+			clientID := ""
+			if w.Code == http.StatusSeeOther && loc != nil {
+				clientID = loc.Query().Get("client_id")
+			}
+			got := ""
+			switch {
+			case clientID == "https://gw.example"+mcpoauth.ClientMetadataPath:
+				got = "document"
+			case clientID != "":
+				got = "registered"
+			}
+			if regs := sb.Stats().Registrations; got != "registered" && regs != 0 || got == "registered" && regs != 1 {
+				t.Errorf("%d registrations for a %q client", regs, got)
+			}
+			if tc.want == "document" || tc.want == "registered" {
+				if got != tc.want {
+					t.Fatalf("continue: %d, client_id %q, want a %s client: %s", w.Code, clientID, tc.want, w.Body)
+				}
+				return
+			}
+			if body := htmlUnescape(w.Body.String()); w.Code != http.StatusBadGateway || !strings.Contains(body, tc.want) ||
+				!strings.Contains(body, "client_registration") {
+				t.Fatalf("continue: %d, want 502 saying %q and naming client_registration: %s", w.Code, tc.want, body)
+			}
+		})
+	}
+}

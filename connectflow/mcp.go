@@ -197,18 +197,37 @@ func (f *Flow) startMCP(w http.ResponseWriter, r *http.Request, l *gtmgate.Conne
 // client ID metadata document, when the authorization server accepts one
 // and can fetch it; the client registered for an earlier grant; one
 // registered now (RFC 7591). Else an error naming what the server offers.
+// The server's auth.client_registration narrows the last three: "dynamic"
+// never offers the document (an authorization server that advertises it
+// may still be unable to reach gtmgate's public URL), "metadata_document"
+// offers nothing else.
 func (f *Flow) chooseClient(ctx context.Context, client *http.Client, l *gtmgate.ConnectLink, s *gtmgate.MCPServer, d *mcpoauth.Discovery) (*mcpoauth.Client, error) {
 	if s.Auth.ClientID != "" {
 		return &mcpoauth.Client{ID: s.Auth.ClientID, Secret: s.Auth.Secret}, nil
 	}
-	c, whyNot := mcpoauth.MetadataDocumentClient(d, mcpoauth.ClientMetadataURL(f.opts.GatewayURL), f.opts.AllowLoopbackClientMetadata)
-	if c != nil {
-		return c, nil
+	var whyNot string
+	if s.Auth.ClientRegistration != gtmgate.MCPClientRegistrationDynamic {
+		var c *mcpoauth.Client
+		c, whyNot = mcpoauth.MetadataDocumentClient(d, mcpoauth.ClientMetadataURL(f.opts.GatewayURL), f.opts.AllowLoopbackClientMetadata)
+		if c != nil {
+			return c, nil
+		}
+	}
+	if s.Auth.ClientRegistration == gtmgate.MCPClientRegistrationMetadataDocument {
+		if whyNot == "" {
+			whyNot = "it accepts no client ID metadata document (its metadata lacks client_id_metadata_document_supported)"
+		}
+		return nil, &mcpoauth.Error{Msg: "upstream MCP server " + s.Name + " is set to use gtmgate's client ID metadata document only " +
+			"(auth.client_registration metadata_document), but the authorization server " + d.Server.Issuer + " cannot use it: " + whyNot +
+			"; set auth.client_registration to auto or dynamic, or configure a static client"}
 	}
 	if c := f.registeredClient(ctx, l, d); c != nil {
 		return c, nil
 	}
 	if d.Server.RegistrationEndpoint == "" {
+		if s.Auth.ClientRegistration == gtmgate.MCPClientRegistrationDynamic {
+			whyNot = "auth.client_registration dynamic rules out gtmgate's client ID metadata document"
+		}
 		if whyNot == "" {
 			whyNot = "it accepts no client ID metadata document (client_id_metadata_document_supported)"
 		}

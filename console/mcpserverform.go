@@ -27,6 +27,9 @@ type mcpForm struct {
 	TokenURL, ClientID, Scopes string
 	// Grant is oauth's grant: "tenant" or "person" (each caller's own).
 	Grant string
+	// ClientRegistration is how oauth gets a client without ClientID:
+	// "auto", "metadata_document" or "dynamic".
+	ClientRegistration string
 	// Person says the signed-in actor is a person, who can connect their
 	// own grant (edit page).
 	Person bool
@@ -98,7 +101,7 @@ func mcpFormOf(r *http.Request) (f *mcpForm, secret string) {
 		Editing: p.Get("editing") != "", URL: strings.TrimSpace(p.Get("url")), Kind: p.Get("kind"),
 		Header: strings.TrimSpace(p.Get("header")), TokenURL: strings.TrimSpace(p.Get("token_url")),
 		ClientID: strings.TrimSpace(p.Get("client_id")), Scopes: strings.Join(strings.Fields(p.Get("scopes")), " "),
-		Grant:     p.Get("grant"),
+		Grant: p.Get("grant"), ClientRegistration: p.Get("client_registration"),
 		SecretSet: p.Get("secret_set") != "", SecretTyped: p.Get("secret_typed") != "", AutoAccept: p.Get("auto_accept_changes") != ""}
 	if !slices.Contains(f.Kinds(), f.Kind) {
 		f.Kind = gtmgate.MCPAuthNone
@@ -131,6 +134,9 @@ func (f *mcpForm) body(secret string) (obj, error) {
 		}
 	case gtmgate.MCPAuthOAuth:
 		auth["client_id"], auth["client_secret"], auth["grant"] = f.ClientID, secret, f.Grant
+		if f.ClientRegistration != gtmgate.MCPClientRegistrationAuto {
+			auth["client_registration"] = f.ClientRegistration // auto is the default, left out
+		}
 		if f.Scopes != "" {
 			auth["scopes"] = strings.Fields(f.Scopes)
 		}
@@ -185,7 +191,7 @@ func mcpFormOfServer(r *http.Request, tenant string, s obj) *mcpForm {
 	str := func(m map[string]any, k string) string { v, _ := m[k].(string); return v }
 	f := &mcpForm{CSRF: sessionOf(r).csrf, Tenant: tenant, Name: str(s, "name"), Editing: true, URL: str(s, "url"),
 		Kind: str(auth, "kind"), Header: str(auth, "header"), TokenURL: str(auth, "token_url"), ClientID: str(auth, "client_id"),
-		Scopes: joinList(auth["scopes"], " "), Grant: str(auth, "grant")}
+		Scopes: joinList(auth["scopes"], " "), Grant: str(auth, "grant"), ClientRegistration: str(auth, "client_registration")}
 	f.SecretSet, _ = auth["secret_set"].(bool)
 	f.AutoAccept, _ = s["auto_accept_changes"].(bool)
 	f.Rows = rowsOf(s["served_tools"], strList(s["tools"]), overridesOf(s["overrides"]))

@@ -327,3 +327,24 @@ func TestConsoleMCPServerForms(t *testing.T) {
 		t.Fatalf("delete: %d\n%s", status, page)
 	}
 }
+
+// TestConsoleMCPServerClientRegistration: the form's OAuth sign-in says
+// how a server without a client id gets a client; the choice is saved and
+// selected again on the edit page.
+func TestConsoleMCPServerClientRegistration(t *testing.T) {
+	m := startMCPConsole(t)
+	if _, page := m.page("/console/tenants/acme"); !strings.Contains(page, `name="client_registration"`) ||
+		!strings.Contains(page, `<option value="auto" selected>`) {
+		t.Fatalf("the add form lacks the client registration choice, auto selected:\n%s", page)
+	}
+	save := url.Values{"name": {"crm"}, "url": {"https://mcp.example.com/mcp"}, "kind": {"oauth"}, "client_registration": {"dynamic"}}
+	if status, page := m.form("/console/tenants/acme/mcp-servers", save); status != 200 || !strings.Contains(page, "MCP server crm saved") {
+		t.Fatalf("save: %d\n%s", status, page)
+	}
+	if s, err := m.store.GetMCPServer(t.Context(), "acme", "crm"); err != nil || s.Auth.ClientRegistration != gtmgate.MCPClientRegistrationDynamic {
+		t.Fatalf("saved auth: %+v %v", s, err)
+	}
+	if status, page := m.page("/console/tenants/acme/mcp-servers/crm"); status != 200 || !strings.Contains(page, `<option value="dynamic" selected>`) {
+		t.Fatalf("edit page: %d, dynamic not selected", status)
+	}
+}

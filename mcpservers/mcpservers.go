@@ -139,6 +139,9 @@ type AuthBody struct {
 	// Grant says whose grant oauth's calls use: "tenant" (the default) or
 	// "person", each caller's person's own.
 	Grant string `json:"grant,omitempty"`
+	// ClientRegistration says how oauth gets a client without client_id:
+	// "auto" (the default), "metadata_document" or "dynamic".
+	ClientRegistration string `json:"client_registration,omitempty"`
 }
 
 // View is a server as the admin API shows it: never its secret, nor the
@@ -174,6 +177,8 @@ type AuthView struct {
 	Scopes   []string `json:"scopes,omitempty"`
 	// Grant is oauth's "tenant" or "person".
 	Grant string `json:"grant,omitempty"`
+	// ClientRegistration is oauth's "auto", "metadata_document" or "dynamic".
+	ClientRegistration string `json:"client_registration,omitempty"`
 	// SecretSet says a token, header value or client secret is stored.
 	SecretSet bool `json:"secret_set"`
 }
@@ -205,7 +210,7 @@ func viewOf(s *gtmgate.MCPServer, tools []federation.ToolView) View {
 	v := View{TenantID: s.TenantID, Name: s.Name, URL: s.URL, Tools: s.Tools, Overrides: s.Overrides, AutoAcceptChanges: s.AutoAcceptChanges,
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, ServedTools: tools,
 		Auth: AuthView{Kind: s.Auth.Kind, Header: s.Auth.Header, TokenURL: s.Auth.TokenURL, ClientID: s.Auth.ClientID,
-			Scopes: s.Auth.Scopes, Grant: s.Auth.Grant, SecretSet: s.Auth.Secret != ""},
+			Scopes: s.Auth.Scopes, Grant: s.Auth.Grant, ClientRegistration: s.Auth.ClientRegistration, SecretSet: s.Auth.Secret != ""},
 		State: StateView{ToolsRefreshedAt: s.State.ToolsRefreshedAt, CheckedAt: s.State.CheckedAt,
 			Reachable: s.State.Reachable, LatencyMS: s.State.LatencyMS, Error: s.State.Error}}
 	if v.Auth.Kind == "" {
@@ -213,6 +218,9 @@ func viewOf(s *gtmgate.MCPServer, tools []federation.ToolView) View {
 	}
 	if v.Auth.Kind == gtmgate.MCPAuthOAuth && v.Auth.Grant == "" {
 		v.Auth.Grant = gtmgate.MCPGrantPerTenant
+	}
+	if v.Auth.Kind == gtmgate.MCPAuthOAuth && v.Auth.ClientRegistration == "" {
+		v.Auth.ClientRegistration = gtmgate.MCPClientRegistrationAuto
 	}
 	if v.Tools == nil {
 		v.Tools = []string{}

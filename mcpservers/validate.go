@@ -124,7 +124,7 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 	out.Kind = kind
 	set := map[string]bool{"token": b.Token != "", "header": b.Header != "", "value": b.Value != "",
 		"token_url": b.TokenURL != "", "client_id": b.ClientID != "", "client_secret": b.ClientSecret != "", "scopes": len(b.Scopes) > 0,
-		"grant": b.Grant != ""}
+		"grant": b.Grant != "", "client_registration": b.ClientRegistration != ""}
 	var takes []string
 	switch kind {
 	case gtmgate.MCPAuthNone:
@@ -138,7 +138,7 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		takes = []string{"token_url", "client_id", "client_secret", "scopes"}
 		out.TokenURL, out.ClientID, out.Secret = strings.TrimSpace(b.TokenURL), strings.TrimSpace(b.ClientID), b.ClientSecret
 	case gtmgate.MCPAuthOAuth:
-		takes = []string{"client_id", "client_secret", "scopes", "grant"}
+		takes = []string{"client_id", "client_secret", "scopes", "grant", "client_registration"}
 		out.ClientID, out.Secret = strings.TrimSpace(b.ClientID), b.ClientSecret
 		switch out.Grant = strings.TrimSpace(b.Grant); out.Grant {
 		case "", gtmgate.MCPGrantPerTenant:
@@ -148,10 +148,13 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 			return out, bad("auth.grant %s is not one of tenant, person", jsonapi.Quote(b.Grant)).
 				WithHint("tenant: one grant, the tenant's, serves every call; person: each call uses the grant of the person its caller acts for")
 		}
+		if out.ClientRegistration, err = clientRegistration(b.ClientRegistration); err != nil {
+			return out, err
+		}
 	default:
 		return out, bad("auth.kind %s is not one of none, bearer, header, client_credentials, oauth", jsonapi.Quote(kind))
 	}
-	for _, m := range []string{"token", "header", "value", "token_url", "client_id", "client_secret", "scopes", "grant"} {
+	for _, m := range []string{"token", "header", "value", "token_url", "client_id", "client_secret", "scopes", "grant", "client_registration"} {
 		if set[m] && !slices.Contains(takes, m) {
 			return out, bad("auth.%s does not belong to auth kind %s (it takes %s)", m, kind, orNothing(takes))
 		}
@@ -181,6 +184,10 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		if out.ClientID != "" && (len(out.ClientID) > maxClientID || !jsonapi.Printable(out.ClientID)) {
 			return out, bad("auth.client_id must be at most %d printable characters without spaces", maxClientID)
 		}
+		if out.ClientID != "" && out.ClientRegistration != gtmgate.MCPClientRegistrationAuto {
+			return out, bad("auth.client_registration %s needs no auth.client_id: a static client is used as it is, never registered", out.ClientRegistration).
+				WithHint("leave out client_registration (auto) with a static client, or leave out client_id to let gtmgate get a client")
+		}
 		if out.Scopes, err = scopes(b.Scopes); err != nil {
 			return out, err
 		}
@@ -202,6 +209,20 @@ func (a *API) validAuth(b *AuthBody) (gtmgate.MCPServerAuth, error) {
 		}
 	}
 	return out, nil
+}
+
+// clientRegistration checks how an oauth server without a static client
+// gets one; "" is auto.
+func clientRegistration(in string) (string, error) {
+	switch v := strings.TrimSpace(in); v {
+	case "":
+		return gtmgate.MCPClientRegistrationAuto, nil
+	case gtmgate.MCPClientRegistrationAuto, gtmgate.MCPClientRegistrationMetadataDocument, gtmgate.MCPClientRegistrationDynamic:
+		return v, nil
+	}
+	return "", bad("auth.client_registration %s is not one of auto, metadata_document, dynamic", jsonapi.Quote(in)).
+		WithHint("auto: gtmgate's client ID metadata document when the authorization server takes it, else dynamic registration; " +
+			"metadata_document: only the document; dynamic: only dynamic registration (RFC 7591), for a server that cannot fetch gtmgate's public URL")
 }
 
 // scopes checks OAuth scopes and drops duplicates.
