@@ -2,7 +2,6 @@ package connectflow_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -64,13 +63,8 @@ func TestMCPServerLinkSandbox(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			var c connectflow.Created
-			if w := e.createLink(`{"provider":"mcp:crm"}`); w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &c) != nil {
-				t.Fatalf("create: %d %s", w.Code, w.Body)
-			}
-			secret := strings.TrimPrefix(c.URL, "https://gw.example/connect/")
-			token, form := e.page(t, secret)
-			w := e.send("POST", "/connect/"+secret, url.Values{"csrf": {token}}, form)
+			secret := e.linkTo(t, "mcp:crm")
+			w := e.pressContinue(t, secret)
 			authorize := w.Header().Get("Location")
 			if w.Code != http.StatusSeeOther || !strings.HasPrefix(authorize, ts.URL+"/as/authorize?") {
 				t.Fatalf("continue: %d %s %s", w.Code, authorize, w.Body)
@@ -180,13 +174,8 @@ func TestMCPClientRegistration(t *testing.T) {
 				Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthOAuth, ClientRegistration: tc.setting}}); err != nil {
 				t.Fatal(err)
 			}
-			var c connectflow.Created
-			if w := e.createLink(`{"provider":"mcp:crm"}`); w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &c) != nil {
-				t.Fatalf("create: %d %s", w.Code, w.Body)
-			}
-			secret := strings.TrimPrefix(c.URL, "https://gw.example/connect/")
-			token, form := e.page(t, secret)
-			w := e.send("POST", "/connect/"+secret, url.Values{"csrf": {token}}, form)
+			secret := e.linkTo(t, "mcp:crm")
+			w := e.pressContinue(t, secret)
 			loc, _ := url.Parse(w.Header().Get("Location"))
 			clientID := ""
 			if w.Code == http.StatusSeeOther && loc != nil {

@@ -145,14 +145,25 @@ func (e *env) replica() *connectflow.Flow {
 }
 
 // link stores a link the way the admin route does and returns its secret.
-func (e *env) link(t testing.TB) string {
+func (e *env) link(t testing.TB) string { return e.linkTo(t, "hubspot") }
+
+// linkTo is link to provider ("mcp:crm" for an MCP server).
+func (e *env) linkTo(t testing.TB, provider string) string {
 	t.Helper()
-	w := e.createLink(`{"provider":"hubspot"}`)
+	w := e.createLink(`{"provider":"` + provider + `"}`)
 	var c connectflow.Created
-	if err := json.Unmarshal(w.Body.Bytes(), &c); err != nil || w.Code != 201 {
+	if err := json.Unmarshal(w.Body.Bytes(), &c); err != nil || w.Code != 201 || c.Provider != provider {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
 	return strings.TrimPrefix(c.URL, "https://gw.example/connect/")
+}
+
+// pressContinue shows the link's page and submits its form, as a browser
+// does, and returns the answer.
+func (e *env) pressContinue(t testing.TB, secret string) *httptest.ResponseRecorder {
+	t.Helper()
+	token, form := e.page(t, secret)
+	return e.send("POST", "/connect/"+secret, url.Values{"csrf": {token}}, form)
 }
 
 // createLink answers POST /admin/tenants/acme/connect-links with body.
@@ -217,8 +228,7 @@ func stateCookie(cookies []*http.Cookie) *http.Cookie {
 // to the provider and the cookie.
 func (e *env) open(t testing.TB, secret string) (string, *http.Cookie) {
 	t.Helper()
-	token, form := e.page(t, secret)
-	w := e.send("POST", "/connect/"+secret, url.Values{"csrf": {token}}, form)
+	w := e.pressContinue(t, secret)
 	loc, err := url.Parse(w.Header().Get("Location"))
 	c := stateCookie(w.Result().Cookies())
 	if w.Code != http.StatusSeeOther || err != nil || c == nil {

@@ -85,14 +85,8 @@ func TestMCPServerLink(t *testing.T) {
 		}
 	}
 
-	w := e.createLink(`{"provider":"mcp:crm"}`)
-	var c connectflow.Created
-	if err := json.Unmarshal(w.Body.Bytes(), &c); err != nil || w.Code != 201 || c.Provider != "mcp:crm" {
-		t.Fatalf("create: %d %s", w.Code, w.Body)
-	}
-	secret := strings.TrimPrefix(c.URL, "https://gw.example/connect/")
-	token, form := e.page(t, secret)
-	w = e.send("POST", "/connect/"+secret, url.Values{"csrf": {token}}, form)
+	secret := e.linkTo(t, "mcp:crm")
+	w := e.pressContinue(t, secret)
 	loc, err := url.Parse(w.Header().Get("Location"))
 	if w.Code != http.StatusSeeOther || err != nil {
 		t.Fatalf("continue: %d %s", w.Code, w.Body)

@@ -26,20 +26,7 @@ func TestPersonsOwnAccounts(t *testing.T) {
 	nodetools.Dir(t)
 	// The demo IdP is served only when the gateway's URL is known.
 	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))
-	signInDemo(t, p, "demo-approver") // ada@demo.example
-	signInDemo(t, p, "demo-viewer")   // victor@demo.example
-	var people struct {
-		People []struct{ ID, Email string }
-	}
-	call(t, p, "GET", "/admin/people", "", nil, &people)
-	ids := map[string]string{}
-	for _, who := range people.People {
-		ids[who.Email] = who.ID
-	}
-	ada, victor := ids["ada@demo.example"], ids["victor@demo.example"]
-	if ada == "" || victor == "" {
-		t.Fatalf("people after sign-in: %+v", people.People)
-	}
+	ada, victor := signInAdaAndVictor(t, p)
 
 	// The operator makes "me" Ada's own mailbox, as a connect link issued
 	// for her would.
@@ -153,6 +140,28 @@ var idpSignInID = regexp.MustCompile(`name="id" value="([^"]+)"`)
 // signInDemo signs in through the demo's sandbox IdP as subject, as a
 // browser would (the console's button, the IdP's page, the callback), so
 // the person exists for tokens and connect links to name.
+// signInAdaAndVictor signs the demo IdP's ada@demo.example (an approver)
+// and victor@demo.example (a viewer) in, so that both are people, and
+// returns their ids.
+func signInAdaAndVictor(t *testing.T, p *process) (ada, victor string) {
+	t.Helper()
+	signInDemo(t, p, "demo-approver")
+	signInDemo(t, p, "demo-viewer")
+	var people struct {
+		People []struct{ ID, Email string }
+	}
+	call(t, p, "GET", "/admin/people", "", nil, &people)
+	ids := map[string]string{}
+	for _, who := range people.People {
+		ids[who.Email] = who.ID
+	}
+	ada, victor = ids["ada@demo.example"], ids["victor@demo.example"]
+	if ada == "" || victor == "" {
+		t.Fatalf("people after sign-in: %+v", people.People)
+	}
+	return ada, victor
+}
+
 func signInDemo(t *testing.T, p *process, subject string) {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)

@@ -38,20 +38,7 @@ func TestPersonGrantEndToEnd(t *testing.T) {
 		}
 	})
 	const server = "crm-notes"
-	signInDemo(t, p, "demo-approver") // ada@demo.example
-	signInDemo(t, p, "demo-viewer")   // victor@demo.example
-	var people struct {
-		People []struct{ ID, Email string }
-	}
-	call(t, p, "GET", "/admin/people", "", nil, &people)
-	ids := map[string]string{}
-	for _, who := range people.People {
-		ids[who.Email] = who.ID
-	}
-	ada, victor := ids["ada@demo.example"], ids["victor@demo.example"]
-	if ada == "" || victor == "" {
-		t.Fatalf("people after sign-in: %+v", people.People)
-	}
+	ada, victor := signInAdaAndVictor(t, p)
 
 	// crm-notes becomes per-person, through the admin API.
 	var one struct {
