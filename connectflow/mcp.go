@@ -234,7 +234,7 @@ func (f *Flow) chooseClient(ctx context.Context, client *http.Client, l *gtmgate
 		return nil, &mcpoauth.Error{Msg: "the authorization server " + d.Server.Issuer + " offers no dynamic client registration, and " + whyNot +
 			": configure a static client (auth.client_id, auth.client_secret) registered there with redirect URI " + f.redirectURI}
 	}
-	return mcpoauth.Register(ctx, client, d, f.redirectURI, f.opts.OperatorName+" (gtmgate)")
+	return mcpoauth.Register(ctx, client, d, f.redirectURI, f.clientName())
 }
 
 // registeredClient is the client registered for an earlier grant of this
