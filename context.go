@@ -31,7 +31,9 @@ type Principal struct {
 	// Toolset is the tenant toolset of a token or OAuth principal ("" none).
 	Toolset string
 	// Person is the person ("p_…") a token's or OAuth grant's agent acts
-	// for, whose own accounts it reaches; "" for none.
+	// for, whose own accounts it reaches; for an approved call's principal,
+	// the person the held call acted for, whose upstream grant it uses
+	// (GrantPerson) but whose accounts it does not reach; "" for none.
 	Person string
 }
 

@@ -51,27 +51,18 @@ func (a MCPServerAuth) PerPerson() bool {
 	return a.Kind == MCPAuthOAuth && a.Grant == MCPGrantPerPerson
 }
 
-type grantPersonKey struct{}
-
-// NewContextWithGrantPerson returns ctx naming the person whose own
-// upstream grants a call made under it uses when its principal names none:
-// an approved call runs as the approval, and acts for the person the held
-// call acted for.
-func NewContextWithGrantPerson(ctx context.Context, person string) context.Context {
-	return context.WithValue(ctx, grantPersonKey{}, person)
-}
-
 // GrantPerson is the person ("p_…") whose own grant a call to a
 // per-person oauth server uses: the person the caller acts for
 // (Principal.Credential().Person: a token's or OAuth grant's person, or an
-// agent run's OnBehalfOf), else the one NewContextWithGrantPerson named;
-// "" when the call acts for no person.
+// agent run's OnBehalfOf), else the principal's Person (an approved call
+// runs as the approval, for the person the held call acted for); "" when
+// the call acts for no person.
 func GrantPerson(ctx context.Context) string {
-	if p := PrincipalFromContext(ctx).Credential().Person; p != "" {
-		return p
+	p := PrincipalFromContext(ctx)
+	if person := p.Credential().Person; person != "" || p == nil {
+		return person
 	}
-	p, _ := ctx.Value(grantPersonKey{}).(string)
-	return p
+	return p.Person
 }
 
 // FederatedSeparator joins an upstream server's name and its tool's name

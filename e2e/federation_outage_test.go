@@ -142,47 +142,30 @@ func TestFederatedCallsThroughStoreOutage(t *testing.T) {
 	flow := func(stop <-chan struct{}) []fedOutageCall {
 		var mu sync.Mutex
 		var calls []fedOutageCall
-		add := func(c fedOutageCall) {
-			mu.Lock()
-			calls = append(calls, c)
-			mu.Unlock()
-		}
 		var wg sync.WaitGroup
-		for range 2 {
+		// every makes call i = 0, 1, … and records it, pausing between
+		// calls, until stop is closed.
+		every := func(pause time.Duration, call func(i int) fedOutageCall) {
 			wg.Go(func() {
-				for {
+				for i := 0; ; i++ {
 					select {
 					case <-stop:
 						return
 					default:
 					}
-					add(fedOutageREST(p, false))
-					time.Sleep(100 * time.Millisecond)
+					c := call(i)
+					mu.Lock()
+					calls = append(calls, c)
+					mu.Unlock()
+					time.Sleep(pause)
 				}
 			})
 		}
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				add(fedOutageREST(p, true))
-				time.Sleep(200 * time.Millisecond)
-			}
-		})
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				add(fedOutageMCP(cs, i%2 == 0))
-				time.Sleep(200 * time.Millisecond)
-			}
-		})
+		for range 2 {
+			every(100*time.Millisecond, func(int) fedOutageCall { return fedOutageREST(p, false) })
+		}
+		every(200*time.Millisecond, func(int) fedOutageCall { return fedOutageREST(p, true) })
+		every(200*time.Millisecond, func(i int) fedOutageCall { return fedOutageMCP(cs, i%2 == 0) })
 		wg.Wait()
 		return calls
 	}

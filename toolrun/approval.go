@@ -238,14 +238,14 @@ func (r *Runner) executeApproved(ctx context.Context, a *gtmgate.Approval, reque
 		a.Status, a.Result = gtmgate.ApprovalFailed, result
 		return a, nil
 	}
-	p := &gtmgate.Principal{TenantID: a.TenantID, KeyID: approvalKey(a.ID), Kind: "approval"}
+	// Person: a per-person upstream MCP server is called with the grant of
+	// the person the held call acted for (gtmgate.GrantPerson); it reaches
+	// no account of theirs, as the credential stays the operator's.
+	p := &gtmgate.Principal{TenantID: a.TenantID, KeyID: approvalKey(a.ID), Kind: "approval", Person: a.Person}
 	// Tools that act for their caller (run_agent, agent_schedules) read it
 	// from the context: here the operator who approved, not whoever's
 	// request the approval arrived on.
 	ctx = gtmgate.NewContextWithPrincipal(ctx, p)
-	// A per-person upstream MCP server is called with the grant of the
-	// person the held call acted for.
-	ctx = gtmgate.NewContextWithGrantPerson(ctx, a.Person)
 	out, callErr := r.Call(ctx, &Request{
 		Principal: p,
 		TenantID:  a.TenantID, Tool: a.Tool, Input: a.Input, Source: a.Source, RequestID: requestID, approved: true,
