@@ -68,8 +68,6 @@ var (
 	tokenLine = regexp.MustCompile(`^\s+(demo_[0-9a-f]+)\s*$`)
 )
 
-// start runs `gtmgate serve --demo` on port 0 listeners in dataDir and waits
-// until it has printed its addresses.
 // freeLoopbackAddr is a loopback address with a port free now, for a
 // listener whose URL must be known before it listens.
 func freeLoopbackAddr(t *testing.T) string {
@@ -82,7 +80,38 @@ func freeLoopbackAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// start runs `gtmgate serve --demo` on port 0 listeners in dataDir and waits
+// until it has printed its addresses.
 func start(t *testing.T, dataDir string, env ...string) *process {
+	t.Helper()
+	p, err := launch(t, dataDir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// startKnownGateway is start with the gateway on a port chosen before it
+// listens, for tests whose URLs (OAuth metadata, redirect URIs, the demo
+// IdP) name GATEWAY_URL. The port is free when chosen but another process
+// may take it before gtmgate binds it, so a start refused with "address
+// already in use" is tried again on a new port.
+func startKnownGateway(t *testing.T, dataDir string, env ...string) *process {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		p, err := launch(t, dataDir, append(slices.Clip(env), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t)))
+		if err == nil {
+			return p
+		}
+		if attempt == 5 || !strings.Contains(err.Error(), "address already in use") {
+			t.Fatal(err)
+		}
+		t.Logf("start again on another port: %v", err)
+	}
+}
+
+// launch starts the binary and waits for "ready", or for it to exit first.
+func launch(t *testing.T, dataDir string, env []string) (*process, error) {
 	t.Helper()
 	sum := sha256.Sum256([]byte(adminKey))
 	args := []string{"serve", "--demo", "--site-addr", "127.0.0.1:0", "--docs-addr", "127.0.0.1:0"}
@@ -94,12 +123,12 @@ func start(t *testing.T, dataDir string, env ...string) *process {
 	cmd.Env = append(cmd.Env, env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	p := &process{cmd: cmd, dataDir: dataDir, stderr: &strings.Builder{}}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
@@ -107,8 +136,9 @@ func start(t *testing.T, dataDir string, env ...string) *process {
 			cmd.Wait()
 		}
 	})
-	ready := make(chan struct{})
+	ready, exited := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(exited)
 		sc := bufio.NewScanner(stdout)
 		closed := false
 		for sc.Scan() {
@@ -135,10 +165,20 @@ func start(t *testing.T, dataDir string, env ...string) *process {
 	}()
 	select {
 	case <-ready:
+		return p, nil
+	case <-exited:
+		select {
+		case <-ready:
+			return p, nil
+		default:
+		}
+		// stdout closed before "ready": the process is exiting; wait for
+		// it so its whole stderr is read.
+		cmd.Wait()
+		return nil, fmt.Errorf("gtmgate exited before it was ready (%v): %s", cmd.ProcessState, p.stderr.String())
 	case <-time.After(60 * time.Second):
-		t.Fatalf("gtmgate did not start: %s", p.stderr.String())
+		return nil, fmt.Errorf("gtmgate did not start: %s", p.stderr.String())
 	}
-	return p
 }
 
 // stop sends SIGTERM and waits for a clean exit.

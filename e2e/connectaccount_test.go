@@ -29,8 +29,7 @@ func TestConnectAccountInBrowser(t *testing.T) {
 	chromium := nodetools.Chromium(t)
 	// Connect links and their redirect URI name GATEWAY_URL, so the
 	// gateway needs a known port.
-	addr := freeLoopbackAddr(t)
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+addr)
+	p := startKnownGateway(t, t.TempDir())
 	tenants := []string{"connect-js", "connect-nojs"}
 	tokens := map[string]string{}
 	for _, id := range tenants {

@@ -110,7 +110,7 @@ func TestDocsExamples(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// A known gateway port: the demo's sandbox IdP (the People
 			// page's examples) needs GATEWAY_URL before the gateway listens.
-			p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))
+			p := startKnownGateway(t, t.TempDir())
 			home := t.TempDir()
 			env := append(os.Environ(),
 				"HOME="+home, "DOCEX_REAL_CURL="+realCurl,

@@ -74,7 +74,7 @@ func TestHeldCallInsideTheProtocol(t *testing.T) {
 	chromium := nodetools.Chromium(t)
 	rcv := newOTLPReceiver(t)
 	// A known address: the demo IdP needs the gateway URL before listening.
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t),
+	p := startKnownGateway(t, t.TempDir(),
 		"OTEL_EXPORTER_OTLP_ENDPOINT="+rcv.URL, "OTEL_BSP_SCHEDULE_DELAY=50", "OTEL_SERVICE_NAME=gtmgate-e2e")
 
 	traceID := "4bf92f3577b34da6a3ce929d0e0e4736"

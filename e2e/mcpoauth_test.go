@@ -50,8 +50,7 @@ func TestMCPOAuthUpstream(t *testing.T) {
 	nodetools.Dir(t)
 	chromium := nodetools.Chromium(t)
 	up := startOAuthMCPServer(t)
-	addr := freeLoopbackAddr(t)
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+addr, "GTMGATE_MCP_UPSTREAM_ALLOW=127.0.0.1/32")
+	p := startKnownGateway(t, t.TempDir(), "GTMGATE_MCP_UPSTREAM_ALLOW=127.0.0.1/32")
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("gtmgate stderr:\n%s", p.stderr.String())

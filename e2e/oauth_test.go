@@ -21,8 +21,7 @@ import (
 func TestOAuthWithMCPClient(t *testing.T) {
 	ctx := t.Context()
 	// OAuth metadata names GATEWAY_URL, so the gateway needs a known port.
-	addr := freeLoopbackAddr(t)
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+addr)
+	p := startKnownGateway(t, t.TempDir())
 	mcpURL := p.gateway + "/mcp"
 
 	resp, err := http.Post(mcpURL, "application/json", nil)

@@ -23,7 +23,7 @@ func TestDemoOAuthSandboxInBrowser(t *testing.T) {
 	nodetools.Dir(t)
 	chromium := nodetools.Chromium(t)
 	// Connect links need the gateway's URL before it listens.
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))
+	p := startKnownGateway(t, t.TempDir())
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("gtmgate stderr:\n%s", p.stderr.String())

@@ -106,8 +106,8 @@ func TestPeopleSignInOnTwoReplicas(t *testing.T) {
 		{Subject: "dana", Email: "dana@partner.example", EmailVerified: true, Name: "Dana Decider"},
 	})
 	env := []string{"DATABASE_URL=" + withDatabase(adminURL, hostOf(adminURL), db), "GTMGATE_ENCRYPTION_KEY=" + strings.Repeat("ab", 32)}
-	a := start(t, t.TempDir(), append(env, "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))...)
-	b := start(t, t.TempDir(), append(env, "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))...)
+	a := startKnownGateway(t, t.TempDir(), env...)
+	b := startKnownGateway(t, t.TempDir(), env...)
 	registerClient(t, corpBase, "corp-secret", a.gateway, b.gateway)
 	registerClient(t, acmeBase, "acme-secret", a.gateway, b.gateway)
 	registerClient(t, partnerBase, "partner-secret", a.gateway, b.gateway)

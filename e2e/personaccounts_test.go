@@ -25,7 +25,7 @@ import (
 func TestPersonsOwnAccounts(t *testing.T) {
 	nodetools.Dir(t)
 	// The demo IdP is served only when the gateway's URL is known.
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))
+	p := startKnownGateway(t, t.TempDir())
 	ada, victor := signInAdaAndVictor(t, p)
 
 	// The operator makes "me" Ada's own mailbox, as a connect link issued

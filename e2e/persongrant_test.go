@@ -31,7 +31,7 @@ var (
 // grant is sent for him.
 func TestPersonGrantEndToEnd(t *testing.T) {
 	// Connect links and their redirect URI name GATEWAY_URL.
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))
+	p := startKnownGateway(t, t.TempDir())
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("gtmgate stderr:\n%s", p.stderr.String())

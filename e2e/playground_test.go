@@ -17,7 +17,7 @@ import (
 func TestPlaygroundInTheBrowser(t *testing.T) {
 	chromium := nodetools.Chromium(t)
 	// A known address: the demo IdP needs the gateway URL before listening.
-	p := start(t, t.TempDir(), "GTMGATE_GATEWAY_ADDR="+freeLoopbackAddr(t))
+	p := startKnownGateway(t, t.TempDir())
 	var got struct {
 		Checks      int
 		Failures    []string
