@@ -46,9 +46,10 @@ func (a *App) buildFederation() {
 		},
 		// Kept open from one scheduled refresh to the next, so the
 		// upstream's list_changed keeps arriving.
-		IdleTimeout: a.cfg.MCPRefreshEvery + time.Minute,
-		Grants:      a.mcpGrants,
-		Logger:      a.logger.With("component", "mcp-upstream"),
+		IdleTimeout:     a.cfg.MCPRefreshEvery + time.Minute,
+		Grants:          a.mcpGrants,
+		ProtocolVersion: a.cfg.MCPUpstreamProtocol,
+		Logger:          a.logger.With("component", "mcp-upstream"),
 	})
 	catalog = federation.New(federation.Options{Store: a.store, Upstream: a.mcpPool, Recorder: a.recorder, Logger: a.logger.With("component", "federation"),
 		ToolChanged: a.gradeToolChange})

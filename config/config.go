@@ -8,10 +8,13 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gtmgate/gtmgate/content"
 	"github.com/gtmgate/gtmgate/egress"
@@ -61,6 +64,10 @@ type Config struct {
 	// MCP servers may be reached at (GTMGATE_MCP_UPSTREAM_ALLOW): an
 	// in-house server on the operator's network must be allowed explicitly.
 	MCPUpstreamAllow []netip.Prefix
+	// MCPUpstreamProtocol is the MCP revision proposed to upstream MCP
+	// servers (GTMGATE_MCP_UPSTREAM_PROTOCOL): a revision the go-sdk
+	// supports, or "latest" for its newest.
+	MCPUpstreamProtocol string
 	// MCPRefreshEvery is how often each upstream MCP server's tool list is
 	// listed again (and its reachability checked).
 	MCPRefreshEvery time.Duration
@@ -166,23 +173,24 @@ func Default() Config {
 		LogLevel:       "info",
 		MaxBodyBytes:   1 << 20,
 		ChatMaxStreams: 256, ChatMaxStreamsPerTenant: 32,
-		UpstreamTimeout:    15 * time.Second,
-		ReadTimeout:        30 * time.Second,
-		ShutdownTimeout:    15 * time.Second,
-		ApprovalTTL:        24 * time.Hour,
-		ReauthWarnBefore:   7 * 24 * time.Hour,
-		MCPRefreshEvery:    5 * time.Minute,
-		Upstreams:          map[string]string{},
-		APIVersions:        map[string]string{},
-		GraderSampleRate:   0.1,
-		GraderMaxWaiting:   10_000,
-		JobRescueAfter:     5 * time.Minute,
-		JudgeTimeout:       90 * time.Second,
-		AgentStepTimeout:   2 * time.Minute,
-		ScheduleCatchUp:    time.Hour,
-		DailyBriefTime:     "07:00",
-		DailyBriefTimezone: "UTC",
-		Retention:          defaultRetention(),
+		UpstreamTimeout:     15 * time.Second,
+		ReadTimeout:         30 * time.Second,
+		ShutdownTimeout:     15 * time.Second,
+		ApprovalTTL:         24 * time.Hour,
+		ReauthWarnBefore:    7 * 24 * time.Hour,
+		MCPRefreshEvery:     5 * time.Minute,
+		MCPUpstreamProtocol: "2025-11-25",
+		Upstreams:           map[string]string{},
+		APIVersions:         map[string]string{},
+		GraderSampleRate:    0.1,
+		GraderMaxWaiting:    10_000,
+		JobRescueAfter:      5 * time.Minute,
+		JudgeTimeout:        90 * time.Second,
+		AgentStepTimeout:    2 * time.Minute,
+		ScheduleCatchUp:     time.Hour,
+		DailyBriefTime:      "07:00",
+		DailyBriefTimezone:  "UTC",
+		Retention:           defaultRetention(),
 	}
 }
 
@@ -271,6 +279,10 @@ func (c *Config) Validate() error {
 	}
 	if err := c.validateQuality(); err != nil {
 		return err
+	}
+	if c.MCPUpstreamProtocol != "latest" && !slices.Contains(mcp.SupportedProtocolVersions(), c.MCPUpstreamProtocol) {
+		return fmt.Errorf("GTMGATE_MCP_UPSTREAM_PROTOCOL: %q is not an MCP revision gtmgate speaks; give latest or one of %s",
+			c.MCPUpstreamProtocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}
 	if err := c.Retention.validate(); err != nil {
 		return err

@@ -44,7 +44,7 @@ func TestToolsChangedThroughSubscriptionsListen(t *testing.T) {
 	t.Cleanup(ts.Close)
 
 	changed := make(chan string, 8)
-	p := newPool(t, Options{OnToolsChanged: func(_, server string) { changed <- server }})
+	p := newPool(t, Options{ProtocolVersion: LatestProtocolVersion, OnToolsChanged: func(_, server string) { changed <- server }})
 	s := &gtmgate.MCPServer{TenantID: "t1", Name: "crm", URL: ts.URL, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
 	if tools, err := p.ListTools(ctxTimeout(t), s); err != nil || len(tools) != 1 {
 		t.Fatalf("ListTools = %d tools, %v; want 1", len(tools), err)
@@ -78,5 +78,51 @@ func TestToolsChangedThroughSubscriptionsListen(t *testing.T) {
 	}
 	if tools, err := p.ListTools(ctxTimeout(t), s); err != nil || len(tools) != 2 {
 		t.Fatalf("after the change: %d tools, %v; want 2", len(tools), err)
+	}
+}
+
+// TestProposedProtocolVersion: the pool proposes 2025-11-25 unless told
+// otherwise, the revision an operator names, or with LatestProtocolVersion
+// the go-sdk's newest; the tool call after it carries what was agreed.
+func TestProposedProtocolVersion(t *testing.T) {
+	t.Parallel()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "versions", Version: "1"}, nil)
+	addTool(srv, "echo", echo)
+	// Stateless: the go-sdk serves 2026-07-28 only so.
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+	tests := []struct{ option, want string }{
+		{"", "2025-11-25"},
+		{"2025-06-18", "2025-06-18"},
+		{LatestProtocolVersion, mcp.SupportedProtocolVersions()[0]},
+	}
+	for _, tc := range tests {
+		t.Run("option="+tc.option, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var called string
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost {
+					body, _ := io.ReadAll(r.Body)
+					r.Body = io.NopCloser(bytes.NewReader(body))
+					if bytes.Contains(body, []byte(`"tools/call"`)) {
+						mu.Lock()
+						called = r.Header.Get("Mcp-Protocol-Version")
+						mu.Unlock()
+					}
+				}
+				h.ServeHTTP(w, r)
+			}))
+			t.Cleanup(ts.Close)
+			p := newPool(t, Options{ProtocolVersion: tc.option})
+			s := &gtmgate.MCPServer{TenantID: "t1", Name: "crm", URL: ts.URL, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
+			if _, err := p.CallTool(ctxTimeout(t), s, "echo", json.RawMessage(`{}`), true, nil); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if called != tc.want {
+				t.Errorf("tools/call sent Mcp-Protocol-Version %q, want %q", called, tc.want)
+			}
+		})
 	}
 }

@@ -11,8 +11,10 @@
 //     with mcp.ErrSessionMissing; requests on a failed or closed session
 //     fail with mcp.ErrConnectionClosed.
 //   - After initialize, the client opens the standalone GET stream when the
-//     server offers one (or, with a stateless 2026-07-28 server,
+//     server offers one (or, on 2026-07-28 with a stateless server,
 //     subscriptions/listen), on which notifications/tools/list_changed comes.
+//     A stateless server on an earlier revision sends none: its tools are
+//     seen at the catalogue's scheduled refresh.
 //
 // Whether a failed tool call may be sent again is decided from what its
 // HTTP requests did (see attempt), not from the go-sdk's error text.
@@ -72,8 +74,24 @@ type Options struct {
 	// Grants gives the access tokens of servers of auth kind oauth; without
 	// it such a server cannot be reached.
 	Grants GrantSource
-	Logger *slog.Logger
+	// ProtocolVersion is the MCP revision proposed to every upstream: ""
+	// means DefaultProtocolVersion, LatestProtocolVersion the newest the
+	// go-sdk knows. A server answers with the revision it speaks.
+	ProtocolVersion string
+	Logger          *slog.Logger
 }
+
+// DefaultProtocolVersion is the revision gtmgate proposes to upstream MCP
+// servers unless told otherwise: the one its own /mcp is specified against.
+// The go-sdk's newest, 2026-07-28, sends the client's info and
+// capabilities in _meta with every request, which the go-sdk server decodes
+// and checks against the Mcp-Method and Mcp-Name headers on each call: an
+// upstream spent about 1.5 times the CPU on a call made that way (bench/README.md).
+const DefaultProtocolVersion = "2025-11-25"
+
+// LatestProtocolVersion, as Options.ProtocolVersion, proposes the newest
+// revision the go-sdk knows (server/discover, subscriptions/listen).
+const LatestProtocolVersion = "latest"
 
 // GrantSource keeps the OAuth grants people made, through connect links,
 // for tenants' upstream MCP servers of auth kind oauth. A grant is kept
@@ -102,6 +120,8 @@ type Pool struct {
 	base        http.RoundTripper
 	tokenClient *http.Client
 	log         *slog.Logger
+	// sessionOptions propose Options.ProtocolVersion (nil: the go-sdk's newest).
+	sessionOptions *mcp.ClientSessionOptions
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -162,6 +182,13 @@ func NewPool(opts Options) *Pool {
 		sessions:    map[string]*session{},
 		progress:    map[string]func(*mcp.ProgressNotificationParams){},
 		stop:        make(chan struct{}),
+	}
+	switch opts.ProtocolVersion {
+	case LatestProtocolVersion:
+	case "":
+		p.sessionOptions = &mcp.ClientSessionOptions{ProtocolVersion: DefaultProtocolVersion}
+	default:
+		p.sessionOptions = &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion}
 	}
 	p.closing.Add(1)
 	go p.janitor()
@@ -268,7 +295,7 @@ func (p *Pool) connect(e *session, s *gtmgate.MCPServer) {
 		},
 		MaxEventSize: int(p.opts.MaxResponseBytes),
 	}
-	cs, err := client.Connect(ctx, transport, nil)
+	cs, err := client.Connect(ctx, transport, p.sessionOptions)
 	if err != nil {
 		e.err = classify(ctx, s, sc, err, a.snapshot(), phaseConnect, start)
 		p.log.Warn("upstream MCP session failed", "tenant_id", tenant, "mcp_server", name,

@@ -160,7 +160,7 @@ func TestListenFloodReadAtBoundedRate(t *testing.T) {
 	t.Cleanup(ts.Close)
 
 	var handled atomic.Int64
-	p := newPool(t, Options{OnToolsChanged: func(string, string) { handled.Add(1) }})
+	p := newPool(t, Options{ProtocolVersion: LatestProtocolVersion, OnToolsChanged: func(string, string) { handled.Add(1) }})
 	s := &gtmgate.MCPServer{TenantID: "t1", Name: "flood", URL: ts.URL, Auth: gtmgate.MCPServerAuth{Kind: gtmgate.MCPAuthNone}}
 	if tools, err := p.ListTools(ctxTimeout(t), s); err != nil || len(tools) != 1 {
 		t.Fatalf("ListTools = %d tools, %v; want 1", len(tools), err)
