@@ -211,7 +211,7 @@ CHAT=$(field "$WORK/floors.out" chat)
 MCP_FLOOR=$(field "$WORK/floors.out" mcp)
 # The bare proxies run in a process of their own, as gtmgate does: a proxy
 # in the upstreams' process would skip the cross-process hop gtmgate pays.
-"$BIN/floors" -proxy "proxy-hubspot=$HUBSPOT" -proxy "proxy-chat=${CHAT%/v1}" \
+"$BIN/floors" -proxy "proxy-hubspot=$HUBSPOT" -proxy "proxy-chat=${CHAT%/v1}" -mcp-hubspot "$HUBSPOT" \
 	>"$WORK/proxies.out" 2>"$WORK/proxies.err" &
 PROXY_PID=$!
 PIDS+=($!)
@@ -219,6 +219,7 @@ wait_ready "$WORK/proxies.out" "$!" || die "floor proxies did not start: $(cat "
 cat "$WORK/proxies.out" >&2
 PROXY_HUBSPOT=$(field "$WORK/proxies.out" proxy-hubspot)
 PROXY_CHAT=$(field "$WORK/proxies.out" proxy-chat)/v1
+MCP_HUBSPOT=$(field "$WORK/proxies.out" mcp-hubspot)
 
 # --- gtmgate -------------------------------------------------------------
 GTM_PID="" GATEWAY="" SITE="" TOKEN=""
@@ -344,6 +345,7 @@ rest_postgres() { load rest gateway-postgres "$1" "$PG_GATEWAY/api/v1/demo/crm" 
 limits_off() { load rest gateway-off "$1" "$GATEWAY/api/v1/demo/crm" -H "Authorization: Bearer $TOKEN" -body "$REST_BODY"; }
 limits_on() { load rest gateway-limits "$1" "$GATEWAY/api/v1/bench-limits/crm" -H "Authorization: Bearer $LIMITS_TOKEN" -body "$REST_BODY"; }
 mcp_sdk() { load mcp sdk "$1" "$MCP_FLOOR" -mcp-tool echo -mcp-args '{"text":"bench"}'; }
+mcp_sdk_upstream() { load mcp sdk-upstream "$1" "$MCP_HUBSPOT" -mcp-tool crm_pipelines -mcp-args '{}'; }
 mcp_gateway() { load mcp gateway "$1" "$GATEWAY/mcp" -H "Authorization: Bearer $TOKEN" -mcp-tool crm_pipelines -mcp-args "$MCP_ARGS"; }
 # The federated call: the upstream tool called directly, through gtmgate's
 # /mcp (one pooled go-sdk client session to the upstream) and through each
@@ -499,7 +501,7 @@ federated_setup() {
 # HubSpot sandbox called directly) and the bare SDK server, the federated
 # upstream called directly, gtmgate's federated call and the peers'.
 variants=()
-want mcp && variants+=(rest_direct mcp_sdk mcp_gateway)
+want mcp && variants+=(rest_direct mcp_sdk mcp_sdk_upstream mcp_gateway)
 if want federated; then
 	log "MCP federated tools/call: gateway ${FED_SERVER}__$FED_TOOL / peers / the upstream's $FED_TOOL directly"
 	if ! why=$(federated_setup); then

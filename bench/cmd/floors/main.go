@@ -9,9 +9,12 @@
 //	               tools echo and echo_structured (the federated scenario's)
 //
 // With -proxy NAME=URL (repeatable) it serves only bare
-// httputil.ReverseProxy floors, one per flag, named NAME. The bench runs
-// them in a process of their own, so that the floor has the same shape as
-// gtmgate: client, then a separate process, then the upstream's process.
+// httputil.ReverseProxy floors, one per flag, named NAME, and with
+// -mcp-hubspot URL the built-in MCP call's floor, "mcp-hubspot": a bare
+// go-sdk server whose crm_pipelines tool GETs the HubSpot sandbox at URL.
+// The bench runs them in a process of their own, so that each floor has
+// the same shape as gtmgate: client, then a separate process, then the
+// upstream's process.
 //
 // With -static DIR it serves only "static": the files of DIR, read into
 // memory at start, through a bare net/http handler that sets Content-Type
@@ -58,6 +61,7 @@ func run(args []string, out io.Writer) error {
 		proxies = append(proxies, v)
 		return nil
 	})
+	mcpHubSpot := fs.String("mcp-hubspot", "", "with -proxy: also serve the bare go-sdk server whose tool calls the HubSpot sandbox at this URL")
 	static := fs.String("static", "", "serve only the files of this directory from memory (the site's Go floor)")
 	chunks := fs.Int("chat-chunks", 20, "chunks of a streamed chat completion")
 	chunkDelay := fs.Duration("chat-chunk-delay", 0, "pause before each streamed chunk")
@@ -92,6 +96,9 @@ func run(args []string, out io.Writer) error {
 		for _, p := range proxies {
 			name, u, _ := strings.Cut(p, "=")
 			floors = append(floors, floor{name, "", bareProxy(strings.TrimRight(u, "/"))})
+		}
+		if *mcpHubSpot != "" {
+			floors = append(floors, floor{"mcp-hubspot", "/mcp", newMCPUpstreamFloor(*mcpHubSpot)})
 		}
 	default:
 		floors = append(floors, floor{"hubspot", "", hubspot.NewSandbox().Handler},

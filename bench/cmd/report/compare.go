@@ -42,6 +42,11 @@ var comparisons = slices.Concat([]comparison{
 		subjectBase: &ref{"rest", "gateway-off"}, floorBase: &ref{"rest", "direct"}},
 	{scenario: "mcp", name: "gateway /mcp overhead (added over direct) vs bare SDK echo",
 		subject: ref{"mcp", "gateway"}, floor: ref{"mcp", "sdk"}, subjectBase: &ref{"rest", "direct"}},
+	// The echo makes no upstream call and a built-in tool must: the same bare
+	// SDK server whose tool GETs the same upstream is the like-for-like floor.
+	{scenario: "mcp", name: "gateway /mcp vs bare SDK server calling the same upstream (added)",
+		subject: ref{"mcp", "gateway"}, floor: ref{"mcp", "sdk-upstream"},
+		subjectBase: &ref{"rest", "direct"}, floorBase: &ref{"rest", "direct"}},
 	// A federated tool (an upstream MCP server's, served as server__tool):
 	// gtmgate's added latency over calling the upstream directly, divided
 	// by that direct call's whole latency (the bare SDK server's cost).
