@@ -108,11 +108,13 @@ peer_failed() {
 	unavailable "federated/$1" "$3: $(tail -n 3 "$2/stderr" 2>/dev/null | tr '\n' ' ' | cut -c1-300)"
 }
 
-# idle_rss VARIANT PID records a server's resident size before any load.
+# idle_rss VARIANT PID records a server's resident size before any load:
+# VmRSS (code pages included) and RssAnon (its private memory).
 idle_rss() {
-	local kb
+	local kb anon
 	kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$2/status" 2>/dev/null || true)
-	[[ -n $kb ]] && record "{\"scenario\":\"federated\",\"variant\":\"$1\",\"idle_rss_kb\":$kb}"
+	anon=$(awk '/^RssAnon:/ { print $2 }' "/proc/$2/status" 2>/dev/null || true)
+	[[ -n $kb ]] && record "{\"scenario\":\"federated\",\"variant\":\"$1\",\"idle_rss_kb\":$kb,\"idle_anon_kb\":${anon:-0}}"
 	return 0
 }
 

@@ -309,7 +309,8 @@ start_peer() {
 # --- gtmgate on SQLite, and on PostgreSQL alongside ------------------------
 start_gtmgate sqlite
 check_rest
-GTM_IDLE_KB=$(awk '/^VmRSS:/ { print $2 }' "/proc/$GTM_PID/status")
+# Before any load: the federated table's idle figures.
+idle_rss gateway "$GTM_PID"
 
 # The PostgreSQL instance runs next to the SQLite one, so that its runs
 # interleave with the SQLite ones and the floors' in the same rounds.
@@ -507,7 +508,6 @@ if want federated; then
 	if ! why=$(federated_setup); then
 		unavailable federated "$why"
 	else
-		record "{\"scenario\":\"federated\",\"variant\":\"gateway\",\"idle_rss_kb\":${GTM_IDLE_KB:-0}}"
 		variants+=(fed_direct fed_gateway)
 		start_docker_mcp_gateway
 		[[ -n $DOCKER_MCP_URL ]] && variants+=(fed_docker)

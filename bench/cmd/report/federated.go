@@ -33,6 +33,7 @@ type federatedRow struct {
 	UpstreamCPU float64  `json:"upstream_cpu_us_per_call"`
 	DirectCPU   float64  `json:"direct_upstream_cpu_us_per_call"`
 	IdleRSSKB   int64    `json:"idle_rss_kb,omitempty"`
+	IdleAnonKB  int64    `json:"idle_anon_kb,omitempty"`
 	LoadRSSKB   int64    `json:"load_rss_kb,omitempty"`
 	Errors      bool     `json:"errors,omitempty"`
 }
@@ -50,7 +51,8 @@ func federatedRows(r *run) []federatedRow {
 			if len(rounds) == 0 {
 				continue
 			}
-			row := federatedRow{Gateway: g.name, Concurrency: n, Rounds: len(rounds), IdleRSSKB: r.IdleRSS["federated/"+g.variant]}
+			row := federatedRow{Gateway: g.name, Concurrency: n, Rounds: len(rounds), IdleRSSKB: r.IdleRSS["federated/"+g.variant],
+				IdleAnonKB: r.IdleAnon["federated/"+g.variant]}
 			fig := map[string][]float64{}
 			for _, round := range rounds {
 				s, d := ix[gw][n][round], ix[direct][n][round]
@@ -87,22 +89,23 @@ func printFederated(w io.Writer, r *run) {
 		return
 	}
 	fmt.Fprintf(w, "\nFederated gateways: the same upstream tool through each gateway (medians of rounds; latency in ms, CPU in µs per call, RSS in MiB)\n")
-	fmt.Fprintf(w, "%-19s %4s %2s %9s %9s %-22s %9s %8s %8s %8s %9s %9s %9s %7s %7s\n",
-		"gateway", "c", "n", "direct50", "direct99", "added p50 (min–max)", "added p99", "×direct", "rps", "×rps", "gw cpu", "up cpu", "direct cpu", "idle", "load")
+	fmt.Fprintf(w, "%-19s %4s %2s %9s %9s %-22s %9s %8s %8s %8s %9s %9s %9s %7s %7s %7s\n",
+		"gateway", "c", "n", "direct50", "direct99", "added p50 (min–max)", "added p99", "×direct", "rps", "×rps", "gw cpu", "up cpu", "direct cpu", "idle", "anon", "load")
 	for _, f := range r.Federated {
 		note := ""
 		if f.Errors {
 			note = "  (errors: see runs)"
 		}
 		rpsRatio := ratio(f.RPS, f.DirectRPS)
-		fmt.Fprintf(w, "%-19s %4d %2d %9.3f %9.3f %-22s %9.3f %8s %8.0f %8s %9.1f %9.1f %9.1f %7s %7s%s\n",
+		fmt.Fprintf(w, "%-19s %4d %2d %9.3f %9.3f %-22s %9.3f %8s %8.0f %8s %9.1f %9.1f %9.1f %7s %7s %7s%s\n",
 			f.Gateway, f.Concurrency, f.Rounds, f.DirectP50, f.DirectP99,
 			fmt.Sprintf("%.3f (%.3f–%.3f)", f.AddedP50, f.AddedP50Spread[0], f.AddedP50Spread[1]), f.AddedP99,
-			show(f.AddedRatio), f.RPS, show(rpsRatio), f.GatewayCPU, f.UpstreamCPU, f.DirectCPU, mib(f.IdleRSSKB), mib(f.LoadRSSKB), note)
+			show(f.AddedRatio), f.RPS, show(rpsRatio), f.GatewayCPU, f.UpstreamCPU, f.DirectCPU, mib(f.IdleRSSKB), mib(f.IdleAnonKB), mib(f.LoadRSSKB), note)
 	}
 	fmt.Fprintln(w, `×direct: added p50 / the direct call's p50; ×rps: throughput / the direct call's; gw cpu: the gateway's
 processes; up cpu: the upstream's for the gateway's calls, direct cpu: the upstream's for direct calls;
-idle: resident size before any load, load: the largest as a run ended.`)
+idle: resident size before any load (VmRSS, code pages included), anon: its private part (RssAnon),
+load: the largest resident size as a run ended.`)
 }
 
 func mib(kb int64) string {

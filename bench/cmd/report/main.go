@@ -23,8 +23,10 @@ type line struct {
 	loadgen.Result
 	Unavailable string         `json:"unavailable,omitempty"`
 	Meta        map[string]any `json:"meta,omitempty"`
-	// IdleRSSKB marks a server's resident size before any load.
-	IdleRSSKB int64 `json:"idle_rss_kb,omitempty"`
+	// IdleRSSKB marks a server's resident size before any load, and
+	// IdleAnonKB its private (anonymous) part.
+	IdleRSSKB  int64 `json:"idle_rss_kb,omitempty"`
+	IdleAnonKB int64 `json:"idle_anon_kb,omitempty"`
 }
 
 // run is everything read from one results file. Unavailable is keyed by
@@ -36,6 +38,7 @@ type run struct {
 	// IdleRSS is each server's resident size (KiB) before load, keyed by
 	// "scenario/variant".
 	IdleRSS     map[string]int64   `json:"idle_rss_kb,omitempty"`
+	IdleAnon    map[string]int64   `json:"idle_anon_kb,omitempty"`
 	Comparisons []comparisonResult `json:"comparisons"`
 	Federated   []federatedRow     `json:"federated_gateways,omitempty"`
 }
@@ -86,7 +89,7 @@ func read(path string) (*run, error) {
 		return nil, fmt.Errorf("open results: %w", err)
 	}
 	defer f.Close()
-	r := &run{Meta: map[string]any{}, Unavailable: map[string]string{}, IdleRSS: map[string]int64{}}
+	r := &run{Meta: map[string]any{}, Unavailable: map[string]string{}, IdleRSS: map[string]int64{}, IdleAnon: map[string]int64{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -104,6 +107,7 @@ func read(path string) (*run, error) {
 			}
 		case l.IdleRSSKB > 0:
 			r.IdleRSS[l.Scenario+"/"+l.Variant] = l.IdleRSSKB
+			r.IdleAnon[l.Scenario+"/"+l.Variant] = l.IdleAnonKB
 		case l.Unavailable != "":
 			key := l.Scenario
 			if l.Variant != "" {

@@ -112,7 +112,7 @@ func TestFederatedRows(t *testing.T) {
 		r.ServerCPUPerRequest, r.UpstreamCPUPerRequest, r.ServerRSSKB = cpu, up, rss
 		return r
 	}
-	r := &run{IdleRSS: map[string]int64{"federated/mcpjungle": 2048}, Runs: []loadgen.Result{
+	r := &run{IdleRSS: map[string]int64{"federated/mcpjungle": 2048}, IdleAnon: map[string]int64{"federated/mcpjungle": 1024}, Runs: []loadgen.Result{
 		gw("direct", "mcp-1", 1, 50, 0, 0), gw("mcpjungle", "mcp-1", 3, 200, 90, 4096),
 		gw("direct", "mcp-2", 2, 60, 0, 0), gw("mcpjungle", "mcp-2", 3, 100, 70, 3072),
 		gw("direct", "mcp-3", 1, 40, 0, 0), gw("mcpjungle", "mcp-3", 4, 300, 80, 1024),
@@ -126,7 +126,7 @@ func TestFederatedRows(t *testing.T) {
 	if got.Gateway != "MCPJungle" || got.Rounds != 3 || got.AddedP50 != 2 || got.AddedP50Spread != [2]float64{1, 3} || *got.AddedRatio != 2 {
 		t.Errorf("added %+v ratio %v", got, *got.AddedRatio)
 	}
-	if got.GatewayCPU != 200 || got.UpstreamCPU != 80 || got.DirectCPU != 50 || got.IdleRSSKB != 2048 || got.LoadRSSKB != 4096 {
+	if got.GatewayCPU != 200 || got.UpstreamCPU != 80 || got.DirectCPU != 50 || got.IdleRSSKB != 2048 || got.IdleAnonKB != 1024 || got.LoadRSSKB != 4096 {
 		t.Errorf("cpu and rss %+v", got)
 	}
 }
