@@ -211,8 +211,9 @@ type PeopleStore interface {
 	// GetPerson returns ErrNotFound for an unknown id.
 	GetPerson(ctx context.Context, id string) (*Person, error)
 	ListPeople(ctx context.Context) ([]*Person, error)
-	// DeletePerson removes a person, their subject grants and their
-	// console sessions; ErrNotFound for an unknown id.
+	// DeletePerson removes a person, their subject grants, their console
+	// sessions and their own grants of upstream MCP servers; ErrNotFound
+	// for an unknown id.
 	DeletePerson(ctx context.Context, id string) error
 
 	// CreateSignIn stores a sign-in under way.

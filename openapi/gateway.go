@@ -430,7 +430,7 @@ func adminOperations() []operation {
 			jsonOK(200, responseOf[people.IdPDeleted](), withNotFound...)),
 		adm("GET /admin/people", "listPeople", "Everyone who has signed in through an identity provider", nil,
 			jsonOK(200, responseOf[people.PeopleList](), adminErrors...)),
-		adm("DELETE /admin/people/{person_id}", "deletePerson", "Delete a person with their subject grants, ending their console sessions "+
+		adm("DELETE /admin/people/{person_id}", "deletePerson", "Delete a person with their subject grants and their own grants of upstream MCP servers, ending their console sessions "+
 			"(their email and group grants stay: they may sign in again)", nil, jsonOK(200, responseOf[people.PersonDeleted](), withNotFound...)),
 		adm("GET /admin/role-grants", "listRoleGrants", "The grants that give people roles", nil, jsonOK(200, responseOf[people.GrantList](), adminErrors...),
 			queryParam("idp", "Only the grants of this identity provider.", str), queryParam("tenant", "Only the grants of roles in this tenant.", str)),

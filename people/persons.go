@@ -20,8 +20,9 @@ func (a *API) listPeople(w http.ResponseWriter, r *http.Request) {
 }
 
 // deletePerson serves DELETE /admin/people/{person_id}: the store ends the
-// person's sessions and removes their subject grants. Their email and
-// group grants stay, so they can sign in again and hold those roles.
+// person's sessions and removes their subject grants and their own grants
+// of upstream MCP servers. Their email and group grants stay, so they can
+// sign in again and hold those roles (and connect again).
 func (a *API) deletePerson(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("person_id")
 	p, err := a.opts.Store.GetPerson(r.Context(), id)
@@ -35,6 +36,6 @@ func (a *API) deletePerson(w http.ResponseWriter, r *http.Request) {
 		jsonapi.WriteError(w, r, err)
 		return
 	}
-	admin.SetAuditDetail(w, "person "+p.ID+" of idp "+p.IdP+" deleted, sessions ended")
+	admin.SetAuditDetail(w, "person "+p.ID+" of idp "+p.IdP+" deleted, sessions ended, their MCP server grants removed")
 	jsonapi.Write(w, http.StatusOK, PersonDeleted{Person: p, Deleted: true})
 }

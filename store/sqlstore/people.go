@@ -191,7 +191,10 @@ func (s *Store) ListPeople(ctx context.Context) ([]*gtmgate.Person, error) {
 	return listRows(ctx, s, "list people", "SELECT "+personCols+" FROM people ORDER BY email, id", nil, scanPerson)
 }
 
-// DeletePerson removes a person, their subject grants and their sessions.
+// DeletePerson removes a person, their subject grants, their sessions and
+// their own grants of upstream MCP servers (kept under their id, in every
+// tenant): a removed person's tokens are neither kept nor used to list a
+// server's tools.
 func (s *Store) DeletePerson(ctx context.Context, id string) error {
 	return s.inTx(ctx, "delete person", func(tx *sql.Tx) error {
 		var idp, subject string
@@ -199,8 +202,14 @@ func (s *Store) DeletePerson(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.q("DELETE FROM console_sessions WHERE person_id = ?"), id); err != nil {
-			return err
+		for _, q := range []string{
+			"DELETE FROM console_sessions WHERE person_id = ?",
+			"DELETE FROM provider_tokens WHERE account_id = ? AND provider LIKE '" + gtmgate.MCPGrantPrefix + "%'",
+			"DELETE FROM provider_oauth WHERE account_id = ? AND provider LIKE '" + gtmgate.MCPGrantPrefix + "%'",
+		} {
+			if _, err := tx.ExecContext(ctx, s.q(q), id); err != nil {
+				return err
+			}
 		}
 		_, err = tx.ExecContext(ctx, s.q("DELETE FROM role_grants WHERE idp = ? AND kind = ? AND match = ?"), idp, gtmgate.GrantSubject, subject)
 		return err

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -99,7 +100,20 @@ func testPeopleAndGrants(t *testing.T, open func(t *testing.T) gtmgate.Store) {
 	if cs.PersonID != p.ID || cs.Identity.Subject != "sub-1" || cs.Identity.Name != "Ada L." || cs.KeyHash != "" {
 		t.Errorf("person session read back as %+v", cs)
 	}
+	// Their own grant of an upstream MCP server, and another person's.
+	for _, account := range []string{p.ID, "p_other"} {
+		must(t, s.PutProviderToken(ctx, &gtmgate.ProviderToken{TenantID: "acme", Provider: gtmgate.MCPGrantProvider("crm"), AccountID: account, AccessToken: "at-" + account}))
+		must(t, s.PutProviderOAuth(ctx, &gtmgate.ProviderOAuth{TenantID: "acme", Provider: gtmgate.MCPGrantProvider("crm"), AccountID: account,
+			ClientID: "c", TokenEndpoint: "https://as.example/token", RefreshToken: "rt-" + account}))
+	}
 	must(t, s.DeletePerson(ctx, p.ID))
+	for account, want := range map[string]error{p.ID: gtmgate.ErrNotFound, "p_other": nil} {
+		_, err := s.GetProviderToken(ctx, "acme", gtmgate.MCPGrantProvider("crm"), account)
+		_, oerr := s.GetProviderOAuth(ctx, "acme", gtmgate.MCPGrantProvider("crm"), account)
+		if !errors.Is(err, want) || !errors.Is(oerr, want) {
+			t.Errorf("grant of %s after deleting the person: %v / %v, want %v", account, err, oerr, want)
+		}
+	}
 	_, err = s.GetConsoleSession(ctx, "ps1", t0)
 	wantErr(t, err, gtmgate.ErrNotFound)
 	if grants, _ := s.ListRoleGrants(ctx, "corp"); len(grants) != 2 {
