@@ -29,6 +29,7 @@ import (
 	"github.com/gtmgate/gtmgate/jobs"
 	"github.com/gtmgate/gtmgate/mcpupstream"
 	"github.com/gtmgate/gtmgate/middleware"
+	"github.com/gtmgate/gtmgate/openapi"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/quality"
 	"github.com/gtmgate/gtmgate/quota"
@@ -79,8 +80,9 @@ type App struct {
 	registry     *registry.Registry
 	// clients are the provider clients by provider key, and Google's tokeninfo.
 	clients map[string]*upstream.Client
-	// gatewayAPI is the gateway's OpenAPI document, published on the docs host.
-	gatewayAPI []byte
+	// gatewayAPI is the gateway's OpenAPI document, published on the docs
+	// host; held compressed until the docs host is first asked for it.
+	gatewayAPI *openapi.Published
 	runner     *toolrun.Runner
 	// mcpPool holds the sessions to tenants' upstream MCP servers, whose
 	// tools federation keeps.

@@ -30,9 +30,13 @@ func (a *App) buildContentSurfaces(context.Context) error {
 	if config.Enabled(a.cfg.DocsAddr) {
 		// The docs host publishes gtmgate's own documentation, not the
 		// operator's content: it keeps the default content signal.
+		var gatewayAPI func() ([]byte, error)
+		if a.gatewayAPI != nil {
+			gatewayAPI = a.gatewayAPI.Bytes
+		}
 		h, err := docs.New(docs.Options{
 			Tree: dirOrNil(a.cfg.DocsContent), DocsURL: a.cfg.DocsURL, GatewayURL: a.cfg.GatewayURL,
-			Registry: a.registry, Version: a.version, GatewayAPI: a.gatewayAPI, Watch: a.cfg.Watch, Logger: a.logger,
+			Registry: a.registry, Version: a.version, GatewayAPI: gatewayAPI, Watch: a.cfg.Watch, Logger: a.logger,
 		})
 		if err != nil {
 			return fmt.Errorf("docs content: %w", err)

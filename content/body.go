@@ -55,6 +55,11 @@ type Body struct {
 	compressed []variant
 	// encodings names compressed, for negotiation on every request.
 	encodings []string
+	// build, when set, makes the bytes on first use (see newLazyBody);
+	// identity, compressible and Header are complete only after buildOnce.
+	build     func() ([]byte, error)
+	buildOnce sync.Once
+	buildErr  error
 }
 
 type variant struct {
@@ -84,14 +89,49 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	}
 	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header,
 		compressible: len(data) >= minCompress && compressible(contentType)}
+	b.setData(data)
+	return b, nil
+}
+
+// newLazyBody makes a body whose bytes build makes the first time they are
+// needed, and keeps: a tree then holds only the renditions clients asked
+// for. A markdown body gets its x-markdown-tokens header then too.
+func newLazyBody(status int, contentType string, lastModified time.Time, header http.Header, build func() ([]byte, error)) *Body {
+	if header == nil {
+		header = http.Header{}
+	}
+	return &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header, build: build}
+}
+
+// setData makes data the body's identity encoding.
+func (b *Body) setData(data []byte) {
+	b.compressible = len(data) >= minCompress && compressible(b.ContentType)
 	b.identity = newVariant("", data)
 	b.identity.header = b.headerFor(&b.identity)
-	return b, nil
+}
+
+// ready builds a lazy body's bytes once; it reports the build's error.
+func (b *Body) ready() error {
+	if b.build == nil {
+		return nil
+	}
+	b.buildOnce.Do(func() {
+		data, err := b.build()
+		if err != nil {
+			b.buildErr = err
+			return
+		}
+		if b.ContentType == TypeMarkdown {
+			b.Header.Set("X-Markdown-Tokens", strconv.Itoa(tokenEstimate(data)))
+		}
+		b.setData(data)
+	})
+	return b.buildErr
 }
 
 // variants returns the compressed variants, making them on first use.
 func (b *Body) variants() []variant {
-	if !b.compressible {
+	if b.ready() != nil || !b.compressible {
 		return nil
 	}
 	b.compressOnce.Do(b.compress)
@@ -187,10 +227,16 @@ func newVariant(encoding string, data []byte) variant {
 }
 
 // Bytes returns the identity encoding: the exact bytes served uncompressed.
-func (b *Body) Bytes() []byte { return b.identity.data }
+func (b *Body) Bytes() []byte {
+	_ = b.ready()
+	return b.identity.data
+}
 
 // ETag returns the strong ETag of the identity encoding.
-func (b *Body) ETag() string { return b.identity.etag }
+func (b *Body) ETag() string {
+	_ = b.ready()
+	return b.identity.etag
+}
 
 // Encodings returns the content codings kept besides identity, making them
 // if they were not yet. The slice is the body's own: callers must not

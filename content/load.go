@@ -12,9 +12,11 @@ import (
 	"time"
 )
 
-// Load reads every markdown file of fsys (plus Options.Generated), renders
-// and indexes it, and precomputes every response. It fails on malformed
-// front matter, a page without a title, or two files mapping to one path.
+// Load reads every markdown file of fsys (plus Options.Generated), indexes
+// it and prepares every response: small ones are made now, a page's HTML
+// and markdown, images and Resource.Build bodies on first request. It fails
+// on malformed front matter, a page without a title, or two files mapping
+// to one path.
 func Load(fsys fs.FS, opts Options) (*Tree, error) {
 	opts.BaseURL = strings.TrimSuffix(opts.BaseURL, "/")
 	t := &Tree{opts: opts, byPath: map[string]*Page{}, specials: map[string]Special{}, routes: map[string]*route{}, loadedAt: time.Now()}
@@ -43,7 +45,7 @@ func Load(fsys fs.FS, opts Options) (*Tree, error) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(assets)) {
 		a := assets[name]
-		r := Resource{Path: "/" + name, ContentType: assetTypes[strings.ToLower(path.Ext(name))], Data: a.data, LastModified: a.modTime}
+		r := Resource{Path: "/" + name, ContentType: assetTypes[strings.ToLower(path.Ext(name))], Build: a.read, LastModified: a.modTime}
 		if strings.HasPrefix(r.ContentType, "image/svg") {
 			// An SVG opened on its own is a document that could run script
 			// on the tree's origin; it is only ever meant as a picture.
@@ -222,10 +224,23 @@ func (t *Tree) homeTitle() string {
 
 // stripLeadingH1 drops a body's own "# Title" line: the front matter title is
 // the page's H1 in both renditions.
+//
+// The result is the body trimmed of surrounding white space, ending in one
+// newline. It shares the source's memory whenever the source has that
+// newline right after the text, as files almost always do.
 func stripLeadingH1(body string) string {
-	body = strings.TrimSpace(body)
-	if strings.HasPrefix(body, "# ") {
-		_, body, _ = strings.Cut(body, "\n")
+	trimmed := strings.TrimSpace(body)
+	if strings.HasPrefix(trimmed, "# ") {
+		_, trimmed, _ = strings.Cut(trimmed, "\n")
 	}
-	return strings.TrimSpace(body) + "\n"
+	trimmed = strings.TrimSpace(trimmed)
+	if trimmed == "" {
+		return "\n"
+	}
+	// trimmed is a substring of body: extend it over the newline after it.
+	end := strings.Index(body, trimmed) + len(trimmed)
+	if end < len(body) && body[end] == '\n' {
+		return body[end-len(trimmed) : end+1]
+	}
+	return trimmed + "\n"
 }

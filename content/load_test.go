@@ -42,12 +42,12 @@ func TestLoadMapping(t *testing.T) {
 		t.Error("special file missing")
 	}
 	about, _ := tree.Page("/about.md")
-	if string(about.Markdown) != "# About\n\nabout\n" {
-		t.Errorf("markdown %q", about.Markdown)
+	if string(about.Markdown()) != "# About\n\nabout\n" {
+		t.Errorf("markdown %q", about.Markdown())
 	}
 	guide, _ := tree.Page("https://x.test/guide")
-	if !guide.SectionIndex || !strings.Contains(string(guide.Markdown), "- [A](/guide/a.md)") {
-		t.Errorf("section index markdown %q", guide.Markdown)
+	if !guide.SectionIndex || !strings.Contains(string(guide.Markdown()), "- [A](/guide/a.md)") {
+		t.Errorf("section index markdown %q", guide.Markdown())
 	}
 	rec := httptest.NewRecorder()
 	tree.ServeHTTP(rec, httptest.NewRequest("GET", "/guide/a", nil))

@@ -55,6 +55,12 @@ func renderDocument(src []byte) (rendered, error) {
 	return rendered{html: buf.Bytes(), text: plainText(doc, src), toc: tableOfContents(doc, src)}, nil
 }
 
+// documentText returns the plain text of a markdown body without rendering
+// its HTML.
+func documentText(src []byte) string {
+	return plainText(markdown.Parser().Parse(text.NewReader(src)), src)
+}
+
 // plainText collects the text of a document, one line per block, for the
 // search index and snippets (markup, link targets and code fences dropped
 // markers, code content kept).

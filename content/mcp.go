@@ -83,7 +83,7 @@ func newMCPServer(t *Tree, opts MCPOptions) *mcp.Server {
 	addTools(s, t)
 	for _, p := range t.pages {
 		s.AddResource(&mcp.Resource{URI: t.URL(p.MarkdownPath()), Name: strings.TrimPrefix(p.MarkdownPath(), "/"),
-			Title: p.Title, Description: p.Description, MIMEType: "text/markdown", Size: int64(len(p.Markdown))},
+			Title: p.Title, Description: p.Description, MIMEType: "text/markdown", Size: int64(p.markdownLen())},
 			readResource(t))
 	}
 	return s

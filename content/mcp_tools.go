@@ -77,7 +77,7 @@ func addTools(s *mcp.Server, t *Tree) {
 			if !ok {
 				return nil, nil, fmt.Errorf("no page at %q; list_pages lists every page", in.Path)
 			}
-			out := &pageOut{PageInfo: t.pageInfo(p), Markdown: string(p.Markdown)}
+			out := &pageOut{PageInfo: t.pageInfo(p), Markdown: p.markdown()}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Markdown}}}, out, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "list_pages", Annotations: readOnly("List pages"),
@@ -104,7 +104,7 @@ func readResource(t *Tree) mcp.ResourceHandler {
 		if !ok {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: string(p.Markdown)}}}, nil
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: p.markdown()}}}, nil
 	}
 }
 

@@ -39,11 +39,11 @@ func quality(header, name string) (q float64, listed bool) {
 	return q, listed
 }
 
-// chooseEncoding picks among the available codings ("br", "gzip") the one
+// ChooseEncoding picks among the available codings ("br", "gzip") the one
 // with the highest q in Accept-Encoding ("*" covers unnamed codings); ties go
 // to the order of available. Identity ("") is the fallback, and wins only
 // when the client ranks it explicitly above every acceptable coding.
-func chooseEncoding(acceptEncoding string, available []string) string {
+func ChooseEncoding(acceptEncoding string, available []string) string {
 	if acceptEncoding == "" {
 		return ""
 	}

@@ -15,8 +15,8 @@ func TestChooseEncoding(t *testing.T) {
 		"br;q=abc": "", "gzip;q=1.0, identity;q=0.5": "gzip",
 	}
 	for in, want := range tests {
-		if got := chooseEncoding(in, avail); got != want {
-			t.Errorf("chooseEncoding(%q) = %q, want %q", in, got, want)
+		if got := ChooseEncoding(in, avail); got != want {
+			t.Errorf("ChooseEncoding(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -84,7 +84,7 @@ func FuzzQuality(f *testing.F) {
 func TestNegotiationDoesNotAllocate(t *testing.T) {
 	avail := []string{"br", "gzip"}
 	allocs := testing.AllocsPerRun(100, func() {
-		chooseEncoding("gzip, deflate, br;q=0.9, *;q=0.1", avail)
+		ChooseEncoding("gzip, deflate, br;q=0.9, *;q=0.1", avail)
 		prefersMarkdown("text/html,application/xhtml+xml,application/xml;q=0.9,text/markdown;q=0.95,*/*;q=0.8")
 		prefersHTML("text/html,*/*;q=0.8")
 	})

@@ -28,11 +28,23 @@ type Page struct {
 	Meta FrontMatter
 	// Body is the markdown source after the front matter.
 	Body string
-	// Markdown is the served markdown: the title as H1 then the body (and, on a
-	// section index, the list of the section's pages).
-	Markdown []byte
 	// Text is the page's plain text, used by search.
 	Text string
+	// sectionList is the markdown list of a section index's pages, linking
+	// their markdown renditions ("" on other pages).
+	sectionList string
+}
+
+// Markdown returns the served markdown: the title as H1 then the body (and,
+// on a section index, the list of the section's pages). It is made on each
+// call, so a page holds its source once.
+func (p *Page) Markdown() []byte { return []byte(p.markdown()) }
+
+func (p *Page) markdown() string { return "# " + p.Title + "\n\n" + p.Body + p.sectionList }
+
+// markdownLen is len(p.Markdown()) without making it.
+func (p *Page) markdownLen() int {
+	return len("# \n\n") + len(p.Title) + len(p.Body) + len(p.sectionList)
 }
 
 // MarkdownPath returns the path of the page's markdown rendition.

@@ -8,10 +8,14 @@ import (
 	"time"
 )
 
-// sourceFile is one markdown file read from the tree.
+// sourceFile is one markdown file read from the tree, or an asset to read
+// when first asked for.
 type sourceFile struct {
 	data    []byte
 	modTime time.Time
+	// read reads an asset: images are most of a tree's bytes and few are
+	// ever requested from one process, so they are not held from the start.
+	read func() ([]byte, error)
 }
 
 // assetTypes are the files besides markdown a tree serves as they are, at
@@ -25,8 +29,8 @@ var assetTypes = map[string]string{
 	".svg":  "image/svg+xml",
 }
 
-// readTree reads every .md file of fsys, and every image (assetTypes) into
-// assets, skipping dot files and directories. Underscore files are kept
+// readTree reads every .md file of fsys, and lists every image (assetTypes)
+// in assets with a func to read it, skipping dot files and directories. Underscore files are kept
 // (they hold curated prose, not pages).
 func readTree(fsys fs.FS) (files, assets map[string]sourceFile, err error) {
 	files, assets = map[string]sourceFile{}, map[string]sourceFile{}
@@ -48,19 +52,19 @@ func readTree(fsys fs.FS) (files, assets map[string]sourceFile, err error) {
 		if d.IsDir() || !strings.HasSuffix(base, ".md") && !asset {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return err
-		}
 		var mod time.Time
 		if info, err := d.Info(); err == nil {
 			mod = info.ModTime()
 		}
 		if asset {
-			assets[name] = sourceFile{data: data, modTime: mod}
-		} else {
-			files[name] = sourceFile{data: data, modTime: mod}
+			assets[name] = sourceFile{modTime: mod, read: func() ([]byte, error) { return fs.ReadFile(fsys, name) }}
+			return nil
 		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		files[name] = sourceFile{data: data, modTime: mod}
 		return nil
 	})
 	if err != nil {

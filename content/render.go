@@ -9,46 +9,45 @@ import (
 	"time"
 )
 
-// renderPages builds each page's markdown, HTML and their bodies.
+// renderPages builds each page's text, and its markdown and HTML bodies,
+// which are made the first time they are asked for: a tree holds the
+// renditions clients have read, not every page twice more.
 func (t *Tree) renderPages() error {
 	nav := t.nav()
 	for _, p := range t.pages {
-		mdSrc, htmlSrc := p.Body, p.Body
+		htmlSrc := p.Body
 		if list, _ := p.Meta.Bool("list", true); p.SectionIndex && list {
-			mdSrc += t.sectionList(p, true)
+			p.sectionList = t.sectionList(p, true)
 			htmlSrc += t.sectionList(p, false)
 		}
-		p.Markdown = []byte("# " + p.Title + "\n\n" + mdSrc)
-		r, err := renderDocument([]byte(htmlSrc))
-		if err != nil {
-			return fmt.Errorf("content: %s: %w", p.File, err)
-		}
-		p.Text = r.text
-		d := layoutData{SiteName: t.siteName, Title: p.Title, Description: p.Description, Canonical: t.URL(p.Path),
-			MarkdownPath: p.MarkdownPath(), IsHome: p.Path == "/", Nav: navFor(nav, p.Path),
-			FooterLinks: t.opts.FooterLinks, Content: template.HTML(r.html), SearchPath: t.searchPath()}
-		if t.opts.TableOfContents {
-			d.TOC = r.toc
-		}
-		if !p.Date.IsZero() && p.Depth() > 1 {
-			d.Date = &p.Date
-		}
-		html, err := renderLayout(d)
-		if err != nil {
-			return err
-		}
-		md, err := t.newBody(http.StatusOK, TypeMarkdown, p.Markdown, p.LastModified(), markdownHeader(p.Markdown))
-		if err != nil {
-			return err
-		}
-		hb, err := t.newBody(http.StatusOK, TypeHTML, html, p.LastModified(), t.pageLinks(p))
-		if err != nil {
-			return err
-		}
+		p.Text = documentText([]byte(htmlSrc))
+		md := t.newLazyBody(http.StatusOK, TypeMarkdown, p.LastModified(), nil, func() ([]byte, error) { return p.Markdown(), nil })
+		hb := t.newLazyBody(http.StatusOK, TypeHTML, p.LastModified(), t.pageLinks(p), func() ([]byte, error) {
+			return t.pageHTML(p, htmlSrc, nav)
+		})
 		t.routes[p.Path] = &route{body: hb, markdown: md}
 		t.routes[p.MarkdownPath()] = &route{body: md}
 	}
 	return nil
+}
+
+// pageHTML renders a page's HTML: htmlSrc (its body and section list) in
+// the layout.
+func (t *Tree) pageHTML(p *Page, htmlSrc string, nav []navLink) ([]byte, error) {
+	r, err := renderDocument([]byte(htmlSrc))
+	if err != nil {
+		return nil, fmt.Errorf("content: %s: %w", p.File, err)
+	}
+	d := layoutData{SiteName: t.siteName, Title: p.Title, Description: p.Description, Canonical: t.URL(p.Path),
+		MarkdownPath: p.MarkdownPath(), IsHome: p.Path == "/", Nav: navFor(nav, p.Path),
+		FooterLinks: t.opts.FooterLinks, Content: template.HTML(r.html), SearchPath: t.searchPath()}
+	if t.opts.TableOfContents {
+		d.TOC = r.toc
+	}
+	if !p.Date.IsZero() && p.Depth() > 1 {
+		d.Date = &p.Date
+	}
+	return renderLayout(d)
 }
 
 // sectionList renders the direct children of a section index as a markdown
@@ -104,6 +103,16 @@ func (t *Tree) newBody(status int, contentType string, data []byte, lastModified
 	return NewBody(status, contentType, data, lastModified, header)
 }
 
+// newLazyBody is newLazyBody with the tree's usage signal (see newBody).
+func (t *Tree) newLazyBody(status int, contentType string, lastModified time.Time, header http.Header, build func() ([]byte, error)) *Body {
+	header = header.Clone()
+	if header == nil {
+		header = http.Header{}
+	}
+	header.Set("Content-Signal", t.opts.Signal.String())
+	return newLazyBody(status, contentType, lastModified, header, build)
+}
+
 // addResource precomputes a generated body.
 func (t *Tree) addResource(r Resource) error {
 	if _, ok := CleanPath(r.Path); !ok || !strings.HasPrefix(r.Path, "/") {
@@ -111,6 +120,10 @@ func (t *Tree) addResource(r Resource) error {
 	}
 	if _, taken := t.routes[r.Path]; taken {
 		return fmt.Errorf("content: resource %s collides with a page or another resource", r.Path)
+	}
+	if r.Build != nil {
+		t.routes[r.Path] = &route{body: t.newLazyBody(http.StatusOK, r.ContentType, r.LastModified, r.Header, r.Build)}
+		return nil
 	}
 	h := r.Header
 	if r.ContentType == TypeMarkdown {

@@ -14,11 +14,16 @@ const CacheControl = "public, max-age=300"
 // body for HEAD. Its Vary names Accept and, when b has compressed variants,
 // Accept-Encoding, merged with any Vary already set.
 func ServeBody(w http.ResponseWriter, r *http.Request, b *Body) {
+	if err := b.ready(); err != nil {
+		// Only a lazy page or resource gets here: its rendering failed.
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
 	v := &b.identity
 	// A client that sends no Accept-Encoding never makes a body compress.
 	if ae := r.Header.Get("Accept-Encoding"); ae != "" && b.compressible {
 		compressed := b.variants()
-		if enc := chooseEncoding(ae, b.encodings); enc != "" {
+		if enc := ChooseEncoding(ae, b.encodings); enc != "" {
 			for i := range compressed {
 				if compressed[i].encoding == enc {
 					v = &compressed[i]

@@ -18,7 +18,7 @@ type Options struct {
 	// (name → source with front matter), e.g. the docs' tool reference.
 	Generated map[string][]byte
 	// Resources, when set, is called once the pages are loaded and returns
-	// further bodies to serve (llms.txt, sitemap…), precomputed like pages.
+	// further bodies to serve (llms.txt, sitemap…), made once like pages.
 	Resources func(*Tree) ([]Resource, error)
 	// PageLinks are Link header values sent with every HTML page, for example
 	// `</llms.txt>; rel="describedby"; type="text/markdown"`. Each page also
@@ -60,6 +60,10 @@ type Resource struct {
 	Path        string
 	ContentType string
 	Data        []byte
+	// Build, when set, makes Data the first time the resource is asked for
+	// (Data is then ignored): for large bodies few clients read, such as
+	// llms-full.txt. It must not fail for a tree that loaded.
+	Build func() ([]byte, error)
 	// LastModified is sent when not zero.
 	LastModified time.Time
 	// Header holds extra headers. Every resource gets the tree's
@@ -75,7 +79,8 @@ type Special struct {
 	Body string
 }
 
-// Tree is a loaded, immutable content tree with every response precomputed.
+// Tree is a loaded, immutable content tree; each response is made once, at
+// load or on its first request (see Load).
 type Tree struct {
 	opts     Options
 	siteName string

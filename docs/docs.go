@@ -29,9 +29,10 @@ type Options struct {
 	Registry *registry.Registry
 	// Version is the build version shown by the MCP server.
 	Version string
-	// GatewayAPI is the gateway's OpenAPI document, published at
-	// /openapi.json; nil leaves it out.
-	GatewayAPI []byte
+	// GatewayAPI returns the gateway's OpenAPI document, published at
+	// /openapi.json; it is called the first time the document is asked
+	// for, so the caller may hold it compressed. nil leaves it out.
+	GatewayAPI func() ([]byte, error)
 	// Watch reloads the tree when its files change (development).
 	Watch  bool
 	Logger *slog.Logger
@@ -103,7 +104,7 @@ func routes(src *content.Source, opts Options) http.Handler {
 
 // generator adds llms.txt, llms-full.txt, the sitemap, robots.txt and the
 // gateway's API description.
-func generator(gatewayAPI []byte) func(t *content.Tree) ([]content.Resource, error) {
+func generator(gatewayAPI func() ([]byte, error)) func(t *content.Tree) ([]content.Resource, error) {
 	return func(t *content.Tree) ([]content.Resource, error) {
 		sitemap, newest, err := content.Sitemap(t)
 		if err != nil {
@@ -111,12 +112,14 @@ func generator(gatewayAPI []byte) func(t *content.Tree) ([]content.Resource, err
 		}
 		res := []content.Resource{
 			{Path: PathLLMS, ContentType: content.TypeMarkdown, Data: llmsIndex(t, gatewayAPI != nil), LastModified: newest},
-			{Path: PathLLMSFull, ContentType: content.TypeMarkdown, Data: content.FullCorpus(t, t.SiteName(), summary(t)), LastModified: newest},
+			{Path: PathLLMSFull, ContentType: content.TypeMarkdown, LastModified: newest,
+				// Built on first request: the whole corpus again, which few read.
+				Build: func() ([]byte, error) { return content.FullCorpus(t, t.SiteName(), summary(t)), nil }},
 			{Path: PathSitemap, ContentType: content.TypeXML, Data: sitemap, LastModified: newest},
 			{Path: PathRobots, ContentType: content.TypeText, Data: content.Robots(t)},
 		}
 		if gatewayAPI != nil {
-			res = append(res, content.Resource{Path: PathOpenAPI, ContentType: content.TypeJSON, Data: gatewayAPI})
+			res = append(res, content.Resource{Path: PathOpenAPI, ContentType: content.TypeJSON, Build: gatewayAPI})
 		}
 		return res, nil
 	}

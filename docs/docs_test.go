@@ -207,3 +207,30 @@ func TestMCPGetDescribesServer(t *testing.T) {
 		t.Fatalf("server card %v: %s", err, card)
 	}
 }
+
+// TestGatewayAPIMadeOnFirstRequest: the gateway's API description is asked
+// of Options.GatewayAPI when first requested, not at load, and served as
+// given.
+func TestGatewayAPIMadeOnFirstRequest(t *testing.T) {
+	doc := `{"openapi":"3.1.0","paths":{}}`
+	calls := 0
+	h, err := New(Options{Tree: os.DirFS("testdata/tree"), DocsURL: testDocsURL, GatewayURL: "https://gw.test",
+		GatewayAPI: func() ([]byte, error) { calls++; return []byte(doc), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 0 {
+		t.Fatalf("GatewayAPI called %d times at load", calls)
+	}
+	for range 2 {
+		if r, body := fetch(t, h, PathOpenAPI); r.StatusCode != 200 || body != doc || r.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("GET %s: %d %q %v", PathOpenAPI, r.StatusCode, body, r.Header)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("GatewayAPI called %d times, want once", calls)
+	}
+	if _, body := fetch(t, h, PathLLMS); !strings.Contains(body, PathOpenAPI) {
+		t.Errorf("llms.txt does not name %s:\n%s", PathOpenAPI, body)
+	}
+}

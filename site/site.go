@@ -120,7 +120,9 @@ func generator(opts Options) func(*content.Tree) ([]content.Resource, error) {
 		}
 		res := []content.Resource{
 			{Path: PathLLMS, ContentType: content.TypeMarkdown, Data: llmsIndex(t), LastModified: newest},
-			{Path: PathLLMSFull, ContentType: content.TypeMarkdown, Data: content.FullCorpus(t, t.SiteName(), homeDescription(t)), LastModified: newest},
+			{Path: PathLLMSFull, ContentType: content.TypeMarkdown, LastModified: newest,
+				// Built on first request: the whole corpus again, which few read.
+				Build: func() ([]byte, error) { return content.FullCorpus(t, t.SiteName(), homeDescription(t)), nil }},
 			{Path: PathSitemap, ContentType: content.TypeXML, Data: sitemap, LastModified: newest},
 			{Path: PathRobots, ContentType: content.TypeText, Data: content.Robots(t)},
 			{Path: PathServerCard, ContentType: content.TypeJSON, Data: card},

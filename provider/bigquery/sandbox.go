@@ -67,7 +67,7 @@ func NewSandbox() *Sandbox {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		googleError(w, http.StatusNotFound, "notFound", "Not found: "+r.URL.Path)
 	})
-	spec := apispec.Enforce(apispec.MustParse(specFile), mux, func(w http.ResponseWriter, status int, msg string) {
+	spec := apispec.Enforce(parsedSpec(), mux, func(w http.ResponseWriter, status int, msg string) {
 		googleError(w, status, "invalid", msg)
 	})
 	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(s.withProjectList(spec)), Spec: spec, Token: SandboxToken,

@@ -87,7 +87,7 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux := googleapi.NewMux()
 	mux.HandleFunc("POST /v1beta/properties/{call}", s.serveRPC)
 	mux.HandleFunc("GET /v1beta/properties/{id}/metadata", s.serveMetadata)
-	s.Spec = googleapi.Enforce(specFile, mux)
+	s.Spec = googleapi.Enforce(parsedSpec(), mux)
 	s.handler = s.Wrap(s.withAccountSummaries(s.Spec))
 	return s
 }

@@ -75,7 +75,7 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux.HandleFunc("PATCH "+c+"/{id}", s.patchEvent)
 	mux.HandleFunc("DELETE "+c+"/{id}", s.deleteEvent)
 	mux.HandleFunc("POST /calendar/v3/freeBusy", s.freeBusy)
-	s.Spec = googleapi.Enforce(specFile, mux)
+	s.Spec = googleapi.Enforce(parsedSpec(), mux)
 	s.handler = s.Wrap(s.Spec)
 	return s
 }

@@ -12,6 +12,6 @@ import (
 // parsed once and shared: callers must not change it.
 func Spec() *apispec.Spec { return parsedSpec() }
 
-// parsedSpec parses specFile on first use; the sandbox parses its own copy
-// for its enforcer.
+// parsedSpec parses specFile on first use; the sandbox's enforcer reads
+// the same copy.
 var parsedSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })

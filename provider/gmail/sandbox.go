@@ -101,7 +101,7 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	mux.HandleFunc("POST "+u+"/drafts", s.createDraft)
 	mux.HandleFunc("GET "+u+"/drafts/{id}", s.getDraft)
 	mux.HandleFunc("GET "+u+"/labels", s.listLabels)
-	s.Spec = googleapi.Enforce(specFile, mux)
+	s.Spec = googleapi.Enforce(parsedSpec(), mux)
 	s.handler = s.Wrap(s.Spec)
 	return s
 }

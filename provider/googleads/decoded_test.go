@@ -13,8 +13,8 @@ import (
 // sends. mutateAnswer reads every mutate the tools call.
 func TestDecodedFieldsAreDeclared(t *testing.T) {
 	t.Parallel()
-	spectest.Decoded(t, adsSpec, "GoogleAdsService.Search", reflect.TypeFor[searchPage]())
+	spectest.Decoded(t, adsSpec(), "GoogleAdsService.Search", reflect.TypeFor[searchPage]())
 	for _, op := range []string{"CampaignService.MutateCampaigns", "CampaignBudgetService.MutateCampaignBudgets", "CampaignCriterionService.MutateCampaignCriteria"} {
-		spectest.Decoded(t, adsSpec, op, reflect.TypeFor[mutateAnswer]())
+		spectest.Decoded(t, adsSpec(), op, reflect.TypeFor[mutateAnswer]())
 	}
 }

@@ -75,7 +75,7 @@ func NewSandbox() gtmgate.ProviderSandbox {
 func newSandbox(now func() time.Time) *Sandbox {
 	s := &Sandbox{PageSize: 10000, now: now, customers: map[string]*sbCustomer{},
 		direct: map[string]bool{"1234567890": true, "9876543210": true, "5550001111": true}}
-	s.Spec = apispec.Enforce(adsSpec, http.HandlerFunc(s.serveAPI), refuse)
+	s.Spec = apispec.Enforce(adsSpec(), http.HandlerFunc(s.serveAPI), refuse)
 	s.customers["1234567890"] = seedCustomer("1234567890", "Northwind Analytics US", "USD", "America/New_York", 1.0, 21)
 	s.customers["9876543210"] = seedCustomer("9876543210", "Northwind Analytics EMEA", "EUR", "Europe/Berlin", 0.45, 22)
 	s.customers["5550001111"] = &sbCustomer{ID: "5550001111", Name: "Northwind Holdings (manager)", Currency: "USD", TimeZone: "America/New_York", Manager: true}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
 )
@@ -16,8 +17,9 @@ import (
 //go:embed apispec.json
 var specFile []byte
 
-// adsSpec is specFile parsed; it is read-only, so every sandbox shares it.
-var adsSpec = apispec.MustParse(specFile)
+// adsSpec parses specFile on first use (a process that runs no sandbox and
+// calls no Spec never does); it is read-only, so every sandbox shares it.
+var adsSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })
 
 // gaqlField is one GAQL field of the spec's gaql_fields facts, as Google's
 // GoogleAdsField describes it.
@@ -33,7 +35,7 @@ type gaqlField struct {
 // category, type and enum values in the spec's version.
 var gaqlFields = func() map[string]gaqlField {
 	var m map[string]gaqlField
-	if err := json.Unmarshal(adsSpec.Facts["gaql_fields"], &m); err != nil || len(m) == 0 {
+	if err := json.Unmarshal(adsSpec().Facts["gaql_fields"], &m); err != nil || len(m) == 0 {
 		panic("googleads: apispec.json has no gaql_fields facts")
 	}
 	return m

@@ -6,4 +6,4 @@ import "github.com/gtmgate/gtmgate/provider/apispec"
 // the file the sandbox enforces), each operation with the OAuth scopes that
 // admit it. It is the sandbox's own parse, shared: callers must not change
 // it. A Google Ads token's scopes are read with googleapi.GrantedScopes.
-func Spec() *apispec.Spec { return adsSpec }
+func Spec() *apispec.Spec { return adsSpec() }

@@ -24,9 +24,9 @@ var sandboxResources = []string{"customer", "campaign_budget", "campaign", "ad_g
 // TestSpecIsTheDefaultVersion: the sandbox enforces the protos of the
 // version the adapter calls by default.
 func TestSpecIsTheDefaultVersion(t *testing.T) {
-	if adsSpec.Version != DefaultVersion() || !adsSpec.PathVersion {
+	if adsSpec().Version != DefaultVersion() || !adsSpec().PathVersion {
 		t.Errorf("spec version %s (path_version %v), adapter default %s: regenerate apispec.json (cmd/specgen, target google_ads)",
-			adsSpec.Version, adsSpec.PathVersion, DefaultVersion())
+			adsSpec().Version, adsSpec().PathVersion, DefaultVersion())
 	}
 }
 
@@ -227,10 +227,10 @@ func bodyHas(code string) func(error) error {
 func TestSandboxErrorCodesInSpec(t *testing.T) {
 	var codes map[string][]string
 	var statuses []string
-	if err := json.Unmarshal(adsSpec.Facts["error_codes"], &codes); err != nil {
+	if err := json.Unmarshal(adsSpec().Facts["error_codes"], &codes); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(adsSpec.Facts["status_codes"], &statuses); err != nil {
+	if err := json.Unmarshal(adsSpec().Facts["status_codes"], &statuses); err != nil {
 		t.Fatal(err)
 	}
 	kindCode := regexp.MustCompile(`"([a-z][A-Za-z]*Error)",\s*"([A-Z][A-Z_]*)"`)
@@ -249,7 +249,7 @@ func TestSandboxErrorCodesInSpec(t *testing.T) {
 		check := func(kind, code string) {
 			seen++
 			if !slices.Contains(codes[kind], code) {
-				t.Errorf("%s: %s.%s is not an error code of %s (or the kind is not in the google_ads target's errorKinds)", name, kind, code, adsSpec.Version)
+				t.Errorf("%s: %s.%s is not an error code of %s (or the kind is not in the google_ads target's errorKinds)", name, kind, code, adsSpec().Version)
 			}
 		}
 		for _, m := range kindCode.FindAllStringSubmatch(string(b), -1) {

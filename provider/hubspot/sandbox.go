@@ -102,7 +102,7 @@ func NewSandboxHandler() *Sandbox {
 	s.seed()
 	s.mux = http.NewServeMux()
 	s.routes()
-	s.Spec = apispec.Enforce(crmSpec, http.HandlerFunc(s.serveAPI), s.refuse)
+	s.Spec = apispec.Enforce(crmSpec(), http.HandlerFunc(s.serveAPI), s.refuse)
 	return s
 }
 

@@ -55,7 +55,7 @@ const hubspotAccessTTL = 30 * time.Minute
 func newAuthServer(secret string) *oauthsandbox.Server {
 	return oauthsandbox.New(oauthsandbox.Options{
 		Name: "HubSpot", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "hs-sandbox-",
-		KnownScopes: crmSpec.Scopes(), AccessTTL: hubspotAccessTTL, Refresh: func(url.Values) bool { return true },
+		KnownScopes: crmSpec().Scopes(), AccessTTL: hubspotAccessTTL, Refresh: func(url.Values) bool { return true },
 		Denial: url.Values{"error": {"access_denied"}, "error_description": {"The user declined to install the app"}},
 		RedirectMismatch: func(redirectURI string) oauthsandbox.Refusal {
 			return oauthsandbox.Refusal{Page: true, Title: "Couldn't complete the connection",

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
 )
@@ -17,8 +18,9 @@ import (
 //go:embed apispec.json
 var specFile []byte
 
-// crmSpec is specFile parsed; enforcers share it read-only.
-var crmSpec = apispec.MustParse(specFile)
+// crmSpec parses specFile on first use (a process that runs no sandbox and
+// calls no Spec never does); enforcers share it read-only.
+var crmSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })
 
 // specChecked reports whether the spec describes path: the legacy /crm/v3/…
 // and /crm/v4/… paths and those of the spec's dated version. The sandbox
@@ -33,7 +35,7 @@ func specChecked(path string) bool {
 		return true
 	}
 	version, _, _ := strings.Cut(rest, "/")
-	return version == crmSpec.Version
+	return version == crmSpec().Version
 }
 
 // refuse answers a request the spec does not allow as HubSpot does: a 400

@@ -14,7 +14,7 @@ import (
 // Spec returns the facts of HubSpot's CRM API the tools call (apispec.json,
 // the file the sandbox enforces), each operation with the OAuth scopes that
 // admit it. It is the sandbox's own parse, shared: callers must not change it.
-func Spec() *apispec.Spec { return crmSpec }
+func Spec() *apispec.Spec { return crmSpec() }
 
 // accessTokenPath is HubSpot's OAuth v1 access token information endpoint
 // (developers.hubspot.com/docs/api-reference/legacy/authentication/oauth-tokens/v1/get-oauth-token-metadata).

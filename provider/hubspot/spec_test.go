@@ -184,13 +184,13 @@ func TestSpecCorrections(t *testing.T) {
 		Schema, Field, Why string
 		To                 *apispec.Schema
 	}
-	if err := json.Unmarshal(crmSpec.Facts["corrections"], &corrections); err != nil {
+	if err := json.Unmarshal(crmSpec().Facts["corrections"], &corrections); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, c := range corrections {
 		got = append(got, c.Schema+"."+c.Field)
-		if s := crmSpec.Schemas[c.Schema]; s == nil || !reflect.DeepEqual(s.Properties[c.Field], c.To) || !strings.Contains(c.Why, "github.com/HubSpot/") {
+		if s := crmSpec().Schemas[c.Schema]; s == nil || !reflect.DeepEqual(s.Properties[c.Field], c.To) || !strings.Contains(c.Why, "github.com/HubSpot/") {
 			t.Errorf("%s.%s: not applied, or no evidence cited (%q)", c.Schema, c.Field, c.Why)
 		}
 	}
@@ -198,7 +198,7 @@ func TestSpecCorrections(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("corrections %v, want %v", got, want)
 	}
-	if crmSpec.Commit == "" || !strings.Contains(crmSpec.Source, crmSpec.Commit) || crmSpec.Version != "2026-03" {
-		t.Errorf("spec source %q commit %q version %q", crmSpec.Source, crmSpec.Commit, crmSpec.Version)
+	if crmSpec().Commit == "" || !strings.Contains(crmSpec().Source, crmSpec().Commit) || crmSpec().Version != "2026-03" {
+		t.Errorf("spec source %q commit %q version %q", crmSpec().Source, crmSpec().Commit, crmSpec().Version)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // a misspelled tag (the search cursor's) cannot drop what LinkedIn sends.
 func TestDecodedFieldsAreDeclared(t *testing.T) {
 	t.Parallel()
-	spectest.Decoded(t, liSpec, "adAccounts.get", reflect.TypeFor[accountCurrency]())
-	spectest.Decoded(t, liSpec, "adCampaigns.search", reflect.TypeFor[campaignSearchPage]())
-	spectest.Decoded(t, liSpec, "adAnalytics.finder", reflect.TypeFor[analyticsPage]())
+	spectest.Decoded(t, liSpec(), "adAccounts.get", reflect.TypeFor[accountCurrency]())
+	spectest.Decoded(t, liSpec(), "adCampaigns.search", reflect.TypeFor[campaignSearchPage]())
+	spectest.Decoded(t, liSpec(), "adAnalytics.finder", reflect.TypeFor[analyticsPage]())
 }

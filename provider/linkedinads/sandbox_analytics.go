@@ -53,7 +53,7 @@ func (s *Sandbox) analytics(w http.ResponseWriter, p map[string]string) {
 	}
 	fields := strings.Split(p["fields"], ",")
 	for _, f := range fields {
-		if liSpec.Schemas["AdAnalytics"].Properties[f] == nil {
+		if liSpec().Schemas["AdAnalytics"].Properties[f] == nil {
 			bad(fmt.Sprintf("Invalid field %q in fields projection", f))
 			return
 		}

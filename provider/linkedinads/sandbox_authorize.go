@@ -86,7 +86,7 @@ func newLinkedInAuth() *linkedinAuth {
 	secret := oauthsandbox.NewSecret()
 	return &linkedinAuth{secret: secret, refresh: map[string]time.Time{}, Server: oauthsandbox.New(oauthsandbox.Options{
 		Name: "LinkedIn", ClientID: SandboxClientID, ClientSecret: secret, TokenPrefix: "AQsandbox",
-		KnownScopes: liSpec.Scopes(), AccessTTL: linkedinAccessTTL, Refresh: func(url.Values) bool { return true },
+		KnownScopes: liSpec().Scopes(), AccessTTL: linkedinAccessTTL, Refresh: func(url.Values) bool { return true },
 		Denial: url.Values{"error": {"user_cancelled_authorize"}, "error_description": {"The user cancelled the authorization"}},
 		RedirectMismatch: func(string) oauthsandbox.Refusal {
 			return oauthsandbox.Refusal{Page: true, Title: "Bummer, something went wrong.",

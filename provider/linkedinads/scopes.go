@@ -9,4 +9,4 @@ import "github.com/gtmgate/gtmgate/provider/apispec"
 //
 // The package has no GrantedScopes: LinkedIn reports a token's scopes only
 // through token introspection, which takes the app's client credentials.
-func Spec() *apispec.Spec { return liSpec }
+func Spec() *apispec.Spec { return liSpec() }

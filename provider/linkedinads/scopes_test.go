@@ -8,7 +8,7 @@ import (
 
 func TestSpecScopes(t *testing.T) {
 	t.Parallel()
-	if Spec() != liSpec {
+	if Spec() != liSpec() {
 		t.Fatal("Spec is not the sandbox's parse")
 	}
 	if ops := spectest.Unscoped(Spec()); len(ops) > 0 {

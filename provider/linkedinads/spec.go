@@ -3,6 +3,7 @@ package linkedinads
 import (
 	_ "embed"
 	"net/http"
+	"sync"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
 )
@@ -17,12 +18,13 @@ import (
 //go:embed apispec.json
 var specFile []byte
 
-// liSpec is specFile parsed; enforcers share it read-only.
-var liSpec = apispec.MustParse(specFile)
+// liSpec parses specFile on first use (a process that runs no sandbox and
+// calls no Spec never does); enforcers share it read-only.
+var liSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })
 
 // enforce puts next behind the spec's checks.
 func enforce(next http.Handler) *apispec.Enforcer {
-	return apispec.Enforce(liSpec, next, refuseLinkedIn)
+	return apispec.Enforce(liSpec(), next, refuseLinkedIn)
 }
 
 // refuseLinkedIn answers a request the spec does not allow with LinkedIn's

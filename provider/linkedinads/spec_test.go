@@ -70,7 +70,7 @@ func errorBodyProblems(body string) []string {
 	if err := dec.Decode(&v); err != nil {
 		return []string{err.Error()}
 	}
-	return liSpec.CheckValue(liSpec.Schemas["Error"], v, apispec.Response)
+	return liSpec().CheckValue(liSpec().Schemas["Error"], v, apispec.Response)
 }
 
 // TestSpecRefusals: a request the reference pages do not describe is

@@ -79,7 +79,7 @@ func NewSandboxAt(now time.Time) *Sandbox {
 	}}
 	mux := googleapi.NewMux()
 	mux.HandleFunc("POST /webmasters/v3/sites/{site}/searchAnalytics/query", s.serveQuery)
-	s.Spec = googleapi.Enforce(specFile, mux)
+	s.Spec = googleapi.Enforce(parsedSpec(), mux)
 	s.handler = s.Wrap(s.withSiteList(s.Spec))
 	return s
 }

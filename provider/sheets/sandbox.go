@@ -57,7 +57,7 @@ func NewSandbox() *Sandbox {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		googleError(w, http.StatusNotFound, "notFound", "Requested entity was not found.")
 	})
-	spec := apispec.Enforce(apispec.MustParse(specFile), mux, func(w http.ResponseWriter, status int, msg string) {
+	spec := apispec.Enforce(parsedSpec(), mux, func(w http.ResponseWriter, status int, msg string) {
 		googleError(w, status, "badRequest", msg)
 	})
 	s.ProviderSandbox = gtmgate.ProviderSandbox{Provider: Provider, Handler: s.guard(spec), Spec: spec, Token: SandboxToken,
