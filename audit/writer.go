@@ -50,7 +50,7 @@ type Options struct {
 	// MaxBatch bounds the records written in one transaction (default 256).
 	MaxBatch int
 	// Linger is how long the journal's background loop waits for more
-	// records before writing a batch that is not full (default 20ms): fewer,
+	// records before writing a batch that is not full (default 100ms): fewer,
 	// larger transactions, so less CPU taken from the calls themselves. A
 	// Flush cuts it short. Not used without a journal.
 	Linger time.Duration
@@ -117,7 +117,7 @@ func NewWriter(store Store, opts *Options) (*Writer, error) {
 		w.opts.MaxBatch = 256
 	}
 	if w.opts.Linger <= 0 {
-		w.opts.Linger = 20 * time.Millisecond
+		w.opts.Linger = 100 * time.Millisecond
 	}
 	if w.opts.SegmentBytes <= 0 {
 		w.opts.SegmentBytes = 64 << 20
