@@ -132,6 +132,38 @@ func TestPersonGrantEndToEnd(t *testing.T) {
 		t.Fatalf("Victor's call: %s, want REAUTH_REQUIRED naming %s and %s", text, victor, connectPage)
 	}
 
+	// A destructive tool is held for approval; approved, each held call runs
+	// on the grant of the person its token acts for: Ada's deletes her note,
+	// Victor's fails REAUTH_REQUIRED and never borrows Ada's grant.
+	approvals := map[string]string{}
+	for who, note := range map[string]string{"ada": "n2", "victor": "n3"} {
+		var held struct {
+			Error      struct{ Code string } `json:"error"`
+			ApprovalID string                `json:"approval_id"`
+		}
+		st := call(t, p, "POST", "/api/v1/demo/mcp/"+server, tokens[who], map[string]any{"tool": server + "__delete_note",
+			"input": map[string]any{"id": note, "rationale": "e2e: a held call runs on its person's grant"}}, &held)
+		if st != http.StatusAccepted || held.Error.Code != "APPROVAL_REQUIRED" || held.ApprovalID == "" {
+			t.Fatalf("%s's delete_note: %d %+v, want 202 APPROVAL_REQUIRED", who, st, held)
+		}
+		approvals[who] = held.ApprovalID
+	}
+	decide := func(who string) string {
+		t.Helper()
+		var out map[string]any
+		if st := call(t, p, "POST", "/admin/approvals/"+approvals[who]+"/approve", "", map[string]any{"reason": "e2e"}, &out); st != http.StatusOK {
+			t.Fatalf("approve %s's held call: %d %v", who, st, out)
+		}
+		b, _ := json.Marshal(out)
+		return string(b)
+	}
+	if got := decide("ada"); !strings.Contains(got, `"status":"executed"`) || !strings.Contains(got, `"id":"n2"`) {
+		t.Errorf("Ada's approved call: %s, want executed, note n2 deleted on her grant", got)
+	}
+	if got := decide("victor"); strings.Contains(got, `"status":"executed"`) || !strings.Contains(got, "REAUTH_REQUIRED") {
+		t.Errorf("Victor's approved call: %s, want it failed with REAUTH_REQUIRED (he has no grant)", got)
+	}
+
 	// The audit names each call's token (the token acting for Ada ran, the
 	// one acting for Victor was refused) and the link completed for Ada.
 	var audit struct {
