@@ -78,10 +78,7 @@ func (f *fakeMCPGateway) last() (string, map[string]any) {
 // builds the body from the flags; delete and refresh call their routes.
 func TestMCPServersCLI(t *testing.T) {
 	t.Parallel()
-	gw := &fakeMCPGateway{}
-	srv := httptest.NewServer(gw)
-	t.Cleanup(srv.Close)
-	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": srv.URL, "GTMGATE_ADMIN_KEY": "k"}}
+	gw, c := newMCPGatewayCLI(t)
 
 	out := c.ok("mcp-servers", "list", "--tenant", "acme")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -186,10 +183,7 @@ func TestMCPServersCLI(t *testing.T) {
 // gateway is asked.
 func TestMCPServersCLIOAuthFlags(t *testing.T) {
 	t.Parallel()
-	gw := &fakeMCPGateway{}
-	srv := httptest.NewServer(gw)
-	t.Cleanup(srv.Close)
-	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": srv.URL, "GTMGATE_ADMIN_KEY": "k"}}
+	gw, c := newMCPGatewayCLI(t)
 	put := []string{"mcp-servers", "put", "slack", "--tenant", "acme", "--url", "https://mcp.example.com/mcp"}
 	for _, tc := range []struct {
 		name string
@@ -260,10 +254,7 @@ func TestMCPServersCLIAgainstTheGateway(t *testing.T) {
 // the hashes given (or all), and the tools whose gate may be lifted.
 func TestMCPChangesCLI(t *testing.T) {
 	t.Parallel()
-	gw := &fakeMCPGateway{}
-	srv := httptest.NewServer(gw)
-	t.Cleanup(srv.Close)
-	c := cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": srv.URL, "GTMGATE_ADMIN_KEY": "k"}}
+	gw, c := newMCPGatewayCLI(t)
 
 	out := c.ok("mcp-servers", "changes", "slack", "--tenant", "acme")
 	for _, want := range []string{"TOOL", "HASH", "post_message", "changed", "would lift", "instruction", "sha256:abc"} {
@@ -291,4 +282,13 @@ func TestMCPChangesCLI(t *testing.T) {
 	if code, _, _ := c.run("", "mcp-servers", "accept", "slack", "--tenant", "acme"); code == admincli.ExitOK {
 		t.Error("accept without --tool or --all succeeded")
 	}
+}
+
+// newMCPGatewayCLI serves a fakeMCPGateway and returns it with a cli
+// pointed at it.
+func newMCPGatewayCLI(t *testing.T) (*fakeMCPGateway, cli) {
+	gw := &fakeMCPGateway{}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	return gw, cli{t: t, env: map[string]string{"GTMGATE_GATEWAY_URL": srv.URL, "GTMGATE_ADMIN_KEY": "k"}}
 }

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/gtmgate/gtmgate/content"
 	"github.com/gtmgate/gtmgate/egress"
+	"github.com/gtmgate/gtmgate/mcpupstream"
 )
 
 // Off disables a listener when given as its address.
@@ -280,9 +280,9 @@ func (c *Config) Validate() error {
 	if err := c.validateQuality(); err != nil {
 		return err
 	}
-	if c.MCPUpstreamProtocol != "latest" && !slices.Contains(mcp.SupportedProtocolVersions(), c.MCPUpstreamProtocol) {
-		return fmt.Errorf("GTMGATE_MCP_UPSTREAM_PROTOCOL: %q is not an MCP revision gtmgate speaks; give latest or one of %s",
-			c.MCPUpstreamProtocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
+	if !mcpupstream.ValidProtocolVersion(c.MCPUpstreamProtocol) {
+		return fmt.Errorf("GTMGATE_MCP_UPSTREAM_PROTOCOL: %q is not an MCP revision gtmgate speaks; give %s or one of %s",
+			c.MCPUpstreamProtocol, mcpupstream.LatestProtocolVersion, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}
 	if err := c.Retention.validate(); err != nil {
 		return err

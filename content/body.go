@@ -87,8 +87,7 @@ func NewBody(status int, contentType string, data []byte, lastModified time.Time
 	if header == nil {
 		header = http.Header{}
 	}
-	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header,
-		compressible: len(data) >= minCompress && compressible(contentType)}
+	b := &Body{Status: status, ContentType: contentType, LastModified: lastModified.UTC().Truncate(time.Second), Header: header}
 	b.setData(data)
 	return b, nil
 }

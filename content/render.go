@@ -95,22 +95,23 @@ func markdownHeader(md []byte) http.Header {
 // states its usage terms, not only the markdown ones, since crawlers read
 // them on the sitemap and skills index too.
 func (t *Tree) newBody(status int, contentType string, data []byte, lastModified time.Time, header http.Header) (*Body, error) {
-	header = header.Clone() // the caller's map may be shared
-	if header == nil {
-		header = http.Header{}
-	}
-	header.Set("Content-Signal", t.opts.Signal.String())
-	return NewBody(status, contentType, data, lastModified, header)
+	return NewBody(status, contentType, data, lastModified, t.signalled(header))
 }
 
 // newLazyBody is newLazyBody with the tree's usage signal (see newBody).
 func (t *Tree) newLazyBody(status int, contentType string, lastModified time.Time, header http.Header, build func() ([]byte, error)) *Body {
+	return newLazyBody(status, contentType, lastModified, t.signalled(header), build)
+}
+
+// signalled is a copy of header (the caller's map may be shared) with the
+// tree's Content-Signal.
+func (t *Tree) signalled(header http.Header) http.Header {
 	header = header.Clone()
 	if header == nil {
 		header = http.Header{}
 	}
 	header.Set("Content-Signal", t.opts.Signal.String())
-	return newLazyBody(status, contentType, lastModified, header, build)
+	return header
 }
 
 // addResource precomputes a generated body.

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,6 +93,12 @@ const DefaultProtocolVersion = "2025-11-25"
 // LatestProtocolVersion, as Options.ProtocolVersion, proposes the newest
 // revision the go-sdk knows (server/discover, subscriptions/listen).
 const LatestProtocolVersion = "latest"
+
+// ValidProtocolVersion reports whether v may be Options.ProtocolVersion:
+// LatestProtocolVersion or a revision the go-sdk speaks.
+func ValidProtocolVersion(v string) bool {
+	return v == LatestProtocolVersion || slices.Contains(mcp.SupportedProtocolVersions(), v)
+}
 
 // GrantSource keeps the OAuth grants people made, through connect links,
 // for tenants' upstream MCP servers of auth kind oauth. A grant is kept

@@ -3,14 +3,10 @@ package toolrun_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/gtmgate/gtmgate"
 	"github.com/gtmgate/gtmgate/registry"
-	"github.com/gtmgate/gtmgate/store/sqlite"
-	"github.com/gtmgate/gtmgate/store/sqlstore"
-	"github.com/gtmgate/gtmgate/store/storetest"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
@@ -18,14 +14,7 @@ import (
 // validation parsed (the one the scope and gate decisions read), so one
 // that wants a map need not parse the input again.
 func TestAdapterGetsTheValidatedParse(t *testing.T) {
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
-		t.Fatal(err)
-	}
+	st := openAcme(t)
 	var got map[string]any
 	reg, err := registry.New(gtmgate.Tool{
 		Name: "crm_notes", Domain: "crm", Title: "Read", Description: "read notes",

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,9 +15,7 @@ import (
 	"github.com/gtmgate/gtmgate/provider/providertest"
 	"github.com/gtmgate/gtmgate/provider/upstream"
 	"github.com/gtmgate/gtmgate/registry"
-	"github.com/gtmgate/gtmgate/store/sqlite"
 	"github.com/gtmgate/gtmgate/store/sqlstore"
-	"github.com/gtmgate/gtmgate/store/storetest"
 	"github.com/gtmgate/gtmgate/toolrun"
 )
 
@@ -40,11 +37,7 @@ type adsEnv struct {
 
 func newAdsEnv(t *testing.T) *adsEnv {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	psb := googleads.NewSandbox()
 	opts := googleads.Options(providertest.Serve(t, psb), "sandbox-dev-token", "")
 	opts.Backoff = time.Millisecond
@@ -158,14 +151,7 @@ func TestBeforeReason(t *testing.T) {
 // with read.
 func newFakeBeforeEnv(t *testing.T, read gtmgate.BeforeRead) *personEnv {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
-		t.Fatal(err)
-	}
+	st := openAcme(t)
 	reg := registry.MustNew(gtmgate.Tool{
 		Name: "email_send", Domain: "email", Title: "Send", Description: "send mail",
 		Actions: []gtmgate.Action{{Name: "send", Category: gtmgate.CategoryEmailSend, Mutating: true, Before: read}},

@@ -67,16 +67,30 @@ type env struct {
 	fail atomic.Bool
 }
 
-func newEnv(t *testing.T) *env {
+// openStore opens a SQLite store in a temporary directory, closed at cleanup.
+func openStore(t *testing.T) *sqlstore.Store {
 	t.Helper()
 	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "g.db"), &sqlstore.Options{Sealer: storetest.NewSealer(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// openAcme is openStore with the active tenant acme.
+func openAcme(t *testing.T) *sqlstore.Store {
+	t.Helper()
+	st := openStore(t)
 	if _, err := st.PutTenant(t.Context(), &gtmgate.Tenant{ID: "acme", Name: "Acme", Status: gtmgate.TenantActive}); err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	st := openAcme(t)
 	e := &env{store: st, rec: &recorder{ledger: st}}
 	reg, err := registry.New(gtmgate.Tool{
 		Name: "email_send", Domain: "email", Title: "Send", Description: "send mail",
