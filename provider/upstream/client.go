@@ -283,7 +283,7 @@ func (c *Client) attempt(ctx context.Context, req *Request, body []byte, content
 			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider}, Err: err}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxResponseBytes+1))
+	data, err := readBody(resp.Body, resp.ContentLength, c.opts.MaxResponseBytes+1)
 	addTiming(ctx, time.Since(start))
 	if err != nil {
 		if isTimeout(err) {
@@ -406,4 +406,30 @@ func refreshError(err error, f Failure, cause error) error {
 		copy.Hint = strings.TrimSuffix(f.Hint+"; or "+e.Hint, "; or ")
 	}
 	return &copy
+}
+
+// readBody reads at most limit bytes of r. A body that declared its length
+// within the limit is read into one buffer of that size: io.ReadAll starts
+// at 512 bytes and grows, copying, which was 3.5% of the REST path's CPU.
+func readBody(r io.Reader, length, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit)
+	if length < 0 || length >= limit {
+		return io.ReadAll(r)
+	}
+	// One byte over the declared length, so the read that reports io.EOF
+	// (or a body longer than declared) needs no second buffer.
+	buf := make([]byte, 0, length+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // longer than declared: let append grow it
+		}
+	}
 }
