@@ -17,7 +17,9 @@ import (
 // the member. Decode b first for the better syntax message: invalid JSON is
 // refused here too, with a plainer one.
 func CheckMemberNames(b []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(b))
+	// A bytes.Buffer is parsed in place; any other reader is copied into
+	// the decoder's own buffer first.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(b))
 	var top topNames
 	for {
 		tok, err := dec.ReadToken()
@@ -43,7 +45,7 @@ func CheckMemberNames(b []byte) error {
 // large bodies forwarded as sent (chat) where only the gateway's own fields
 // matter: nested values are skipped without tracking their names.
 func CheckTopLevelNames(b []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(b), jsontext.AllowDuplicateNames(true))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return gtmgate.Errorf(gtmgate.EValidation, "request body is not a JSON object")
 	}

@@ -75,3 +75,17 @@ func FuzzCheckMemberNames(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCheckMemberNames checks a REST tool call's body, as every call
+// through /api/v1 has it checked.
+//
+//	go test ./jsonapi -run '^$' -bench CheckMemberNames -benchmem
+func BenchmarkCheckMemberNames(b *testing.B) {
+	body := []byte(`{"tool":"crm_deals","input":{"action":"search","rationale":"bench","filters":[{"property":"dealstage","operator":"EQ","value":"closedwon"}],"limit":20}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := CheckMemberNames(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
