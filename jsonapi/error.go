@@ -1,7 +1,6 @@
 package jsonapi
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	fastjson "github.com/go-json-experiment/json/v1"
 
 	"github.com/gtmgate/gtmgate"
+	"github.com/gtmgate/gtmgate/internal/bufpool"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -69,8 +69,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 
 // Write encodes v as the JSON response body with the given status.
 func Write(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := fastjson.NewEncoder(&buf)
+	buf := bufpool.Get()
+	defer bufpool.Put(buf) // a ResponseWriter does not keep what it is given
+	enc := fastjson.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError

@@ -2,7 +2,9 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -169,4 +171,37 @@ func FuzzRedactAndMessage(f *testing.F) {
 		ProviderMessage([]byte(s))
 		ParseRetryAfter(s, time.Now())
 	})
+}
+
+// TestDoKeepsNoBorrowedBytes: Do reads each body into a pooled buffer; what
+// it decodes must not alias that buffer, which the next call overwrites.
+func TestDoKeepsNoBorrowedBytes(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// No Content-Length: chunked, as most providers answer.
+		w.(http.Flusher).Flush()
+		fmt.Fprintf(w, `{"name":"answer-%d","raw":{"n":%d},"list":["x%d"]}`, n.Add(1), n.Load(), n.Load())
+	}))
+	t.Cleanup(srv.Close)
+	c := MustNew(Options{Provider: "test", BaseURL: srv.URL})
+	type answer struct {
+		Name string          `json:"name"`
+		Raw  json.RawMessage `json:"raw"`
+		List []string        `json:"list"`
+	}
+	var kept []answer
+	for range 20 {
+		var a answer
+		if err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x"}, &a); err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, a)
+	}
+	for i, a := range kept {
+		want := answer{Name: fmt.Sprintf("answer-%d", i+1), Raw: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i+1)), List: []string{fmt.Sprintf("x%d", i+1)}}
+		if a.Name != want.Name || string(a.Raw) != string(want.Raw) || a.List[0] != want.List[0] {
+			t.Fatalf("answer %d changed after later calls: %+v, want %+v", i, a, want)
+		}
+	}
 }
