@@ -24,6 +24,10 @@
 #   BENCH_SITE_SECONDS  measured seconds per site run (default 2)
 #   BENCH_ONLY          run only these scenarios (default "toollist rest limits mcp
 #                       federated admin chat site postgres"; "hostile" runs on request)
+#   GTMGATE_BIN         a ready gtmgate binary to measure instead of building one
+#   GTMGATE_ALT_BIN     a second gtmgate binary (e.g. one built against a patched go-sdk:
+#                       bench/sdk-decode-patch.md), run as one more federated gateway
+#                       (variant gtmgate-alt) in the same rounds
 #   MCP_GATEWAY_SRC     docker/mcp-gateway's source (folder or bare git dir), built and
 #                       run as a federated peer; MCP_GATEWAY_BIN: a ready docker-mcp binary
 #   MCPJUNGLE_SRC       MCPJungle's source, likewise; MCPJUNGLE_BIN: a ready binary
@@ -192,7 +196,11 @@ source "$ROOT/bench/mcppeers.sh"
 
 # --- build ---------------------------------------------------------------
 log "build"
-go build -o "$BIN/gtmgate" ./cmd/gtmgate
+if [[ -n ${GTMGATE_BIN:-} ]]; then
+	cp "$GTMGATE_BIN" "$BIN/gtmgate"
+else
+	go build -o "$BIN/gtmgate" ./cmd/gtmgate
+fi
 go build -o "$BIN/" ./bench/cmd/loadgen ./bench/cmd/floors ./bench/cmd/report ./bench/cmd/toollist
 ADMIN_HASH=$("$BIN/gtmgate" hash-key "$ADMIN_KEY")
 
@@ -225,14 +233,15 @@ MCP_HUBSPOT=$(field "$WORK/proxies.out" mcp-hubspot)
 GTM_PID="" GATEWAY="" SITE="" TOKEN=""
 
 # start_gtmgate NAME [ENV=VALUE…] starts gtmgate --demo on port-0 listeners
-# with a fresh data dir, the floors' HubSpot sandbox and fake chat upstream.
+# with a fresh data dir, the floors' HubSpot sandbox and fake chat upstream;
+# the binary is $BIN/gtmgate, or GTM_BINARY when set.
 start_gtmgate() {
 	local name=$1 dir=$WORK/gtmgate-$1
 	shift
 	mkdir -p "$dir"
 	env GTMGATE_DATA_DIR="$dir/data" ADMIN_API_KEY="$ADMIN_HASH" GTMGATE_LOG_LEVEL=warn \
 		GTMGATE_UPSTREAM_HUBSPOT="$HUBSPOT" MODEL_GATEWAY_URL="$CHAT" MODEL_GATEWAY_API_KEY="$CHAT_KEY" "$@" \
-		"$BIN/gtmgate" serve --demo --site-addr 127.0.0.1:0 --gateway-addr 127.0.0.1:0 --docs-addr 127.0.0.1:0 \
+		"${GTM_BINARY:-$BIN/gtmgate}" serve --demo --site-addr 127.0.0.1:0 --gateway-addr 127.0.0.1:0 --docs-addr 127.0.0.1:0 \
 		>"$dir/stdout" 2>"$dir/stderr" &
 	GTM_PID=$!
 	PIDS+=("$GTM_PID")
@@ -360,6 +369,10 @@ fed_gateway() {
 fed_docker() {
 	load federated docker-mcp-gateway "$1" "$DOCKER_MCP_URL" -server-pids "$DOCKER_MCP_PID" -upstream-pids "$FLOORS_PID" \
 		-H "Authorization: Bearer $DOCKER_MCP_TOKEN" -mcp-session -mcp-tool "$FED_TOOL" -mcp-args "$FED_FLOOR_ARGS"
+}
+fed_alt() {
+	load federated gtmgate-alt "$1" "$ALT_GATEWAY/mcp" -server-pids "$ALT_PID" -upstream-pids "$FLOORS_PID" \
+		-H "Authorization: Bearer $ALT_TOKEN" -mcp-tool "${FED_SERVER}__$FED_TOOL" -mcp-args "$FED_ARGS"
 }
 fed_jungle() {
 	load federated mcpjungle "$1" "$JUNGLE_URL" -server-pids "$JUNGLE_PID" -upstream-pids "$FLOORS_PID" \
@@ -498,6 +511,25 @@ federated_setup() {
 	fi
 }
 
+# start_gtmgate_alt starts GTMGATE_ALT_BIN beside the gateway under test,
+# with the same federated upstream, and sets ALT_GATEWAY, ALT_TOKEN and
+# ALT_PID; the gateway's own GATEWAY, TOKEN and GTM_PID are kept.
+ALT_GATEWAY="" ALT_TOKEN="" ALT_PID=""
+start_gtmgate_alt() {
+	[[ -n ${GTMGATE_ALT_BIN:-} ]] || return 0
+	local gateway=$GATEWAY token=$TOKEN pid=$GTM_PID site=$SITE why
+	GTM_BINARY=$GTMGATE_ALT_BIN start_gtmgate alt
+	ALT_GATEWAY=$GATEWAY ALT_TOKEN=$TOKEN ALT_PID=$GTM_PID
+	if ! why=$(federated_setup); then
+		unavailable federated/gtmgate-alt "$why"
+		stop_pid "$ALT_PID"
+		ALT_GATEWAY=""
+	else
+		idle_rss gtmgate-alt "$ALT_PID"
+	fi
+	GATEWAY=$gateway TOKEN=$token GTM_PID=$pid SITE=$site
+}
+
 # MCP and federated calls share their rounds: the built-in call's base (the
 # HubSpot sandbox called directly) and the bare SDK server, the federated
 # upstream called directly, gtmgate's federated call and the peers'.
@@ -513,13 +545,15 @@ if want federated; then
 		[[ -n $DOCKER_MCP_URL ]] && variants+=(fed_docker)
 		start_mcpjungle
 		[[ -n $JUNGLE_URL ]] && variants+=(fed_jungle)
+		start_gtmgate_alt
+		[[ -n $ALT_GATEWAY ]] && variants+=(fed_alt)
 	fi
 fi
 if ((${#variants[@]} > 0)); then
 	log "MCP tools/call: ${variants[*]}, $ROUNDS rounds"
 	run_rounds mcp "$ROUNDS" "${variants[@]}"
 fi
-for pid in "$DOCKER_MCP_PID" "$JUNGLE_PID"; do
+for pid in "$DOCKER_MCP_PID" "$JUNGLE_PID" "$ALT_PID"; do
 	if [[ -n $pid ]]; then stop_pid "$pid"; fi
 done
 

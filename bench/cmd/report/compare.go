@@ -69,6 +69,14 @@ var comparisons = slices.Concat([]comparison{
 	{scenario: "federated", name: "gtmgate vs MCPJungle (each added over direct)",
 		subject: ref{"federated", "gateway"}, floor: ref{"federated", "mcpjungle"},
 		subjectBase: &ref{"federated", "direct"}, floorBase: &ref{"federated", "direct"}},
+	// A second gtmgate build (bench/run.sh's GTMGATE_ALT_BIN, e.g. one
+	// against a patched go-sdk) in the same rounds.
+	{scenario: "federated", name: "gtmgate (GTMGATE_ALT_BIN) vs docker/mcp-gateway (each added over direct)",
+		subject: ref{"federated", "gtmgate-alt"}, floor: ref{"federated", "docker-mcp-gateway"},
+		subjectBase: &ref{"federated", "direct"}, floorBase: &ref{"federated", "direct"}},
+	{scenario: "federated", name: "gtmgate (GTMGATE_ALT_BIN) vs gtmgate (each added over direct)",
+		subject: ref{"federated", "gtmgate-alt"}, floor: ref{"federated", "gateway"},
+		subjectBase: &ref{"federated", "direct"}, floorBase: &ref{"federated", "direct"}},
 	// bench/hostile.sh's figure: the same federated call while another
 	// tenant's upstream floods list_changed, against quiet rounds.
 	{scenario: "hostile", name: "federated call, hostile neighbour vs quiet",

@@ -12,6 +12,7 @@ var federatedGateways = []struct{ variant, name string }{
 	{"gateway", "gtmgate"},
 	{"docker-mcp-gateway", "docker/mcp-gateway"},
 	{"mcpjungle", "MCPJungle"},
+	{"gtmgate-alt", "gtmgate (GTMGATE_ALT_BIN)"},
 }
 
 // federatedRow is one gateway at one concurrency, over the rounds that
