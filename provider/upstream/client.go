@@ -294,7 +294,7 @@ func (c *Client) attempt(ctx context.Context, req *Request, body []byte, content
 			Detail: gtmgate.UpstreamDetail{Provider: c.opts.Provider}, Err: err}
 	}
 	defer resp.Body.Close()
-	data, err := readBody(resp.Body, resp.ContentLength, c.opts.MaxResponseBytes+1, into)
+	data, err := readBody(resp.Body, c.opts.MaxResponseBytes+1, into)
 	addTiming(ctx, time.Since(start))
 	if err != nil {
 		if isTimeout(err) {
@@ -420,38 +420,20 @@ func refreshError(err error, f Failure, cause error) error {
 }
 
 // readBody reads at most limit bytes of r: into into, when given (the
-// bytes returned are its own); else a body that declared its length within
-// the limit into one buffer of that size, and one that did not (chunked, as
-// most providers answer) into a pooled buffer, copied out at its size.
-// io.ReadAll starts at 512 bytes and grows, copying: it was a fifth of the
-// REST path's allocated bytes.
-func readBody(r io.Reader, length, limit int64, into *bytes.Buffer) ([]byte, error) {
+// bytes returned are its own), else into a pooled buffer, copied out at
+// their size. io.ReadAll starts at 512 bytes and grows, copying: it was a
+// fifth of the REST path's allocated bytes. A declared Content-Length is
+// not trusted for sizing: an upstream could declare the limit and send
+// nothing.
+func readBody(r io.Reader, limit int64, into *bytes.Buffer) ([]byte, error) {
 	r = io.LimitReader(r, limit)
 	if into != nil {
 		into.Reset()
 		_, err := into.ReadFrom(r)
 		return into.Bytes(), err
 	}
-	if length < 0 || length >= limit {
-		buf := bufpool.Get()
-		defer bufpool.Put(buf)
-		_, err := buf.ReadFrom(r)
-		return bytes.Clone(buf.Bytes()), err
-	}
-	// One byte over the declared length, so the read that reports io.EOF
-	// (or a body longer than declared) needs no second buffer.
-	buf := make([]byte, 0, length+1)
-	for {
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // longer than declared: let append grow it
-		}
-	}
+	buf := bufpool.Get()
+	defer bufpool.Put(buf)
+	_, err := buf.ReadFrom(r)
+	return bytes.Clone(buf.Bytes()), err
 }
