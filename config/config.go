@@ -179,7 +179,7 @@ func Default() Config {
 		ApprovalTTL:         24 * time.Hour,
 		ReauthWarnBefore:    7 * 24 * time.Hour,
 		MCPRefreshEvery:     5 * time.Minute,
-		MCPUpstreamProtocol: "2025-11-25",
+		MCPUpstreamProtocol: mcpupstream.DefaultProtocolVersion,
 		Upstreams:           map[string]string{},
 		APIVersions:         map[string]string{},
 		GraderSampleRate:    0.1,

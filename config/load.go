@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gtmgate/gtmgate/mcpupstream"
 	"github.com/gtmgate/gtmgate/provider/apiversion"
 )
 
@@ -189,7 +190,7 @@ func stringSettings(c *Config) []stringSetting {
 		{Setting{"DATABASE_URL", "", "(unset: SQLite)", "PostgreSQL URL; replicas share it"}, &c.DatabaseURL},
 		{Setting{"GTMGATE_ENCRYPTION_KEY", "", "(generated into the data dir)", "AES-256 key (64 hex chars or base64) for provider tokens and client secrets"}, &c.EncryptionKey},
 		{Setting{"ADMIN_API_KEY", "", "(generated, printed once)", "SHA-256 hex of the admin key sent in x-admin-key"}, &c.AdminKeyHash},
-		{Setting{"GTMGATE_MCP_UPSTREAM_PROTOCOL", "mcp-upstream-protocol", "2025-11-25", mcpUpstreamProtocolMeaning}, &c.MCPUpstreamProtocol},
+		{Setting{"GTMGATE_MCP_UPSTREAM_PROTOCOL", "mcp-upstream-protocol", mcpupstream.DefaultProtocolVersion, mcpUpstreamProtocolMeaning}, &c.MCPUpstreamProtocol},
 		{Setting{"GTMGATE_LOG_FORMAT", "log-format", "text", "text or json"}, &c.LogFormat},
 		{Setting{"GTMGATE_LOG_LEVEL", "log-level", "info", "debug, info, warn or error"}, &c.LogLevel},
 		{Setting{"GTMGATE_GOOGLE_ADS_DEVELOPER_TOKEN", "", "", "Google Ads API developer token"}, &c.GoogleAdsDeveloperToken},
@@ -304,7 +305,8 @@ const graderSampleMeaning = "share of finished tool calls graded, 0.0 to 1.0; ra
 
 const auditJournalMeaning = "acknowledge a call once its audit record is appended to DATA_DIR/journal (written to the store in the background); false: once the store commits it"
 
-const mcpUpstreamProtocolMeaning = "MCP revision proposed to upstream MCP servers: 2025-11-25, another the go-sdk speaks, or latest (2026-07-28: server/discover, subscriptions/listen, per-request _meta)"
+const mcpUpstreamProtocolMeaning = "MCP revision proposed to upstream MCP servers: " + mcpupstream.DefaultProtocolVersion + ", another the go-sdk speaks, or " +
+	mcpupstream.LatestProtocolVersion + " (2026-07-28: server/discover, subscriptions/listen, per-request _meta)"
 
 // Settings lists every setting for documentation (README table).
 func Settings() []Setting {

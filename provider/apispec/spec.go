@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Spec is one provider API's facts.
@@ -149,6 +150,14 @@ func MustParse(b []byte) *Spec {
 		panic(err)
 	}
 	return s
+}
+
+// ParseOnce returns a func that parses b (an embedded file known to be
+// valid) on its first call and returns that one Spec ever after: a process
+// that runs no sandbox and checks no scope never parses it, and the
+// sandboxes and scope checks that do share it read-only.
+func ParseOnce(b []byte) func() *Spec {
+	return sync.OnceValue(func() *Spec { return MustParse(b) })
 }
 
 var templateVar = regexp.MustCompile(`\{(\+?)([A-Za-z0-9_.\-]+)\}`)

@@ -1,8 +1,6 @@
 package ga4
 
 import (
-	"sync"
-
 	"github.com/gtmgate/gtmgate/provider/apispec"
 )
 
@@ -14,4 +12,4 @@ func Spec() *apispec.Spec { return parsedSpec() }
 
 // parsedSpec parses specFile on first use; the sandbox's enforcer reads
 // the same copy.
-var parsedSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })
+var parsedSpec = apispec.ParseOnce(specFile)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
 )
@@ -19,7 +18,7 @@ var specFile []byte
 
 // adsSpec parses specFile on first use (a process that runs no sandbox and
 // calls no Spec never does); it is read-only, so every sandbox shares it.
-var adsSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })
+var adsSpec = apispec.ParseOnce(specFile)
 
 // gaqlField is one GAQL field of the spec's gaql_fields facts, as Google's
 // GoogleAdsField describes it.

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
 )
@@ -20,7 +19,7 @@ var specFile []byte
 
 // crmSpec parses specFile on first use (a process that runs no sandbox and
 // calls no Spec never does); enforcers share it read-only.
-var crmSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })
+var crmSpec = apispec.ParseOnce(specFile)
 
 // specChecked reports whether the spec describes path: the legacy /crm/v3/…
 // and /crm/v4/… paths and those of the spec's dated version. The sandbox

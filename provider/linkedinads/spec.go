@@ -3,7 +3,6 @@ package linkedinads
 import (
 	_ "embed"
 	"net/http"
-	"sync"
 
 	"github.com/gtmgate/gtmgate/provider/apispec"
 )
@@ -20,7 +19,7 @@ var specFile []byte
 
 // liSpec parses specFile on first use (a process that runs no sandbox and
 // calls no Spec never does); enforcers share it read-only.
-var liSpec = sync.OnceValue(func() *apispec.Spec { return apispec.MustParse(specFile) })
+var liSpec = apispec.ParseOnce(specFile)
 
 // enforce puts next behind the spec's checks.
 func enforce(next http.Handler) *apispec.Enforcer {

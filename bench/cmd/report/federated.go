@@ -90,7 +90,7 @@ func printFederated(w io.Writer, r *run) {
 		return
 	}
 	fmt.Fprintf(w, "\nFederated gateways: the same upstream tool through each gateway (medians of rounds; latency in ms, CPU in µs per call, RSS in MiB)\n")
-	fmt.Fprintf(w, "%-19s %4s %2s %9s %9s %-22s %9s %8s %8s %8s %9s %9s %9s %7s %7s %7s\n",
+	fmt.Fprintf(w, "%-25s %4s %2s %9s %9s %-22s %9s %8s %8s %8s %9s %9s %9s %7s %7s %7s\n",
 		"gateway", "c", "n", "direct50", "direct99", "added p50 (min–max)", "added p99", "×direct", "rps", "×rps", "gw cpu", "up cpu", "direct cpu", "idle", "anon", "load")
 	for _, f := range r.Federated {
 		note := ""
@@ -98,7 +98,7 @@ func printFederated(w io.Writer, r *run) {
 			note = "  (errors: see runs)"
 		}
 		rpsRatio := ratio(f.RPS, f.DirectRPS)
-		fmt.Fprintf(w, "%-19s %4d %2d %9.3f %9.3f %-22s %9.3f %8s %8.0f %8s %9.1f %9.1f %9.1f %7s %7s %7s%s\n",
+		fmt.Fprintf(w, "%-25s %4d %2d %9.3f %9.3f %-22s %9.3f %8s %8.0f %8s %9.1f %9.1f %9.1f %7s %7s %7s%s\n",
 			f.Gateway, f.Concurrency, f.Rounds, f.DirectP50, f.DirectP99,
 			fmt.Sprintf("%.3f (%.3f–%.3f)", f.AddedP50, f.AddedP50Spread[0], f.AddedP50Spread[1]), f.AddedP99,
 			show(f.AddedRatio), f.RPS, show(rpsRatio), f.GatewayCPU, f.UpstreamCPU, f.DirectCPU, mib(f.IdleRSSKB), mib(f.IdleAnonKB), mib(f.LoadRSSKB), note)
